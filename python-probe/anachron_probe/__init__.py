@@ -1,0 +1,13 @@
+"""anachron runtime probe: write the public API surface of an installed Python library as JSON.
+
+Standard library only; runs on Python 3.8 and later. Entry point: ``python3 python-probe/probe.py LIBRARY``.
+"""
+
+SCHEMA = "anachron-surface/1"
+__version__ = "1.0.0"
+
+
+def main(argv=None):
+    from .cli import main as _main
+
+    return _main(argv)

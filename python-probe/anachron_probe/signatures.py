@@ -1,0 +1,346 @@
+"""Structured signatures from inspect, from a docstring's first line, and helpers shared with the stub reader."""
+import ast
+import inspect
+import re
+
+from .text import collapse, default_text, normalize_repr, raw_repr, strip_addresses, truncate
+
+POSITIONAL_ONLY = "positional_only"
+POSITIONAL_OR_KEYWORD = "positional_or_keyword"
+VAR_POSITIONAL = "var_positional"
+KEYWORD_ONLY = "keyword_only"
+VAR_KEYWORD = "var_keyword"
+KIND_ORDER = {POSITIONAL_ONLY: 0, POSITIONAL_OR_KEYWORD: 1, VAR_POSITIONAL: 2, KEYWORD_ONLY: 3, VAR_KEYWORD: 4}
+UNKNOWN_DEFAULT = "..."
+MAX_RETURNS = 200
+
+_INSPECT_KINDS = {
+    inspect.Parameter.POSITIONAL_ONLY: POSITIONAL_ONLY,
+    inspect.Parameter.POSITIONAL_OR_KEYWORD: POSITIONAL_OR_KEYWORD,
+    inspect.Parameter.VAR_POSITIONAL: VAR_POSITIONAL,
+    inspect.Parameter.KEYWORD_ONLY: KEYWORD_ONLY,
+    inspect.Parameter.VAR_KEYWORD: VAR_KEYWORD,
+}
+
+
+def make_param(name, kind, default=None):
+    return {"name": name, "kind": kind, "default": default}
+
+
+def make_signature(params, returns, source):
+    return {"parameters": params, "returns": returns, "source": source}
+
+
+def is_meaningless(params):
+    """``(*args, **kwargs)`` says nothing about a callable."""
+    return [p["kind"] for p in params] == [VAR_POSITIONAL, VAR_KEYWORD]
+
+
+def drop_first(params, names=None):
+    """Drop a leading self/cls parameter (only a positional one; ``*args`` stays)."""
+    if params and params[0]["kind"] in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD):
+        if names is None or params[0]["name"] in names:
+            return params[1:]
+    return params
+
+
+def returns_text(text):
+    if text is None:
+        return None
+    text = collapse(text)
+    return truncate(text, MAX_RETURNS) if text else None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# inspect
+
+
+def _annotation_text(annotation):
+    if annotation is inspect.Signature.empty:
+        return None
+    if isinstance(annotation, str):
+        return returns_text(annotation)
+    try:
+        text = inspect.formatannotation(annotation)
+    except Exception:
+        text = raw_repr(annotation)
+    return returns_text(strip_addresses(text))
+
+
+def inspect_signature(obj):
+    """inspect.signature(obj) or None; never raises an Exception."""
+    try:
+        return inspect.signature(obj)
+    except (ValueError, TypeError):
+        return None
+    except Exception:
+        pass
+    # Python 3.14: annotations are evaluated lazily and may name undefined things.
+    try:
+        import annotationlib  # noqa: F401
+
+        return inspect.signature(obj, annotation_format=annotationlib.Format.FORWARDREF)
+    except Exception:
+        return None
+
+
+def from_inspect(sig, drop_self=False):
+    params = []
+    for p in sig.parameters.values():
+        default = None if p.default is inspect.Parameter.empty else default_text(p.default)
+        params.append(make_param(p.name, _INSPECT_KINDS[p.kind], default))
+    if drop_self:
+        params = drop_first(params)
+    return make_signature(params, _annotation_text(sig.return_annotation), "inspect")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# docstring first line, e.g.  add(x1, x2, /, out=None, *, where=True[, signature, extobj])
+#                             a.sum(axis=None, dtype=None, out=None, keepdims=False, initial=<no value>)
+
+_SIG_HEAD = re.compile(r"^\s*((?:[A-Za-z_][A-Za-z0-9_]*\.)*)([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_ANGLE = re.compile(r"<[^<>()\[\]{},=\"']*>")
+_PLACEHOLDER = "__anachron_angle_%d__"
+_MAX_SIG_LINES = 12
+
+
+def _close_paren(text, start):
+    """Index of the parenthesis closing the one at ``start``, or -1; quotes respected."""
+    depth = 0
+    quote = None
+    i = start
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i if c == ")" else -1
+        i += 1
+    return -1
+
+
+def split_doc_signature(lines):
+    """Parse the head of a docstring (list of lines, first non-blank first).
+
+    Returns (name, params_text, returns_text, lines_consumed) or None when the first line does not look like
+    ``name(...)`` (optionally ``-> something``).
+    """
+    if not lines:
+        return None
+    m = _SIG_HEAD.match(lines[0])
+    if not m:
+        return None
+    text = lines[0].strip()
+    n = 1
+    close = _close_paren(text, text.index("("))
+    while close < 0 and n < len(lines) and n < _MAX_SIG_LINES:
+        nxt = lines[n].strip()
+        if not nxt:
+            break
+        text = text + " " + nxt
+        n += 1
+        close = _close_paren(text, text.index("("))
+    if close < 0:
+        return None
+    rest = text[close + 1 :].strip()
+    returns = None
+    if rest.startswith("->"):
+        returns = rest[2:].strip().rstrip(":").strip() or None
+    elif rest not in ("", ":"):
+        return None
+    return m.group(2), text[text.index("(") + 1 : close], returns, n
+
+
+def _split_segments(text):
+    """Top-level comma separated segments of a parameter list; ``[...]`` optional groups are unwrapped and the
+    segments inside them flagged optional. Returns a list of (segment_text, optional) or None if unbalanced."""
+    segments = []
+    cur = []
+    nest = []
+    optional_depth = 0
+    seg_optional = False
+    quote = None
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if quote:
+            cur.append(c)
+            if c == "\\" and i + 1 < n:
+                cur.append(text[i + 1])
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            i += 1
+            continue
+        if c in "\"'":
+            quote = c
+            cur.append(c)
+        elif c == "[" and not nest:
+            before = "".join(cur).strip()
+            after = text[i + 1 :].lstrip()
+            if not before or after.startswith(",") or before.endswith("*"):
+                optional_depth += 1
+            else:
+                nest.append(c)
+                cur.append(c)
+        elif c == "]" and not nest:
+            if optional_depth == 0:
+                return None
+            optional_depth -= 1
+        elif c in "([{":
+            nest.append(c)
+            cur.append(c)
+        elif c in ")]}":
+            if not nest:
+                return None
+            nest.pop()
+            cur.append(c)
+        elif c == "," and not nest:
+            segments.append(("".join(cur).strip(), seg_optional))
+            cur = []
+            seg_optional = False
+        else:
+            if not c.isspace() and optional_depth > 0 and not "".join(cur).strip():
+                seg_optional = True
+            cur.append(c)
+        i += 1
+    if quote or nest or optional_depth:
+        return None
+    segments.append(("".join(cur).strip(), seg_optional))
+    return [(s, o) for s, o in segments if s]
+
+
+def expr_default_text(node, source, placeholders=None):
+    """Stable text of a default expression from a parsed signature (docstring or stub)."""
+    if isinstance(node, ast.Constant) and node.value is Ellipsis:
+        return UNKNOWN_DEFAULT
+    if placeholders and isinstance(node, ast.Constant) and isinstance(node.value, str):
+        if node.value in placeholders:
+            return placeholders[node.value]
+    try:
+        value = ast.literal_eval(node)
+    except Exception:
+        value = None
+        literal = False
+    else:
+        literal = True
+    if literal:
+        return default_text(value)
+    segment = None
+    try:
+        segment = ast.get_source_segment(source, node)
+    except Exception:
+        segment = None
+    if not segment:
+        return UNKNOWN_DEFAULT
+    return normalize_repr(segment)
+
+
+def _parse_segment(segment, placeholders):
+    """One parameter segment -> (marker or param dict). Parsed with ast."""
+    if segment == "/":
+        return "/"
+    if segment == "*":
+        return "*"
+    src = "def _f(" + segment + "): pass"
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return None
+    fn = tree.body[0]
+    a = fn.args
+    if a.vararg is not None and not (a.args or a.posonlyargs or a.kwonlyargs or a.kwarg):
+        return make_param(a.vararg.arg, VAR_POSITIONAL)
+    if a.kwarg is not None and not (a.args or a.posonlyargs or a.kwonlyargs or a.vararg):
+        return make_param(a.kwarg.arg, VAR_KEYWORD)
+    if len(a.args) == 1 and not (a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg):
+        default = None
+        if a.defaults:
+            default = expr_default_text(a.defaults[0], src, placeholders)
+        return make_param(a.args[0].arg, POSITIONAL_OR_KEYWORD, default)
+    return None
+
+
+def parse_params_text(params_text):
+    """Parameters of a docstring signature, or None if they cannot be parsed."""
+    placeholders = {}
+
+    def _sub(m):
+        key = _PLACEHOLDER % len(placeholders)
+        placeholders[key] = m.group(0)
+        return repr(key)
+
+    cleaned = _ANGLE.sub(_sub, params_text)
+    segments = _split_segments(cleaned)
+    if segments is None:
+        return None
+    params = []
+    seen = set()
+    keyword_only = False
+    for segment, optional in segments:
+        item = _parse_segment(segment, placeholders)
+        if item is None:
+            return None
+        if item == "/":
+            for p in params:
+                if p["kind"] == POSITIONAL_OR_KEYWORD:
+                    p["kind"] = POSITIONAL_ONLY
+            continue
+        if item == "*":
+            keyword_only = True
+            continue
+        if item["name"] in seen:
+            return None
+        seen.add(item["name"])
+        if item["kind"] == VAR_POSITIONAL:
+            keyword_only = True
+        elif item["kind"] == POSITIONAL_OR_KEYWORD:
+            if keyword_only:
+                item["kind"] = KEYWORD_ONLY
+            if optional and item["default"] is None:
+                item["default"] = UNKNOWN_DEFAULT
+        params.append(item)
+    # A valid ordering of kinds is required; anything else is not a signature.
+    kinds = [KIND_ORDER[p["kind"]] for p in params]
+    if kinds != sorted(kinds):
+        return None
+    return params
+
+
+def docstring_signature(doc, drop_self=False):
+    """Structured signature from the first line(s) of a docstring, or None."""
+    if not isinstance(doc, str):
+        return None
+    try:
+        lines = inspect.cleandoc(doc).splitlines()
+    except Exception:
+        return None
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    head = split_doc_signature(lines)
+    if head is None:
+        return None
+    _name, params_text, returns, _n = head
+    params = parse_params_text(params_text)
+    if params is None:
+        return None
+    if drop_self:
+        params = drop_first(params, ("self", "cls"))
+    return make_signature(params, returns_text(returns), "docstring")
+
+
+def signature_lines_consumed(lines):
+    head = split_doc_signature(lines)
+    return head[3] if head else 0

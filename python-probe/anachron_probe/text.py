@@ -1,0 +1,115 @@
+"""Stable text for runtime values: reprs without memory addresses, bounded lengths, doc summaries."""
+import inspect
+import re
+
+ELLIPSIS = "\u2026"
+MAX_DEFAULT = 80
+MAX_DOC = 300
+MAX_ERROR = 500
+
+_AT_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_LONG_HEX = re.compile(r"0x[0-9a-fA-F]{6,}")
+_SPACES = re.compile(r"\s+")
+
+
+def collapse(text):
+    return _SPACES.sub(" ", text).strip()
+
+
+def truncate(text, limit):
+    """Cut ``text`` to at most ``limit`` characters, the last one being an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + ELLIPSIS
+
+
+def strip_addresses(text):
+    text = _AT_ADDRESS.sub("", text)
+    text = _LONG_HEX.sub("0x" + ELLIPSIS, text)
+    return text
+
+
+def _type_name(value):
+    try:
+        cls = type(value)
+        module = getattr(cls, "__module__", None)
+        name = getattr(cls, "__qualname__", None) or cls.__name__
+        if isinstance(module, str) and module != "builtins":
+            return module + "." + name
+        return str(name)
+    except Exception:
+        return "object"
+
+
+def raw_repr(value, depth=0):
+    """repr() that never raises and orders sets deterministically."""
+    try:
+        if isinstance(value, (set, frozenset)) and depth < 3:
+            items = sorted(raw_repr(v, depth + 1) for v in value)
+            if type(value) is set and items:
+                return "{" + ", ".join(items) + "}"
+            inner = ("{" + ", ".join(items) + "}") if items else ""
+            return type(value).__name__ + "(" + inner + ")"
+        text = repr(value)
+        if not isinstance(text, str):
+            raise TypeError("repr returned a non-string")
+        return text
+    except Exception:
+        return "<unrepresentable " + _type_name(value) + ">"
+
+
+def normalize_repr(text):
+    """Address-free, single-line, bounded text of a repr."""
+    text = strip_addresses(collapse(text))
+    if text == "<object object>":
+        text = "<object>"
+    text = text.replace("<object object>", "<object>")
+    return truncate(text, MAX_DEFAULT)
+
+
+def default_text(value):
+    return normalize_repr(raw_repr(value))
+
+
+def error_text(exc):
+    name = type(exc).__name__
+    try:
+        msg = str(exc)
+    except Exception:
+        msg = ""
+    msg = strip_addresses(collapse(msg)) if msg else ""
+    return truncate(name + (": " + msg if msg else ""), MAX_ERROR)
+
+
+def doc_summary(doc, skip_signature=None):
+    """First paragraph of a docstring, after a leading signature line, collapsed and bounded."""
+    if not isinstance(doc, str):
+        return None
+    try:
+        lines = inspect.cleandoc(doc).splitlines()
+    except Exception:
+        return None
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if skip_signature is not None and i < len(lines):
+        consumed = skip_signature(lines[i:])
+        if consumed:
+            i += consumed
+            # Argument Clinic style separator "--" after a signature.
+            while i < len(lines) and lines[i].strip() in ("", "--"):
+                i += 1
+    para = []
+    while i < len(lines) and lines[i].strip():
+        para.append(lines[i].strip())
+        i += 1
+    text = collapse(" ".join(para))
+    if not text:
+        return None
+    if len(text) > MAX_DOC:
+        cut = text[: MAX_DOC - 1]
+        space = cut.rfind(" ")
+        if space > MAX_DOC // 2:
+            cut = cut[:space]
+        text = cut.rstrip() + ELLIPSIS
+    return text

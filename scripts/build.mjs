@@ -1,0 +1,36 @@
+// Bundles the extension client, the language server and the CLI with esbuild, and puts the tree-sitter .wasm
+// files beside them. Runs on `npm install` (prepare) and `npm run build`.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+const dist = join(root, 'dist');
+mkdirSync(dist, { recursive: true });
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+  // better-sqlite3 is a native addon: it is loaded from node_modules, never bundled.
+  external: ['vscode', 'better-sqlite3'],
+  // Prefer the CommonJS builds of dual packages (web-tree-sitter), so the bundle needs no import.meta.
+  conditions: ['require', 'node'],
+  mainFields: ['main', 'module'],
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: [join(root, 'client/src/extension.ts')], outfile: join(dist, 'client.js') }),
+  build({ ...common, entryPoints: [join(root, 'server/src/lsp/server.ts')], outfile: join(dist, 'server.js') }),
+  build({ ...common, entryPoints: [join(root, 'server/src/cli/main.ts')], outfile: join(dist, 'cli.js') }),
+]);
+
+copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), join(dist, 'web-tree-sitter.wasm'));
+copyFileSync(join(dirname(require.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm'), join(dist, 'tree-sitter-python.wasm'));
+console.log('anachron: bundled dist/client.js, dist/server.js, dist/cli.js');

@@ -1,0 +1,25 @@
+// Runs the test files under the given folders (default: test/, without test/gated) with node's test runner,
+// TypeScript loaded through tsx. Exits non-zero when any test fails.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const roots = process.argv.slice(2);
+const includeGated = roots.length > 0;
+const files = [];
+const visit = (dir) => {
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name === 'fixtures' || name === 'node_modules' || (name === 'gated' && !includeGated)) continue;
+      visit(full);
+    } else if (name.endsWith('.test.ts')) files.push(relative(process.cwd(), full));
+  }
+};
+for (const root of roots.length > 0 ? roots : ['test']) visit(root);
+if (files.length === 0) {
+  console.error('run-tests: no test files found');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter', 'spec', ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,59 @@
+// `anachron history API… [--format text|json]`: what the matrix says about APIs, version by version.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatSignature, type Signature } from '../core/api-model.js';
+import { openMatrixCatalog } from '../store/catalog.js';
+import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { UsageError } from './usage-error.js';
+
+export interface JsonHistory {
+  api: string;
+  library: string;
+  kind: string | null;
+  versions: { version: string; state: 'present' | 'absent' | 'unknown'; signature: Signature | null }[];
+}
+
+export function runHistory(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' } },
+  });
+  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
+  if (positionals.length === 0) throw new UsageError('name at least one API, e.g. anachron history numpy.trapezoid');
+  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder());
+  for (const problem of catalog.problems) err(`anachron: warning: ${problem}`);
+  try {
+    const entries: JsonHistory[] = positionals.map((api) => {
+      const root = api.split('.')[0]!;
+      const matrix = catalog.forImportRoot(root);
+      if (!matrix) {
+        const known = catalog.matrices.map((m) => m.library).join(', ') || 'none';
+        throw new UsageError(`no matrix for ${root} (tracked libraries: ${known})`);
+      }
+      const history = matrix.lookup(api);
+      return {
+        api,
+        library: matrix.library,
+        kind: history?.kind ?? null,
+        versions: matrix.versions.map((version, i) => {
+          const cell = history?.versions[i];
+          return { version, state: cell?.state ?? 'absent', signature: cell?.signature ? { parameters: cell.signature.parameters } : null };
+        }),
+      };
+    });
+    if (values.format === 'json') out(JSON.stringify(entries, null, 2));
+    else {
+      for (const entry of entries) {
+        out(`${entry.api} (${entry.kind ?? 'not in any tracked version'})`);
+        const short = entry.api.slice(entry.api.lastIndexOf('.') + 1);
+        for (const v of entry.versions) {
+          out(`  ${v.version.padEnd(12)} ${v.state.padEnd(8)} ${v.signature ? formatSignature(short, v.signature) : ''}`.trimEnd());
+        }
+      }
+    }
+    return 0;
+  } finally {
+    catalog.close();
+  }
+}

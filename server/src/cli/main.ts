@@ -1,0 +1,64 @@
+// The anachron command line: the same core as the editor, for CI and for reviewing AI-written code.
+import { runBuildMatrices } from './build-matrices-command.js';
+import { runCheck } from './check-command.js';
+import { runHistory } from './history-command.js';
+import { UsageError } from './usage-error.js';
+
+const USAGE = `usage: anachron <command> [options]
+
+commands:
+  check [PATH…] [--pin LIB==VERSION]… [--format text|json] [--matrices DIR] [--exit-zero]
+      Check Python files (folders are searched for *.py). Pins come from the nearest requirements*.txt
+      above each file; --pin overrides them. Exit code: 0 no findings, 1 findings (0 with --exit-zero),
+      2 usage or input error.
+  history API… [--format text|json] [--matrices DIR]
+      Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version.
+  build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…
+      Build matrices/LIBRARY.sqlite from python-probe surfaces and regenerate matrices/README.md.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const out = (s: string) => process.stdout.write(s + '\n');
+  const err = (s: string) => process.stderr.write(s + '\n');
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'check':
+        return await runCheck(rest, out, err);
+      case 'history':
+        return runHistory(rest, out, err);
+      case 'build-matrices':
+        return runBuildMatrices(rest, out, err);
+      case '--help':
+      case '-h':
+      case 'help':
+        out(USAGE);
+        return 0;
+      case undefined:
+        err(USAGE);
+        return 2;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      err(`anachron: ${(e as Error).message}`);
+      if (!(e instanceof UsageError)) err(USAGE);
+      return 2;
+    }
+    err(`anachron: ${(e as Error).message}`);
+    return 2;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`anachron: internal error: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

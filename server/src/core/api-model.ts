@@ -1,0 +1,93 @@
+// Plain data shared by the store, the checker, the CLI and the server: what the matrix says about one API.
+
+export type ParameterKind =
+  | 'positional_only'
+  | 'positional_or_keyword'
+  | 'var_positional'
+  | 'keyword_only'
+  | 'var_keyword';
+
+export interface Parameter {
+  name: string;
+  kind: ParameterKind;
+  /** Stable text of the default; null when the parameter has none; "..." when it has one of unknown value. */
+  default: string | null;
+}
+
+export interface Signature {
+  parameters: Parameter[];
+}
+
+export type SignatureSource = 'inspect' | 'docstring' | 'stub' | 'static';
+
+export type ApiKind = 'module' | 'class' | 'function' | 'method' | 'property' | 'attribute';
+
+/** State of an API at one tracked version, as the checker sees it ("would this work"). */
+export type CellState = 'present' | 'absent' | 'unknown';
+
+export interface VersionCell {
+  version: string;
+  state: CellState;
+  kind: ApiKind | null;
+  signature: Signature | null;
+  signatureSource: SignatureSource | null;
+  doc: string | null;
+}
+
+export interface ApiHistory {
+  api: string;
+  library: string;
+  /** Kind at the newest version where the API is present. */
+  kind: ApiKind;
+  /** One cell per tracked version, ascending. */
+  versions: VersionCell[];
+}
+
+/** Read access to one library's compatibility matrix. Implementations may do I/O; the core only calls this. */
+export interface LibraryMatrix {
+  /** Import name of the top-level package, e.g. "numpy". */
+  readonly library: string;
+  /** Distribution name as manifests spell it, e.g. "numpy", "scikit-learn". */
+  readonly distribution: string;
+  /** Tracked versions, ascending (PEP 440). */
+  readonly versions: readonly string[];
+  lookup(api: string): ApiHistory | undefined;
+  /**
+   * True when the path, or a module above it, failed to import in some tracked version: the matrix cannot say
+   * the API is missing there, only that it could not look.
+   */
+  isUnresolved(api: string): boolean;
+}
+
+/** All matrices available, keyed by import name of the top-level package. */
+export interface MatrixCatalog {
+  forImportRoot(root: string): LibraryMatrix | undefined;
+  libraries(): readonly LibraryMatrix[];
+}
+
+export function acceptsKeyword(signature: Signature, keyword: string): boolean {
+  return signature.parameters.some(
+    (p) => p.kind === 'var_keyword' || (p.name === keyword && (p.kind === 'positional_or_keyword' || p.kind === 'keyword_only')),
+  );
+}
+
+export function hasVarKeyword(signature: Signature): boolean {
+  return signature.parameters.some((p) => p.kind === 'var_keyword');
+}
+
+export function formatSignature(name: string, signature: Signature): string {
+  const parts: string[] = [];
+  let sawKeywordOnlyMarker = false;
+  signature.parameters.forEach((p, i) => {
+    const next = signature.parameters[i + 1];
+    if (p.kind === 'keyword_only' && !sawKeywordOnlyMarker) {
+      parts.push('*');
+      sawKeywordOnlyMarker = true;
+    }
+    if (p.kind === 'var_positional') sawKeywordOnlyMarker = true;
+    const prefix = p.kind === 'var_positional' ? '*' : p.kind === 'var_keyword' ? '**' : '';
+    parts.push(prefix + p.name + (p.default !== null ? `=${p.default}` : ''));
+    if (p.kind === 'positional_only' && next?.kind !== 'positional_only') parts.push('/');
+  });
+  return `${name}(${parts.join(', ')})`;
+}

@@ -1,0 +1,51 @@
+// Code that expects an API to be missing and handles it is not an anachronism: imports inside
+// `try: … except ImportError:` and attribute uses under `if hasattr(mod, "name"):`.
+import type { Node } from 'web-tree-sitter';
+import { walk } from './syntax.js';
+
+const CATCHES_MISSING_API = /\b(ImportError|ModuleNotFoundError|AttributeError|NameError|Exception|BaseException)\b/;
+
+function exceptCatchesMissingApi(clause: Node): boolean {
+  // Header is everything before the clause's block: `except (ImportError, X) as e:` or a bare `except:`.
+  const block = clause.namedChildren.find((c) => c?.type === 'block');
+  const header = block ? clause.text.slice(0, block.startIndex - clause.startIndex) : clause.text;
+  const caught = header.replace(/^except\*?/, '').replace(/:\s*$/, '').trim();
+  return caught === '' || CATCHES_MISSING_API.test(caught);
+}
+
+/** String literals passed to hasattr()/getattr() in a condition. */
+function probedAttributeNames(condition: Node): Set<string> {
+  const names = new Set<string>();
+  walk(condition, (n) => {
+    if (n.type !== 'call') return;
+    const fn = n.childForFieldName('function');
+    if (!fn || (fn.text !== 'hasattr' && fn.text !== 'getattr')) return;
+    const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+    const nameArg = args[1];
+    if (nameArg?.type === 'string') names.add(nameArg.text.replace(/^[rbuRBU]*['"]+|['"]+$/g, ''));
+  });
+  return names;
+}
+
+/** Whether `node`, which refers to the dotted `segments`, sits in code that anticipates their absence. */
+export function isGuarded(node: Node, segments: string[]): boolean {
+  let child: Node = node;
+  for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'try_statement') {
+      // The body expects the failure; a handler that catches it is the fallback for the other versions.
+      const inBody = parent.childForFieldName('body')?.id === child.id;
+      const inHandler = child.type === 'except_clause' && exceptCatchesMissingApi(child);
+      if (inHandler || (inBody && parent.namedChildren.some((c) => c?.type === 'except_clause' && exceptCatchesMissingApi(c)))) return true;
+    }
+    if (parent.type === 'if_statement' || parent.type === 'elif_clause' || parent.type === 'conditional_expression') {
+      const condition = parent.type === 'conditional_expression' ? parent.namedChildren[1] : parent.childForFieldName('condition');
+      if (condition && condition.id !== child.id) {
+        const probed = probedAttributeNames(condition);
+        // The branch taken when the probe succeeds uses the probed name; the other branch is the fallback.
+        const inFallback = child.type === 'else_clause' || child.type === 'elif_clause' || (parent.type === 'conditional_expression' && parent.namedChildren[2]?.id === child.id);
+        if (probed.size > 0 && (inFallback || segments.some((s) => probed.has(s)))) return true;
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,51 @@
+// PEP 440 version handling. Python versions are not semver ("1.13.1+cu117", "2.0.0rc1", "~=1.24.0"),
+// so everything version-shaped in the core goes through this module and a real PEP 440 implementation.
+import * as pep440 from '@renovatebot/pep440';
+
+export function isValidVersion(version: string): boolean {
+  return pep440.valid(version) !== null;
+}
+
+/** Total order on valid PEP 440 versions; invalid strings sort after valid ones, by text. */
+export function compareVersions(a: string, b: string): number {
+  const va = isValidVersion(a);
+  const vb = isValidVersion(b);
+  if (va && vb) return pep440.compare(a, b);
+  if (va !== vb) return va ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sortVersions(versions: Iterable<string>): string[] {
+  return [...versions].sort(compareVersions);
+}
+
+export function versionsEqual(a: string, b: string): boolean {
+  return isValidVersion(a) && isValidVersion(b) ? pep440.eq(a, b) : a === b;
+}
+
+export function isValidSpecifier(specifier: string): boolean {
+  return pep440.validRange(specifier);
+}
+
+export function satisfies(version: string, specifier: string): boolean {
+  return pep440.satisfies(version, specifier, { prereleases: true });
+}
+
+/**
+ * Where `version` falls among the ascending `tracked` versions: the exact match, or the neighbours around it
+ * (either may be missing when the version is outside the tracked span).
+ */
+export type Placement =
+  | { kind: 'exact'; index: number }
+  | { kind: 'between'; below: number | null; above: number | null };
+
+export function placeVersion(version: string, tracked: readonly string[]): Placement {
+  let below: number | null = null;
+  for (let i = 0; i < tracked.length; i++) {
+    const c = compareVersions(tracked[i]!, version);
+    if (c === 0) return { kind: 'exact', index: i };
+    if (c < 0) below = i;
+    else return { kind: 'between', below, above: i };
+  }
+  return { kind: 'between', below, above: null };
+}

@@ -1,0 +1,42 @@
+// Loads tree-sitter's WebAssembly runtime and the Python grammar. The same parser serves the editor and the CLI;
+// no native build is involved, so it runs wherever Node (or Electron's Node) runs.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+export interface PythonParser {
+  parse(text: string): Tree;
+}
+
+/** The .wasm files sit beside the bundle when shipped, and in node_modules when running from source. */
+function locate(file: string, installed: () => string): string {
+  const candidates = [join(__dirname, file)];
+  try {
+    candidates.push(installed());
+  } catch {
+    // not installed as a package: only the bundled copy can be used
+  }
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`cannot find ${file}; looked in ${candidates.join(', ')}`);
+  return found;
+}
+
+let shared: Promise<PythonParser> | undefined;
+
+export function loadPythonParser(): Promise<PythonParser> {
+  shared ??= (async () => {
+    const runtime = locate('web-tree-sitter.wasm', () => require.resolve('web-tree-sitter/web-tree-sitter.wasm'));
+    await Parser.init({ locateFile: () => runtime });
+    const language = await Language.load(locate('tree-sitter-python.wasm', () => join(dirname(require.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm')));
+    const parser = new Parser();
+    parser.setLanguage(language);
+    return {
+      parse(text: string): Tree {
+        const tree = parser.parse(text);
+        if (!tree) throw new Error('tree-sitter returned no tree');
+        return tree;
+      },
+    };
+  })();
+  return shared;
+}

@@ -1,0 +1,73 @@
+// The per-version API surface that python-probe writes ("anachron-surface/1"), and reading it from disk.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { ApiKind, Parameter, SignatureSource } from '../core/api-model.js';
+
+export interface SurfaceSignature {
+  parameters: Parameter[];
+  returns?: string | null;
+  source: SignatureSource;
+}
+
+export interface SurfaceApi {
+  path: string;
+  kind: ApiKind;
+  defined_in?: string | null;
+  signature: SurfaceSignature | null;
+  doc: string | null;
+}
+
+export interface Surface {
+  schema: 'anachron-surface/1';
+  library: string;
+  version: string;
+  python?: string;
+  provenance?: Record<string, string>;
+  modules: { name: string; imported: boolean }[];
+  apis: SurfaceApi[];
+  errors: { module?: string; error: string }[];
+}
+
+const API_KINDS = new Set<ApiKind>(['module', 'class', 'function', 'method', 'property', 'attribute']);
+const PARAM_KINDS = new Set(['positional_only', 'positional_or_keyword', 'var_positional', 'keyword_only', 'var_keyword']);
+
+/** Validates the parts the builder relies on, so a corrupt file fails with its name and the reason. */
+export function validateSurface(value: unknown, file: string): Surface {
+  const fail = (why: string): never => {
+    throw new Error(`${file}: not an anachron surface: ${why}`);
+  };
+  if (typeof value !== 'object' || value === null) fail('top level is not an object');
+  const s = value as Partial<Surface>;
+  if (s.schema !== 'anachron-surface/1') fail(`schema is ${JSON.stringify(s.schema)}, expected "anachron-surface/1"`);
+  if (typeof s.library !== 'string' || typeof s.version !== 'string') fail('library/version missing');
+  if (!Array.isArray(s.apis)) fail('apis is not an array');
+  s.apis!.forEach((api, i) => {
+    if (typeof api?.path !== 'string' || !API_KINDS.has(api.kind)) fail(`apis[${i}] has no path or an unknown kind`);
+    for (const p of api.signature?.parameters ?? []) {
+      if (typeof p.name !== 'string' || !PARAM_KINDS.has(p.kind)) fail(`apis[${i}] (${api.path}) has a malformed parameter`);
+    }
+  });
+  return { ...s, modules: s.modules ?? [], errors: s.errors ?? [] } as Surface;
+}
+
+export function readSurfaceFile(file: string): Surface {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(file);
+  } catch (e) {
+    throw new Error(`${file}: cannot read: ${(e as Error).message}`);
+  }
+  let text: string;
+  try {
+    text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
+  } catch (e) {
+    throw new Error(`${file}: not valid gzip: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file}: not valid JSON: ${(e as Error).message}`);
+  }
+  return validateSurface(json, file);
+}

@@ -1,0 +1,119 @@
+// The matrix store on real SQLite files: building, reading, the presence rule, reproducibility, bad input.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { decideState } from '../server/src/store/cell-state.js';
+import { openMatrixCatalog } from '../server/src/store/catalog.js';
+import { buildMatrix } from '../server/src/store/matrix-builder.js';
+import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
+import { readSurfaceFile } from '../server/src/store/surface.js';
+import { api, p, surface } from './support/synthetic-matrix.js';
+
+const surfaces = [
+  surface('lib', '1.10.0', [api('lib', 'module'), api('lib.f', 'function', [p('x')], 'Old doc.'), api('lib.g', 'function', [p('x')])]),
+  surface('lib', '1.9.0', [api('lib', 'module'), api('lib.f', 'function', [p('x')], 'Old doc.')], { errors: [{ module: 'lib.native', error: 'ImportError: x' }] }),
+  surface('lib', '2.0.0rc1', [api('lib', 'module'), api('lib.f', 'function', [p('x'), p('axis', 'kw', 'None')], 'New doc.'), api('lib.native', 'module'), api('lib.native.h', 'function', [])]),
+];
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'anachron-store-'));
+}
+
+describe('matrix builder', () => {
+  test('orders versions by PEP 440 and keeps one cell per API and version', () => {
+    const file = join(tmp(), 'lib.sqlite');
+    buildMatrix(surfaces, file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.versions, ['1.9.0', '1.10.0', '2.0.0rc1']);
+    const f = m.lookup('lib.f')!;
+    assert.deepEqual(f.versions.map((c) => c.state), ['present', 'present', 'present']);
+    assert.deepEqual(f.versions.map((c) => c.doc), ['Old doc.', 'Old doc.', 'New doc.']);
+    assert.deepEqual(f.versions[2]!.signature, { parameters: [{ name: 'x', kind: 'positional_or_keyword', default: null }, { name: 'axis', kind: 'keyword_only', default: 'None' }] });
+    assert.deepEqual(m.lookup('lib.g')!.versions.map((c) => c.state), ['absent', 'present', 'absent']);
+    assert.equal(m.lookup('lib.nothing'), undefined);
+    m.close();
+  });
+
+  test('an API under a module that failed to import is na there, not absent', () => {
+    const file = join(tmp(), 'lib.sqlite');
+    buildMatrix(surfaces, file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.lookup('lib.native.h')!.versions.map((c) => c.state), ['unknown', 'absent', 'present']);
+    assert.ok(m.isUnresolved('lib.native.other'));
+    assert.ok(!m.isUnresolved('lib.f'));
+    const db = new Database(file, { readonly: true });
+    assert.deepEqual(db.prepare("SELECT state, runtime, documented FROM cells JOIN apis ON apis.id = api_id WHERE path = 'lib.native.h' ORDER BY version_id").all(), [
+      { state: 'na', runtime: null, documented: null },
+      { state: 'absent', runtime: 0, documented: null },
+      { state: 'present', runtime: 1, documented: null },
+    ]);
+    assert.deepEqual(db.prepare('SELECT path, evolution FROM apis ORDER BY path').all(), [
+      { path: 'lib', evolution: 'stable' },
+      { path: 'lib.f', evolution: 'evolving' },
+      { path: 'lib.g', evolution: 'evolving' },
+      { path: 'lib.native', evolution: 'evolving' },
+      { path: 'lib.native.h', evolution: 'evolving' },
+    ]);
+    assert.equal((db.prepare("SELECT COUNT(*) AS n FROM signature_matrix WHERE api = 'lib.f'").get() as { n: number }).n, 3);
+    db.close();
+    m.close();
+  });
+
+  test('the same surfaces and build date give a byte-identical file', () => {
+    const a = join(tmp(), 'lib.sqlite');
+    const b = join(tmp(), 'lib.sqlite');
+    buildMatrix(surfaces, a, { builtAt: '2026-01-01' });
+    buildMatrix([...surfaces].reverse(), b, { builtAt: '2026-01-01' });
+    assert.ok(readFileSync(a).equals(readFileSync(b)));
+  });
+
+  test('refuses mixed libraries and duplicate versions', () => {
+    assert.throws(() => buildMatrix([surfaces[0]!, surface('other', '1.0', [])], join(tmp(), 'x.sqlite'), { builtAt: 'x' }), /mix libraries/);
+    assert.throws(() => buildMatrix([surfaces[0]!, surface('lib', '1.10', [])], join(tmp(), 'x.sqlite'), { builtAt: 'x' }), /two surfaces for lib 1.10/);
+  });
+});
+
+describe('presence rule', () => {
+  test('present needs runtime and documentation where both exist; disagreement is na', () => {
+    assert.equal(decideState(true, true), 'present');
+    assert.equal(decideState(false, false), 'absent');
+    assert.equal(decideState(true, false), 'na');
+    assert.equal(decideState(false, true), 'na');
+    assert.equal(decideState(true, null), 'present');
+    assert.equal(decideState(null, true), 'na');
+  });
+});
+
+describe('bad input', () => {
+  test('a corrupt matrix file is reported by name and the others still load', () => {
+    const dir = tmp();
+    buildMatrix(surfaces, join(dir, 'lib.sqlite'), { builtAt: '2026-01-01' });
+    writeFileSync(join(dir, 'broken.sqlite'), 'this is not a database');
+    const catalog = openMatrixCatalog(dir);
+    assert.equal(catalog.matrices.length, 1);
+    assert.equal(catalog.problems.length, 1);
+    assert.match(catalog.problems[0]!, /broken\.sqlite: not a usable anachron matrix/);
+    assert.ok(catalog.forImportRoot('lib'));
+    catalog.close();
+  });
+
+  test('a missing matrices folder is a problem, not a crash', () => {
+    const catalog = openMatrixCatalog(join(tmp(), 'nope'));
+    assert.equal(catalog.matrices.length, 0);
+    assert.match(catalog.problems[0]!, /cannot read the matrices folder/);
+  });
+
+  test('surface files: gzip, JSON and schema errors name the file', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'a.json.gz'), 'not gzip');
+    assert.throws(() => readSurfaceFile(join(dir, 'a.json.gz')), /a\.json\.gz: not valid gzip/);
+    writeFileSync(join(dir, 'b.json'), '{"schema": "anachron-surface/1", "library": "x", "version": "1", "apis": [{"path": "x.f", "kind": "gizmo"}]}');
+    assert.throws(() => readSurfaceFile(join(dir, 'b.json')), /b\.json: not an anachron surface: apis\[0\] has no path or an unknown kind/);
+    writeFileSync(join(dir, 'c.json.gz'), gzipSync(JSON.stringify(surfaces[0])));
+    assert.equal(readSurfaceFile(join(dir, 'c.json.gz')).version, '1.10.0');
+  });
+});

@@ -1,0 +1,63 @@
+// Checker fixtures: a Python file whose comments state the pins and the expected findings.
+//
+//   # anachron: pin numpy==1.24.2
+//   y = np.trapezoid(x)
+//   #   ^^^^^^^^^^^^ anachronistic-api numpy.trapezoid
+//
+// Carets sit under the columns the finding covers, on a comment line right below the code line; after the code
+// and the API may come the parameter. A fixture with no caret lines expects no findings.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ExpectedFinding {
+  line: number; // 1-based
+  column: number; // 1-based
+  endColumn: number; // 1-based, exclusive
+  code: string;
+  api: string;
+  parameter: string | null;
+}
+
+export interface Fixture {
+  name: string;
+  file: string;
+  text: string;
+  pins: string[];
+  expected: ExpectedFinding[];
+}
+
+const PIN = /^#\s*anachron:\s*pin\s+(\S+)\s*$/;
+const CARETS = /^(\s*#\s*)(\^+)\s+(\S+)\s+(\S+)(?:\s+(\S+))?\s*$/;
+
+export function parseFixture(file: string): Fixture {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  const pins: string[] = [];
+  const expected: ExpectedFinding[] = [];
+  let lastCodeLine = 0;
+  lines.forEach((line, i) => {
+    const pin = PIN.exec(line);
+    if (pin) pins.push(pin[1]!);
+    const caret = CARETS.exec(line);
+    if (caret) {
+      if (lastCodeLine === 0) throw new Error(`${file}:${i + 1}: caret line with no code line above it`);
+      const start = caret[1]!.length;
+      expected.push({ line: lastCodeLine, column: start + 1, endColumn: start + caret[2]!.length + 1, code: caret[3]!, api: caret[4]!, parameter: caret[5] ?? null });
+    } else if (!/^\s*#/.test(line) && line.trim() !== '') {
+      lastCodeLine = i + 1;
+    }
+  });
+  if (pins.length === 0) throw new Error(`${file}: no "# anachron: pin LIB==VERSION" line`);
+  return { name: file.split('/').pop()!, file, text, pins, expected };
+}
+
+export function loadFixtures(dir: string): Fixture[] {
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.py'))
+    .sort()
+    .map((n) => parseFixture(join(dir, n)));
+}
+
+export function sortFindings<T extends { line: number; column: number; code: string }>(list: T[]): T[] {
+  return [...list].sort((a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+}
