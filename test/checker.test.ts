@@ -10,11 +10,11 @@ import { api, buildSyntheticMatrices, p, surface } from './support/synthetic-mat
 
 const common = [api('fakelib', 'module'), api('fakelib.sub', 'module'), api('fakelib.sub.thing', 'function', [p('x')]), api('fakelib.Klass', 'class', [p('a')])];
 const history = [
-  surface('fakelib', '1.0', [...common, api('fakelib.old', 'function', [p('x')]), api('fakelib.Klass.meth', 'method', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])], {
+  surface('fakelib', '1.0', [...common, api('fakelib.old', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.Klass.meth', 'method', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])], {
     errors: [{ module: 'fakelib.broken', error: 'ImportError: no _native' }],
   }),
-  surface('fakelib', '2.0', [...common, api('fakelib.old', 'function', [p('x')]), api('fakelib.new', 'function', [p('x')]), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
-  surface('fakelib', '3.0', [...common, api('fakelib.new', 'function', [p('x'), p('axis', 'kw', 'None')]), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
+  surface('fakelib', '2.0', [...common, api('fakelib.old', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.new', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
+  surface('fakelib', '3.0', [...common, api('fakelib.new', 'function', [p('x'), p('axis', 'kw', 'None')], 'Integrate along the given axis somehow.'), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
 ];
 
 let parser: PythonParser;
@@ -39,6 +39,14 @@ describe('API level', () => {
     assert.equal(found[0]!.severity, 'error');
     assert.match(found[0]!.message, /`fakelib.new` is not in fakelib 1.0, --pin fakelib==1.0; it is in fakelib 2.0–3.0 \(added between 1.0 and 2.0\)/);
     assert.deepEqual(found[0]!.availableIn, ['2.0', '3.0']);
+  });
+
+  test('a renamed API gets its version-correct name, found by its unchanged documentation', () => {
+    const added = check('import fakelib as fl\nfl.new(1)\n', 'fakelib==1.0');
+    assert.equal(added[0]!.replacement, 'fakelib.old');
+    assert.match(added[0]!.message, /Use `fakelib.old`, which has the same documentation\./);
+    assert.equal(check('import fakelib as fl\nfl.old(1)\n', 'fakelib==3.0')[0]!.replacement, 'fakelib.new');
+    assert.equal(check('import fakelib as fl\nfl.Klass.meth()\n', 'fakelib==3.0')[0]!.replacement, null);
   });
 
   test('an API removed earlier is anachronistic at a newer pin', () => {

@@ -92,13 +92,16 @@ def doc_summary(doc, skip_signature=None):
     i = 0
     while i < len(lines) and not lines[i].strip():
         i += 1
-    if skip_signature is not None and i < len(lines):
+    # Leading signature lines (numpy: an Argument Clinic signature, "--", then a human one) are skipped.
+    for _ in range(3):
+        if skip_signature is None or i >= len(lines):
+            break
         consumed = skip_signature(lines[i:])
-        if consumed:
-            i += consumed
-            # Argument Clinic style separator "--" after a signature.
-            while i < len(lines) and lines[i].strip() in ("", "--"):
-                i += 1
+        if not consumed:
+            break
+        i += consumed
+        while i < len(lines) and lines[i].strip() in ("", "--"):
+            i += 1
     para = []
     while i < len(lines) and lines[i].strip():
         para.append(lines[i].strip())

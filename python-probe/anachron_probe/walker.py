@@ -213,9 +213,8 @@ class Probe(object):
             self.records.setdefault(path, staged[path])
 
     def _collect_aliases(self):
-        """Modules reachable under another public name (numpy.emath -> numpy.lib.scimath, numpy.char ->
-        numpy.core.defchararray) are walked under that name too, when the name is exported by ``__all__`` or by the
-        root package. One level only."""
+        """Modules the root package exposes under another public name (numpy.emath -> numpy.lib.scimath,
+        numpy.char -> numpy.core.defchararray) are walked under that name too. One level only."""
         aliases = []
         for path, rec in sorted(self.records.items()):
             if rec["kind"] != "module" or path in self.modules or path == rec["defined_in"]:
@@ -223,17 +222,7 @@ class Probe(object):
             if not is_public_module(path):
                 continue
             parent, _, name = path.rpartition(".")
-            pmod = self.module_objects.get(parent)
-            if pmod is None:
-                continue
-            exported = parent == self.library
-            if not exported:
-                all_ = _safe_getattr(pmod, "__all__")
-                try:
-                    exported = all_ is not None and name in list(all_)
-                except Exception:
-                    exported = False
-            if exported:
+            if parent == self.library:
                 aliases.append(path)
         for path in aliases:
             parent, _, name = path.rpartition(".")

@@ -29,6 +29,7 @@ export interface JsonFinding {
   requirement: string;
   pinSource: string;
   availableIn: string[];
+  replacement: string | null;
 }
 
 function toJson(file: string, f: Finding): JsonFinding {
@@ -48,6 +49,7 @@ function toJson(file: string, f: Finding): JsonFinding {
     requirement: f.requirement,
     pinSource: describeOrigin(f.pinOrigin),
     availableIn: f.availableIn,
+    replacement: f.replacement,
   };
 }
 

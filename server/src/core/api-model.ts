@@ -57,6 +57,8 @@ export interface LibraryMatrix {
    * the API is missing there, only that it could not look.
    */
   isUnresolved(api: string): boolean;
+  /** APIs whose documentation summary, in some version, is exactly `doc` (renamed APIs usually keep their doc). */
+  apisWithDoc(doc: string): string[];
 }
 
 /** All matrices available, keyed by import name of the top-level package. */

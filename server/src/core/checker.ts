@@ -8,6 +8,7 @@ import type { SourceRange } from './source-range.js';
 import { describeVersionRuns, stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { normalizeDistributionName } from './library-names.js';
+import { suggestReplacement } from './replacements.js';
 
 export interface CheckContext {
   catalog: MatrixCatalog;
@@ -66,7 +67,7 @@ function trackedSpan(matrix: LibraryMatrix): string {
 }
 
 interface Emit {
-  (code: FindingCode, severity: Severity, message: string, range: SourceRange, api: string, parameter: string | null, availableIn: string[]): void;
+  (code: FindingCode, severity: Severity, message: string, range: SourceRange, api: string, parameter: string | null, availableIn: string[], replacement?: string | null): void;
 }
 
 function checkKeyword(
@@ -123,8 +124,8 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
   const versions = versionsUnderPin(pin, matrix);
   if (versions.length === 0) return;
 
-  const emit: Emit = (code, severity, message, range, api, parameter, availableIn) => {
-    findings.push({ code, severity, message, range, library: matrix.library, api, parameter, pin: pin.exactVersion ?? pin.specifier, requirement: pinText(pin, matrix), pinOrigin: pin.origin, availableIn });
+  const emit: Emit = (code, severity, message, range, api, parameter, availableIn, replacement = null) => {
+    findings.push({ code, severity, message, range, library: matrix.library, api, parameter, pin: pin.exactVersion ?? pin.specifier, requirement: pinText(pin, matrix), pinOrigin: pin.origin, availableIn, replacement });
   };
 
   let history: ApiHistory | undefined;
@@ -155,11 +156,13 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
     if (missing.length > 0) {
       if (ref.guarded) return;
       const where = describeVersionRuns(history.versions, (c) => c.state === 'present');
+        const replacement = suggestReplacement(matrix, history, versions);
       emit('anachronistic-api',
         missing.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
         `\`${prefix.path}\` is not in ${versionList(missing, matrix)}, ${pinClause(pin, matrix, missing)}; ` +
-          `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.`,
-        prefix.range, prefix.path, null, availableIn);
+          `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.` +
+          (replacement ? ` Use \`${replacement}\`, which has the same documentation.` : ''),
+        prefix.range, prefix.path, null, availableIn, replacement);
       return;
     }
     if (unknown.length > 0) {

@@ -34,6 +34,8 @@ export interface Finding {
   pinOrigin: PinOrigin;
   /** Tracked versions that do have the API (or accept the parameter). */
   availableIn: string[];
+  /** A version-correct API to use instead, when the matrix knows one. */
+  replacement: string | null;
 }
 
 export const ALL_CODES: readonly FindingCode[] = [

@@ -34,6 +34,8 @@ let canWatchFiles = false;
 const startedAt = Date.now();
 let firstPublish = true;
 const pending = new Map<string, NodeJS.Timeout>();
+/** Pins per folder of a checked file; dropped whenever a requirements file changes (watched or edited). */
+const pinsByFolder = new Map<string, ReturnType<typeof pinsForFile>>();
 
 function filePath(uri: string): string | undefined {
   return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
@@ -59,8 +61,14 @@ function checkDocument(doc: TextDocument): void {
     return;
   }
   if (doc.languageId !== 'python' || !catalog || !parser) return;
-  const root = rootFor(file);
-  const { pins } = pinsForFile(file, { root, displayBase: root ?? dirname(file), reader: editorAwareReader });
+  const folder = dirname(file);
+  let manifest = pinsByFolder.get(folder);
+  if (!manifest) {
+    const root = rootFor(file);
+    manifest = pinsForFile(file, { root, displayBase: root ?? folder, reader: editorAwareReader });
+    pinsByFolder.set(folder, manifest);
+  }
+  const { pins } = manifest;
   const diagnostics = checkPythonSource(parser, doc.getText(), { catalog, pins }).map(findingToDiagnostic);
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   if (firstPublish) {
@@ -87,6 +95,7 @@ function scheduleCheck(doc: TextDocument, delay = CHECK_DELAY_MS): void {
 }
 
 function recheckAll(): void {
+  pinsByFolder.clear();
   for (const doc of documents.all()) scheduleCheck(doc, 0);
 }
 
@@ -135,6 +144,8 @@ documents.onDidChangeContent((e) => {
   if (file && REQUIREMENTS.test(basename(file))) recheckAll();
 });
 documents.onDidClose((e) => {
+  const file = filePath(e.document.uri);
+  if (file && REQUIREMENTS.test(basename(file))) recheckAll(); // back to the text on disk
   clearTimeout(pending.get(e.document.uri));
   pending.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

@@ -18,6 +18,7 @@ export interface FindingData {
   requirement: string;
   pinSource: string;
   availableIn: string[];
+  replacement: string | null;
 }
 
 export function findingToDiagnostic(f: Finding): Diagnostic {
@@ -29,6 +30,7 @@ export function findingToDiagnostic(f: Finding): Diagnostic {
     requirement: f.requirement,
     pinSource: describeOrigin(f.pinOrigin),
     availableIn: f.availableIn,
+    replacement: f.replacement,
   };
   return {
     range: {

@@ -38,6 +38,8 @@ CREATE TABLE cells (
   doc_id INTEGER REFERENCES docs(id),
   PRIMARY KEY (api_id, version_id)
 ) WITHOUT ROWID;
+-- Renamed APIs usually keep their documentation: the checker looks replacements up by doc.
+CREATE INDEX cells_by_doc ON cells (doc_id);
 CREATE TABLE unresolved_modules (
   version_id INTEGER NOT NULL REFERENCES versions(id),
   module TEXT NOT NULL,

@@ -34,6 +34,7 @@ export class SqliteMatrix implements LibraryMatrix {
   private readonly findApi: Database.Statement<[string], { id: number; kind: string }>;
   private readonly cellsOf: Database.Statement<[number], CellRow>;
   private readonly versionIndex: Map<number, number>;
+  private readonly withDoc: Database.Statement<[string], { path: string }>;
 
   /** Opens a matrix; throws an Error that names the file and the problem when it is not a usable matrix. */
   constructor(readonly file: string) {
@@ -59,6 +60,9 @@ export class SqliteMatrix implements LibraryMatrix {
       this.versionInfo = rows.map((r) => ({ version: r.version, source: r.source, provenance: JSON.parse(r.provenance), python: r.python, stats: JSON.parse(r.stats) }));
       this.unresolved = new Set((this.db.prepare('SELECT DISTINCT module FROM unresolved_modules').all() as { module: string }[]).map((r) => r.module));
       this.findApi = this.db.prepare('SELECT id, kind FROM apis WHERE path = ?');
+      this.withDoc = this.db.prepare(
+        'SELECT DISTINCT apis.path FROM docs JOIN cells ON cells.doc_id = docs.id JOIN apis ON apis.id = cells.api_id WHERE docs.text = ? ORDER BY apis.path',
+      );
       this.cellsOf = this.db.prepare(
         `SELECT cells.version_id, cells.state, cells.runtime, cells.kind, signatures.parameters, cells.signature_source, docs.text AS doc
          FROM cells LEFT JOIN signatures ON signatures.id = cells.signature_id LEFT JOIN docs ON docs.id = cells.doc_id
@@ -93,6 +97,10 @@ export class SqliteMatrix implements LibraryMatrix {
     }
     this.cache.set(api, history);
     return history;
+  }
+
+  apisWithDoc(doc: string): string[] {
+    return this.withDoc.all(doc).map((r) => r.path);
   }
 
   isUnresolved(api: string): boolean {

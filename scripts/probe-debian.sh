@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Probe the runtime API surface of a Python library as packaged by several Debian suites.
+#
+#   scripts/probe-debian.sh LIBRARY SUITE...        e.g.  scripts/probe-debian.sh numpy bullseye bookworm trixie sid
+#
+# For each suite: builds (or reuses) the interpreter environment with python3-LIBRARY via scripts/debian-python.sh,
+# runs python-probe/probe.py in it with provenance (source=debian-runtime, debian_suite, debian_package,
+# debian_version, python) and writes matrices/surfaces/LIBRARY/LIBRARY-VERSION.json.gz (gzip -n: byte-reproducible).
+# Prints one summary line per suite on stdout.
+#
+# Environment: ANACHRON_DEBIAN_PACKAGE overrides the Debian package name (default python3-LIBRARY);
+# ANACHRON_SURFACES_DIR overrides the output folder (default <repo>/matrices/surfaces).
+set -euo pipefail
+
+die() { printf '[probe-debian] error: %s\n' "$*" >&2; exit 1; }
+
+[ "$#" -ge 2 ] || die "usage: scripts/probe-debian.sh LIBRARY SUITE..."
+LIB="$1"; shift
+case "$LIB" in ''|*[!A-Za-z0-9_]*) die "invalid library import name '$LIB'";; esac
+
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+PKG="${ANACHRON_DEBIAN_PACKAGE:-python3-$(printf '%s' "$LIB" | tr 'A-Z_' 'a-z-')}"
+OUTDIR="${ANACHRON_SURFACES_DIR:-$REPO/matrices/surfaces}/$LIB"
+mkdir -p "$OUTDIR"
+
+status=0
+for SUITE in "$@"; do
+  t0=$(date +%s.%N)
+  if ! PY="$("$REPO/scripts/debian-python.sh" "$SUITE" "$PKG" | tail -n1)"; then
+    printf '%s %s: environment build failed\n' "$LIB" "$SUITE"
+    status=1
+    continue
+  fi
+  t1=$(date +%s.%N)
+  ROOT="$(dirname "$PY")"
+  DEBVER="$(sed -n "s/^deb=$PKG \([^ ]*\) .*/\1/p" "$ROOT/.anachron-complete" | head -n1)"
+  PYVER="$(sed -n 's/^python=//p' "$ROOT/.anachron-complete" | head -n1)"
+  TMP="$(mktemp "$OUTDIR/.probe-$SUITE.XXXXXX")"
+  if ! "$PY" "$REPO/python-probe/probe.py" "$LIB" --out "$TMP" \
+        --provenance source=debian-runtime \
+        --provenance "debian_suite=$SUITE" \
+        --provenance "debian_package=$PKG" \
+        --provenance "debian_version=$DEBVER" \
+        --provenance "python=$PYVER"; then
+    rm -f "$TMP"
+    printf '%s %s: probe failed\n' "$LIB" "$SUITE"
+    status=1
+    continue
+  fi
+  t2=$(date +%s.%N)
+  # Version and summary figures from the JSON, read by the same interpreter.
+  SUMMARY="$("$PY" - "$TMP" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+s = d["stats"]
+c = s["callables"] or 1
+src = s["signature_sources"]
+print(d["version"] or "unknown")
+print("apis=%d callables=%d with_signature=%.1f%% (inspect=%d docstring=%d stub=%d) modules=%d/%d errors=%d" % (
+    s["apis"], s["callables"], 100.0 * s["callables_with_signature"] / c,
+    src.get("inspect", 0), src.get("docstring", 0), src.get("stub", 0),
+    s["modules_imported"], s["modules"], len(d["errors"])))
+PYEOF
+)"
+  VERSION="$(printf '%s\n' "$SUMMARY" | sed -n 1p)"
+  DEST="$OUTDIR/$LIB-$VERSION.json.gz"
+  gzip -n -9 -c "$TMP" > "$DEST.tmp"
+  mv "$DEST.tmp" "$DEST"
+  rm -f "$TMP"
+  printf '%s %s %s (Debian %s, python %s): %s env=%.1fs probe=%.1fs -> %s\n' \
+    "$LIB" "$VERSION" "$SUITE" "$DEBVER" "$PYVER" "$(printf '%s\n' "$SUMMARY" | sed -n 2p)" \
+    "$(awk "BEGIN{print $t1 - $t0}")" "$(awk "BEGIN{print $t2 - $t1}")" "${DEST#$REPO/}"
+done
+exit $status

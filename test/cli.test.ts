@@ -1,0 +1,134 @@
+// The CLI as users and CI call it, on the bundled numpy matrix.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { runCli } from './support/cli.js';
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-cli-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+const TRAPEZOID = 'import numpy as np\ny = np.trapezoid([1, 2, 3])\n';
+const TRAPZ = 'import numpy as np\ny = np.trapz([1, 2, 3])\n';
+
+interface JsonFinding {
+  file: string; line: number; column: number; code: string; severity: string; message: string;
+  library: string; api: string; parameter: string | null; pin: string; pinSource: string;
+}
+
+function check(dir: string, ...args: string[]): { code: number; findings: JsonFinding[]; stderr: string } {
+  const r = runCli(['check', ...args, '--format', 'json'], dir);
+  return { code: r.code, findings: r.code === 2 ? [] : (JSON.parse(r.stdout) as JsonFinding[]), stderr: r.stderr };
+}
+
+describe('anachron check', () => {
+  test('numpy.trapezoid is reported at numpy 1.24.2 and not at 2.2.4', () => {
+    const dir = project({ 'a.py': TRAPEZOID });
+    const old = check(dir, 'a.py', '--pin', 'numpy==1.24.2');
+    assert.equal(old.code, 1);
+    assert.equal(old.findings.length, 1);
+    const f = old.findings[0]!;
+    assert.deepEqual(
+      { file: f.file, line: f.line, column: f.column, code: f.code, library: f.library, api: f.api, parameter: f.parameter, pin: f.pin, pinSource: f.pinSource },
+      { file: 'a.py', line: 2, column: 5, code: 'anachronistic-api', library: 'numpy', api: 'numpy.trapezoid', parameter: null, pin: '1.24.2', pinSource: 'command line' },
+    );
+    assert.equal(f.severity, 'error');
+    assert.match(f.message, /not in numpy 1\.24\.2.*it is in numpy 2\.2\.4/);
+    const fresh = check(dir, 'a.py', '--pin', 'numpy==2.2.4');
+    assert.equal(fresh.code, 0);
+    assert.deepEqual(fresh.findings, []);
+  });
+
+  test('numpy.trapz is reported at numpy 2.4.6 and not at 1.24.2', () => {
+    const dir = project({ 'a.py': TRAPZ });
+    const removed = check(dir, 'a.py', '--pin', 'numpy==2.4.6');
+    assert.equal(removed.code, 1);
+    assert.deepEqual(removed.findings.map((f) => [f.code, f.api]), [['anachronistic-api', 'numpy.trapz']]);
+    assert.equal(check(dir, 'a.py', '--pin', 'numpy==1.24.2').code, 0);
+  });
+
+  test('pins come from the nearest requirements file above each file, and --pin overrides them', () => {
+    const dir = project({
+      'requirements.txt': 'numpy==1.24.2\n',
+      'app/new.py': TRAPEZOID,
+      'legacy/requirements.txt': 'numpy==2.4.6\n',
+      'legacy/old.py': TRAPZ,
+    });
+    const r = check(dir);
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.findings.map((f) => [f.file, f.api, f.pinSource]), [
+      [join('app', 'new.py'), 'numpy.trapezoid', 'requirements.txt:1'],
+      [join('legacy', 'old.py'), 'numpy.trapz', join('legacy', 'requirements.txt') + ':1'],
+    ]);
+    assert.deepEqual(check(dir, '--pin', 'numpy==2.2.4').findings, []);
+  });
+
+  test('text output names file, position, severity and code', () => {
+    const dir = project({ 'a.py': TRAPEZOID });
+    const r = runCli(['check', 'a.py', '--pin', 'numpy==1.24.2'], dir);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^a\.py:2:5: error \[anachronistic-api\] `numpy\.trapezoid` is not in numpy 1\.24\.2/m);
+    assert.match(r.stdout, /1 finding in 1 of 1 files\./);
+    assert.equal(runCli(['check', 'a.py', '--pin', 'numpy==1.24.2', '--exit-zero'], dir).code, 0);
+  });
+
+  test('a malformed manifest line is a warning and the rest of the manifest still counts', () => {
+    const dir = project({ 'requirements.txt': 'scipy=1.0\nnumpy==1.24.2\n', 'a.py': TRAPEZOID });
+    const r = check(dir, 'a.py');
+    assert.equal(r.code, 1);
+    assert.equal(r.findings[0]!.pinSource, 'requirements.txt:2');
+    assert.match(r.stderr, /requirements\.txt:1: "=1\.0" is not a valid PEP 440 version specifier/);
+  });
+
+  test('usage and input errors exit with 2 and say why', () => {
+    const dir = project({ 'a.py': TRAPEZOID });
+    const cases: [string[], RegExp][] = [
+      [['check', 'missing.py'], /no such file or folder: missing\.py/],
+      [['check', 'a.py', '--pin', 'numpy'], /give a version/],
+      [['check', 'a.py', '--pin', 'numpy==x y'], /--pin numpy==x y/],
+      [['check', 'a.py', '--format', 'xml'], /--format must be text or json/],
+      [['check', 'a.py', '--matrices', join(dir, 'none')], /no usable matrices/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['check', '--bogus'], /Unknown option '--bogus'/],
+      [['history'], /name at least one API/],
+      [['history', 'pandas.DataFrame'], /no matrix for pandas/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args, dir);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message, args.join(' '));
+    }
+  });
+});
+
+describe('anachron history', () => {
+  test('numpy.trapezoid: absent, absent, present, present', () => {
+    const r = runCli(['history', 'numpy.trapezoid', '--format', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const [entry] = JSON.parse(r.stdout) as { api: string; library: string; versions: { version: string; state: string; signature: { parameters: { name: string; kind: string; default: string | null }[] } | null }[] }[];
+    assert.equal(entry!.api, 'numpy.trapezoid');
+    assert.equal(entry!.library, 'numpy');
+    assert.deepEqual(entry!.versions.map((v) => [v.version, v.state]), [['1.19.5', 'absent'], ['1.24.2', 'absent'], ['2.2.4', 'present'], ['2.4.6', 'present']]);
+    assert.equal(entry!.versions[0]!.signature, null);
+    assert.deepEqual(entry!.versions[2]!.signature!.parameters.map((p) => p.name), ['y', 'x', 'dx', 'axis']);
+  });
+
+  test('several APIs at once, one entry each; an unknown API is absent everywhere', () => {
+    const r = runCli(['history', 'numpy.trapz', 'numpy.not_a_thing', '--format', 'json']);
+    const entries = JSON.parse(r.stdout) as { api: string; versions: { state: string }[] }[];
+    assert.deepEqual(entries.map((e) => e.api), ['numpy.trapz', 'numpy.not_a_thing']);
+    assert.ok(entries[1]!.versions.every((v) => v.state === 'absent'));
+  });
+
+  test('text output lists each version with its signature', () => {
+    const r = runCli(['history', 'numpy.trapezoid']);
+    assert.match(r.stdout, /2\.2\.4\s+present\s+trapezoid\(y, x=None, dx=1\.0, axis=-1\)/);
+  });
+});
