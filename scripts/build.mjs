@@ -19,10 +19,10 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   // better-sqlite3 is a native addon: it is loaded from node_modules, never bundled.
-  external: ['vscode', 'better-sqlite3'],
-  // Prefer the CommonJS builds of dual packages (web-tree-sitter), so the bundle needs no import.meta.
-  conditions: ['require', 'node'],
-  mainFields: ['main', 'module'],
+  external: ['vscode', 'better-sqlite3', 'web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-python/package.json'],
+  // web-tree-sitter's ESM build locates itself with import.meta.url; give the CommonJS bundle a real one.
+  banner: { js: "const __anachronImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__anachronImportMetaUrl' },
 };
 
 await Promise.all([

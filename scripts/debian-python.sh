@@ -22,6 +22,7 @@ set -euo pipefail
 
 log() { printf '[debian-python] %s\n' "$*" >&2; }
 die() { printf '[debian-python] error: %s\n' "$*" >&2; exit 1; }
+trap 'printf "[debian-python] error: command failed at line %s\n" "$LINENO" >&2' ERR
 
 if [ "$#" -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -63,7 +64,19 @@ fi
 
 START=$(date +%s)
 APTDIR="$CACHE/apt/$SUITE"
+NEW_APTDIR=0
+[ -d "$APTDIR" ] || NEW_APTDIR=1
 mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial" "$APTDIR/state"
+# One build per suite at a time (apt runs without its own locks here).
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$APTDIR/.lock"
+  flock 9
+  if [ -f "$STAMP" ] && [ -x "$WRAPPER" ] && [ "$(sed -n '1,/^$/p' "$STAMP" | sed '/^$/d')" = "$PKGS" ]; then
+    log "reusing $ROOT (built concurrently)"
+    printf '%s\n' "$WRAPPER"
+    exit 0
+  fi
+fi
 [ -f "$KEYRING" ] || die "Debian archive keyring not found at $KEYRING"
 printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$MIRROR" "$SUITE" > "$APTDIR/sources.list"
 : > "$APTDIR/status.empty"   # nothing installed: apt resolves the whole closure
@@ -96,10 +109,12 @@ if [ -z "$REL" ] || [ $((NOW - $(stat -c %Y "$REL"))) -gt "$MAX_AGE" ]; then
   log "apt-get update for $SUITE ($MIRROR)"
   if ! apt-get "${APT_OPTS[@]}" -q update >"$APTDIR/update.log" 2>&1; then
     sed 's/^/    /' "$APTDIR/update.log" >&2
+    [ "$NEW_APTDIR" = 0 ] || rm -rf "$APTDIR"
     die "apt-get update failed for suite '$SUITE' (unknown suite, or the mirror is unreachable)"
   fi
   if grep -Eq '^(E:|W: Failed|Err:)' "$APTDIR/update.log"; then
     sed 's/^/    /' "$APTDIR/update.log" >&2
+    [ "$NEW_APTDIR" = 0 ] || rm -rf "$APTDIR"
     die "apt-get update reported errors for suite '$SUITE' (unknown suite, or the mirror is unreachable)"
   fi
   REL="$(release_file)"

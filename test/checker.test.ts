@@ -37,7 +37,7 @@ describe('API level', () => {
     const found = check('import fakelib as fl\nfl.new(1)\n', 'fakelib==1.0');
     assert.deepEqual(brief(found), ['2:1 anachronistic-api fakelib.new']);
     assert.equal(found[0]!.severity, 'error');
-    assert.match(found[0]!.message, /`fakelib.new` is not in fakelib 1.0, --pin fakelib==1.0; it is in fakelib 2.0–3.0 \(added between 1.0 and 2.0\)/);
+    assert.match(found[0]!.message, /`fakelib.new` is not in fakelib 1.0, which --pin fakelib==1.0 selects; it is in fakelib 2.0–3.0 \(added between 1.0 and 2.0\)/);
     assert.deepEqual(found[0]!.availableIn, ['2.0', '3.0']);
   });
 

@@ -30,7 +30,7 @@ describe('language server', () => {
       assert.deepEqual(second[0]!.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 12 } });
       assert.deepEqual(
         { ...(second[0]!.data as object), availableIn: undefined },
-        { library: 'numpy', api: 'numpy.trapezoid', parameter: null, pin: '1.24.2', requirement: 'numpy==1.24.2', pinSource: 'requirements.txt:1', availableIn: undefined },
+        { library: 'numpy', api: 'numpy.trapezoid', parameter: null, pin: '1.24.2', requirement: 'numpy==1.24.2', pinSource: 'requirements.txt:1', availableIn: undefined, replacement: 'numpy.trapz' },
       );
       assert.match(second[0]!.message, /`numpy\.trapezoid` is not in numpy 1\.24\.2, requirements\.txt:1 pins numpy==1\.24\.2/);
       const third = await session.change(file, 3, 'import numpy as np\nnp.trapezoid(\n'); // half-typed

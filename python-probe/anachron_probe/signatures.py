@@ -1,6 +1,7 @@
 """Structured signatures from inspect, from a docstring's first line, and helpers shared with the stub reader."""
 import ast
 import inspect
+import keyword
 import re
 
 from .text import collapse, default_text, normalize_repr, raw_repr, strip_addresses, truncate
@@ -222,6 +223,33 @@ def _split_segments(text):
     return [(s, o) for s, o in segments if s]
 
 
+class Source(object):
+    """Source text with a fast ast.get_source_segment (that one splits the whole text on every call)."""
+
+    def __init__(self, text):
+        self.text = text
+        self._lines = None
+
+    def segment(self, node):
+        try:
+            lineno, end_lineno = node.lineno, node.end_lineno
+            col, end_col = node.col_offset, node.end_col_offset
+        except AttributeError:
+            return None
+        if end_lineno is None or end_col is None:
+            return None
+        if self._lines is None:
+            self._lines = self.text.splitlines(True)
+        lines = self._lines
+        if not (1 <= lineno <= end_lineno <= len(lines)):
+            return None
+        if lineno == end_lineno:
+            return lines[lineno - 1].encode("utf-8")[col:end_col].decode("utf-8", "replace")
+        first = lines[lineno - 1].encode("utf-8")[col:].decode("utf-8", "replace")
+        last = lines[end_lineno - 1].encode("utf-8")[:end_col].decode("utf-8", "replace")
+        return first + "".join(lines[lineno:end_lineno - 1]) + last
+
+
 def expr_default_text(node, source, placeholders=None):
     """Stable text of a default expression from a parsed signature (docstring or stub)."""
     if isinstance(node, ast.Constant) and node.value is Ellipsis:
@@ -238,9 +266,11 @@ def expr_default_text(node, source, placeholders=None):
         literal = True
     if literal:
         return default_text(value)
-    segment = None
     try:
-        segment = ast.get_source_segment(source, node)
+        if isinstance(source, Source):
+            segment = source.segment(node)
+        else:
+            segment = ast.get_source_segment(source, node)
     except Exception:
         segment = None
     if not segment:
@@ -273,6 +303,38 @@ def _parse_segment(segment, placeholders):
     return None
 
 
+_SERIES_NAME = re.compile(r"^([A-Za-z_][A-Za-z_]*?)_?(\d+|[nNkmM])$")
+
+
+def _series_prefix(segment):
+    m = _SERIES_NAME.match(segment)
+    return m.group(1) if m else None
+
+
+def _collapse_series(segments):
+    """``d0, d1, ..., dn`` (any number of positional arguments) becomes ``*d``."""
+    out = []
+    i = 0
+    while i < len(segments):
+        seg, opt = segments[i]
+        if seg != "..." or not out:
+            out.append((seg, opt))
+            i += 1
+            continue
+        prefix = _series_prefix(out[-1][0])
+        if prefix is None:
+            out.append((seg, opt))
+            i += 1
+            continue
+        while out and _series_prefix(out[-1][0]) == prefix:
+            out.pop()
+        i += 1
+        if i < len(segments) and _series_prefix(segments[i][0]) == prefix:
+            i += 1
+        out.append(("*" + (prefix + "_" if keyword.iskeyword(prefix) else prefix), False))
+    return out
+
+
 def parse_params_text(params_text):
     """Parameters of a docstring signature, or None if they cannot be parsed."""
     placeholders = {}
@@ -286,6 +348,7 @@ def parse_params_text(params_text):
     segments = _split_segments(cleaned)
     if segments is None:
         return None
+    segments = _collapse_series(segments)
     params = []
     seen = set()
     keyword_only = False

@@ -10,6 +10,7 @@ from .signatures import (
     UNKNOWN_DEFAULT,
     VAR_KEYWORD,
     VAR_POSITIONAL,
+    Source,
     expr_default_text,
     make_param,
     make_signature,
@@ -67,7 +68,7 @@ class StubModule(object):
         self.name = name
         self.path = path
         self.is_package = is_package
-        self.source = source
+        self.source = Source(source)
         tree = ast.parse(source, filename=path)
         self.scope = _Scope()
         self._fill(self.scope, tree.body, top=True)
@@ -166,7 +167,7 @@ def merge_overloads(defs, source, drop_self):
         lists.append(params)
         if fn.returns is not None:
             try:
-                text = ast.get_source_segment(source, fn.returns)
+                text = source.segment(fn.returns)
             except Exception:
                 text = None
             text = returns_text(text)

@@ -10,6 +10,7 @@ MAX_ERROR = 500
 _AT_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _LONG_HEX = re.compile(r"0x[0-9a-fA-F]{6,}")
 _SPACES = re.compile(r"\s+")
+_UNDERLINE = re.compile(r"^([=\-~^*#+`])\1{2,}$")
 
 
 def collapse(text):
@@ -58,9 +59,13 @@ def raw_repr(value, depth=0):
         return "<unrepresentable " + _type_name(value) + ">"
 
 
+_PROC_PID = re.compile(r"/proc/\d+(?=/|\b)")
+
+
 def normalize_repr(text):
     """Address-free, single-line, bounded text of a repr."""
     text = strip_addresses(collapse(text))
+    text = _PROC_PID.sub("/proc/<pid>", text)
     if text == "<object object>":
         text = "<object>"
     text = text.replace("<object object>", "<object>")
@@ -103,9 +108,17 @@ def doc_summary(doc, skip_signature=None):
         while i < len(lines) and lines[i].strip() in ("", "--"):
             i += 1
     para = []
-    while i < len(lines) and lines[i].strip():
-        para.append(lines[i].strip())
-        i += 1
+    for _ in range(3):
+        para = []
+        while i < len(lines) and lines[i].strip():
+            para.append(lines[i].strip())
+            i += 1
+        # An reStructuredText title ("NumPy" over "=====") is not a summary: take the next paragraph.
+        if len(para) == 2 and _UNDERLINE.match(para[1]):
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            continue
+        break
     text = collapse(" ".join(para))
     if not text:
         return None

@@ -28,7 +28,7 @@ function pinText(pin: Pin, matrix: LibraryMatrix): string {
 }
 
 function pinClause(pin: Pin, matrix: LibraryMatrix, states: StateAtVersion[]): string {
-  const where = pin.origin.line === null ? `--pin ${pinText(pin, matrix)}` : `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`;
+  const where = pin.origin.line === null ? `which --pin ${pinText(pin, matrix)} selects` : `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`;
   const first = states[0];
   if (pin.exactVersion === null || !first) return `which ${pinText(pin, matrix)} allows (${describeOrigin(pin.origin)})`;
   if (first.basis === 'extrapolated' && first.cell) {
@@ -167,9 +167,12 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
     }
     if (unknown.length > 0) {
       if (ref.guarded) return;
-      const detail = unknown[0]!.neighbours.map((c) => `${c.state} in ${c.version}`).join(', ');
+      const first = unknown[0]!;
+      const why = first.neighbours.length > 0
+        ? `the tracked versions around it disagree (${first.neighbours.map((c) => `${c.state} in ${c.version}`).join(', ')})`
+        : 'its module could not be introspected in that version';
       emit('unconfirmed-api', 'information',
-        `Cannot confirm \`${prefix.path}\` at ${versionList(unknown, matrix)} (${describeOrigin(pin.origin)}): the tracked versions around it disagree (${detail}).`,
+        `Cannot confirm \`${prefix.path}\` at ${versionList(unknown, matrix)} (${describeOrigin(pin.origin)}): ${why}.`,
         prefix.range, prefix.path, null, availableIn);
       return;
     }

@@ -7,6 +7,10 @@ import { stateAt } from './version-state.js';
 /** Docs shared by more APIs than this are boilerplate ("Scalar method identical to …"), not evidence. */
 const MAX_SHARED_DOC = 4;
 
+function leafOf(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
 function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf('.'));
 }
@@ -16,7 +20,8 @@ export function suggestReplacement(matrix: LibraryMatrix, missing: ApiHistory, p
   const candidates = new Set<string>();
   for (const doc of docs) {
     const sharing = matrix.apisWithDoc(doc).filter((p) => p !== missing.api);
-    if (sharing.length > MAX_SHARED_DOC) continue;
+    // One function is often public under several paths (numpy.trapz, numpy.lib.function_base.trapz): count names.
+    if (new Set(sharing.map(leafOf)).size > MAX_SHARED_DOC) continue;
     sharing.forEach((p) => candidates.add(p));
   }
   const usable = [...candidates].filter((path) => {

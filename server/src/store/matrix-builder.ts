@@ -60,6 +60,15 @@ function canonicalParameters(api: SurfaceApi): string | null {
   return JSON.stringify(api.signature.parameters.map((p) => ({ name: p.name, kind: p.kind, default: p.default })));
 }
 
+/**
+ * What the stable/evolving split compares: parameter names, kinds and whether each has a default. Default *texts*
+ * differ between evidence sources (a stub's "..." against the runtime's "None") without any change in the API.
+ */
+function signatureShape(api: SurfaceApi): string | null {
+  if (!api.signature) return null;
+  return api.signature.parameters.map((p) => `${p.kind}:${p.name}${p.default === null ? '' : '='}`).join(',');
+}
+
 export function inputDigest(surfaces: Surface[]): string {
   const hash = createHash('sha256');
   for (const s of surfaces) hash.update(JSON.stringify(s));
@@ -137,7 +146,8 @@ export function buildMatrix(surfaces: Surface[], outFile: string, options: Build
         const records = byVersion.map((m) => m.get(path));
         const newest = [...records].reverse().find((r) => r !== undefined)!;
         const signatures = records.map((r) => (r ? canonicalParameters(r) : null));
-        const stable = records.every((r) => r !== undefined) && signatures.every((s) => s === signatures[0]);
+        const shapes = records.map((r) => (r ? signatureShape(r) : null)).filter((s): s is string => s !== null);
+        const stable = records.every((r) => r !== undefined) && shapes.every((s) => s === shapes[0]);
         insertApi.run(apiId, path, newest.kind, stable ? 'stable' : 'evolving');
         records.forEach((record, v) => {
           const runtime = record ? true : underUnresolved(path, unresolved[v]!) ? null : false;

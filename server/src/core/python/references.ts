@@ -81,7 +81,11 @@ function collectImports(root: Node, refs: ApiReference[], table: BindingTable, s
       const moduleParts = dottedParts(moduleNode);
       const modulePath = moduleParts.map((p) => p.text);
       const guarded = isGuarded(node, modulePath);
-      refs.push({ prefixes: prefixesOfDotted(moduleParts), firstToCheck: 1, origin: 'import', call: null, guarded });
+      // Each imported name is checked with its module, so a missing module is reported once (deduplicated by
+      // position) and not again for every name imported from it.
+      if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) {
+        refs.push({ prefixes: prefixesOfDotted(moduleParts), firstToCheck: 1, origin: 'import', call: null, guarded });
+      }
       for (const item of node.childrenForFieldName('name')) {
         if (!item) continue;
         const dotted = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
@@ -90,7 +94,7 @@ function collectImports(root: Node, refs: ApiReference[], table: BindingTable, s
         const prefixes = prefixesOfDotted(parts, modulePath);
         refs.push({
           prefixes: [...prefixesOfDotted(moduleParts), ...prefixes],
-          firstToCheck: moduleParts.length,
+          firstToCheck: 1,
           origin: 'import',
           call: null,
           guarded: isGuarded(node, [...modulePath, ...parts.map((p) => p.text)]),

@@ -1,0 +1,463 @@
+// The runtime probe (python-probe/probe.py) on a small package of its own: public paths, kinds, structured
+// signatures from inspect / docstrings / stubs, recorded errors, isolation from noisy modules, determinism.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+const REPO_ROOT = join(__dirname, '..');
+const PROBE = join(REPO_ROOT, 'python-probe', 'probe.py');
+const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
+const LIB = 'anachron_fixture_pkg';
+
+// The fixture package. Python source kept verbatim (String.raw: backslashes reach Python unchanged).
+const FILES: Record<string, string> = {
+  '__init__.py': String.raw`"""Fixture package for the anachron probe.
+
+This second paragraph is not part of the summary."""
+from . import core
+from .core import Widget, api_function, builtin_like, stubbed
+
+__all__ = ["CONSTANT", "Widget", "api_function", "builtin_like", "core", "missing_name", "stubbed"]
+CONSTANT = 42
+__version__ = "0.3.1"
+`,
+  'core.py': String.raw`"""Core implementation."""
+import functools
+import os
+
+__all__ = ("RATIO", "BadRepr", "Widget", "api_function", "builtin_like", "passthrough", "stubbed", "torch_like", "uses_awkward_defaults")
+
+_SENTINEL = object()
+RATIO = 0.5
+
+
+def api_function(a, b, /, c, d=1, *args, e, f=_SENTINEL, g=lambda x: x, **kw):
+    """Combine things.
+
+    Longer description that is not part of the summary."""
+    return a
+
+
+class Widget:
+    """A widget with a size."""
+
+    kind = "w"
+
+    def __init__(self, size, *, color="red"):
+        self.size = size
+
+    def resize(self, factor, minimum=None):
+        """Resize the widget."""
+
+    @classmethod
+    def build(cls, spec, /, strict=False):
+        """Build a widget from a spec."""
+
+    @staticmethod
+    def helper(z, *, flag=False):
+        """A static helper."""
+
+    @property
+    def area(self):
+        """The area (never evaluated by the probe)."""
+        raise RuntimeError("property evaluated")
+
+    def _private(self):
+        pass
+
+    def stub_method(self, *args, **kwargs):
+        """Only the stub knows the parameters."""
+
+    class Inner:
+        """Nested class."""
+
+        def __init__(self, q):
+            self.q = q
+
+        def deep(self):
+            pass
+
+
+class _BuiltinLikeType:
+    """Type of builtin_like: callable, no signature, a docstring like a C function's."""
+
+    def __init__(self, doc):
+        self.__doc__ = doc
+
+    @property
+    def __signature__(self):
+        raise ValueError("no signature found for builtin")
+
+    def __call__(self, *args, **kwargs):
+        return None
+
+
+builtin_like = _BuiltinLikeType(
+    "builtin_like(x1, x2, /, out=None, *, where=True, dtype=None[, signature, extobj])\n\n"
+    "Add arguments element-wise."
+)
+
+
+def stubbed(*args, **kwargs):
+    return None
+
+
+def passthrough(*args, **kwargs):
+    return None
+
+
+def torch_like(*args, **kwargs):
+    return None
+
+
+# Like torch.add: a function that says it comes from a C extension submodule; its stub is one of the .pyi files in
+# the extension's folder (_C/__init__.pyi here, torch/_C/_VariableFunctions.pyi there).
+torch_like.__module__ = "anachron_fixture_pkg._C._VariableFunctions"
+
+
+class BadRepr:
+    def __repr__(self):
+        raise ValueError("no repr")
+
+
+def uses_awkward_defaults(value=BadRepr(), items=frozenset({"b", "a", "c"}), text="x" * 100):
+    """Defaults whose repr raises, is unordered, or is long."""
+`,
+  'core.pyi': String.raw`from typing import overload
+
+@overload
+def stubbed(x: int, *, mode: str = ...) -> int: ...
+@overload
+def stubbed(x: str, y: str = "a", *, mode: str = ..., strict: bool = False) -> str: ...
+
+class Widget:
+    def stub_method(self, count: int, /, *, scale: float = 1.0) -> None: ...
+`,
+  '_C/__init__.pyi': String.raw`from typing import Optional
+
+class Tensor: ...
+
+def torch_like(input: Tensor, other: Tensor, *, alpha: float = 1, out: Optional[Tensor] = None) -> Tensor: ...
+`,
+  'noisy.py': String.raw`"""Prints, warns and changes the process state on import."""
+import os
+import sys
+import warnings
+
+print("noise on stdout")
+sys.stderr.write("noise on stderr\n")
+os.write(1, b"raw noise on fd 1\n")
+os.write(2, b"raw noise on fd 2\n")
+warnings.warn("import-time warning")
+os.chdir(os.path.dirname(os.path.abspath(__file__)))
+sys.argv = ["hijacked"]
+sys.stdout = sys.stderr
+
+
+def quiet():
+    """Quiet function."""
+`,
+  'broken.py': 'raise RuntimeError("boom at import")\n',
+  'exits.py': 'import sys\nsys.exit(3)\n',
+  'slow.py': 'import time\ntime.sleep(60)\n',
+  'lazy.py': String.raw`__all__ = ["ghost", "real", "unknown"]
+
+
+def real():
+    """Real function."""
+
+
+def __getattr__(name):
+    if name == "ghost":
+        raise RuntimeError("lazy failure for " + name)
+    raise AttributeError(name)
+`,
+  '_private.py': 'def secret():\n    pass\n',
+  'tests/__init__.py': 'raise RuntimeError("tests must never be imported")\n',
+  'tests/test_core.py': 'def test_nothing():\n    pass\n',
+  'conftest.py': 'raise RuntimeError("conftest must never be imported")\n',
+  'setup.py': 'raise RuntimeError("setup must never be imported")\n',
+  'sub/__init__.py': String.raw`"""Sub package without __all__."""
+import os
+from functools import wraps
+
+from anachron_fixture_pkg.core import Widget
+
+from . import leaf
+
+LIMIT = 10
+NAMES = ("a", "b")
+registry = {}
+_hidden = 1
+
+
+def local_fn(x, *, ratio=0.5):
+    """Local function."""
+`,
+  'sub/leaf.py': '"""Leaf module."""\n\n\ndef leaf_fn():\n    pass\n',
+};
+
+interface Param { name: string; kind: string; default: string | null }
+interface Signature { parameters: Param[]; returns: string | null; source: string }
+interface Api { path: string; kind: string; defined_in: string; signature: Signature | null; doc: string | null }
+interface Surface {
+  schema: string; library: string; version: string | null; python: string; platform: string;
+  provenance: Record<string, string>;
+  modules: { name: string; imported: boolean }[];
+  apis: Api[];
+  errors: { module: string; error: string }[];
+  stats: Record<string, unknown>;
+}
+
+const p = (name: string, kind: string, dflt: string | null = null): Param => ({ name, kind, default: dflt });
+const sig = (source: string, parameters: Param[], returns: string | null = null): Signature => ({ parameters, returns, source });
+
+let work = '';
+let outRun: { status: number | null; stdout: string; stderr: string; file: string } | undefined;
+let stdoutRun: { status: number | null; stdout: string; stderr: string } | undefined;
+let surface: Surface | undefined;
+let byPath = new Map<string, Api>();
+
+function runProbe(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(PYTHON, [PROBE, LIB, '--timeout-per-module', '1', ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: work, PYTHONDONTWRITEBYTECODE: '1' },
+    timeout: 60_000,
+  });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function api(path: string): Api {
+  const a = byPath.get(path);
+  assert.ok(a, `missing API record ${path}`);
+  return a;
+}
+
+describe('python probe on a fixture package', () => {
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'anachron-probe-'));
+    for (const [name, text] of Object.entries(FILES)) {
+      const full = join(work, LIB, name);
+      mkdirSync(join(full, '..'), { recursive: true });
+      writeFileSync(full, text);
+    }
+    // A relative --out: the noisy module changes the cwd on import; the probe must restore it.
+    const r1 = runProbe(['--out', 'surface.json', '--provenance', 'source=test', '--provenance', 'note=a=b']);
+    outRun = { ...r1, file: join(work, 'surface.json') };
+    stdoutRun = runProbe(['--provenance', 'source=test', '--provenance', 'note=a=b']);
+    if (existsSync(outRun.file)) {
+      surface = JSON.parse(readFileSync(outRun.file, 'utf8')) as Surface;
+      byPath = new Map(surface.apis.map((a) => [a.path, a]));
+    }
+  });
+
+  after(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('runs cleanly: exit 0, nothing leaks to stdout or stderr, relative --out lands in the original cwd', () => {
+    assert.ok(outRun && stdoutRun);
+    assert.equal(outRun.status, 0, outRun.stderr);
+    assert.equal(outRun.stdout, '');
+    assert.equal(outRun.stderr, '');
+    assert.ok(existsSync(outRun.file));
+    assert.equal(stdoutRun.status, 0, stdoutRun.stderr);
+    assert.equal(stdoutRun.stderr, '');
+    assert.doesNotMatch(stdoutRun.stdout, /noise/);
+  });
+
+  test('is byte-identical across runs (stdout and --out), compact JSON on one line', () => {
+    assert.ok(outRun && stdoutRun);
+    const fromFile = readFileSync(outRun.file, 'utf8');
+    assert.equal(stdoutRun.stdout, fromFile);
+    assert.equal(fromFile.split('\n').length, 2);
+    assert.ok(fromFile.endsWith('\n'));
+    assert.doesNotMatch(fromFile, /0x[0-9a-f]{6,}/);
+  });
+
+  test('header, provenance, modules and errors', () => {
+    assert.ok(surface);
+    assert.equal(surface.schema, 'anachron-surface/1');
+    assert.equal(surface.library, LIB);
+    assert.equal(surface.version, '0.3.1');
+    assert.match(surface.python, /^3\.\d+\.\d+/);
+    assert.equal(typeof surface.platform, 'string');
+    assert.deepEqual(surface.provenance, { source: 'test', note: 'a=b' });
+    assert.deepEqual(surface.modules, [
+      { name: LIB, imported: true },
+      { name: `${LIB}.broken`, imported: false },
+      { name: `${LIB}.core`, imported: true },
+      { name: `${LIB}.exits`, imported: false },
+      { name: `${LIB}.lazy`, imported: true },
+      { name: `${LIB}.noisy`, imported: true },
+      { name: `${LIB}.slow`, imported: false },
+      { name: `${LIB}.sub`, imported: true },
+      { name: `${LIB}.sub.leaf`, imported: true },
+    ]);
+    assert.deepEqual(surface.errors, [
+      { module: LIB, error: 'unresolved __all__ entry: missing_name' },
+      { module: `${LIB}.broken`, error: 'RuntimeError: boom at import' },
+      { module: `${LIB}.exits`, error: 'SystemExit: 3' },
+      { module: `${LIB}.lazy`, error: '__all__ entry ghost: RuntimeError: lazy failure for ghost' },
+      { module: `${LIB}.lazy`, error: 'unresolved __all__ entry: unknown' },
+      { module: `${LIB}.slow`, error: 'Timeout: more than 1 s' },
+    ]);
+  });
+
+  test('public paths: __all__ (list and tuple), dir() filtering, no private or test modules, every alias path', () => {
+    assert.ok(surface);
+    const widget = (prefix: string) =>
+      ['', '.Inner', '.area', '.build', '.helper', '.kind', '.resize', '.stub_method'].map((m) => `${prefix}.Widget${m}`);
+    const expected = [
+      LIB,
+      `${LIB}.CONSTANT`,
+      ...widget(LIB),
+      `${LIB}.api_function`,
+      `${LIB}.builtin_like`,
+      `${LIB}.core`,
+      `${LIB}.core.BadRepr`,
+      `${LIB}.core.RATIO`,
+      ...widget(`${LIB}.core`),
+      `${LIB}.core.api_function`,
+      `${LIB}.core.builtin_like`,
+      `${LIB}.core.passthrough`,
+      `${LIB}.core.stubbed`,
+      `${LIB}.core.torch_like`,
+      `${LIB}.core.uses_awkward_defaults`,
+      `${LIB}.lazy`,
+      `${LIB}.lazy.real`,
+      `${LIB}.noisy`,
+      `${LIB}.noisy.quiet`,
+      `${LIB}.stubbed`,
+      `${LIB}.sub`,
+      `${LIB}.sub.LIMIT`,
+      `${LIB}.sub.NAMES`,
+      ...widget(`${LIB}.sub`),
+      `${LIB}.sub.leaf`,
+      `${LIB}.sub.leaf.leaf_fn`,
+      `${LIB}.sub.local_fn`,
+    ];
+    assert.deepEqual(surface.apis.map((a) => a.path), expected);
+  });
+
+  test('kinds, defined_in and docs', () => {
+    assert.deepEqual(api(LIB), { path: LIB, kind: 'module', defined_in: LIB, signature: null, doc: 'Fixture package for the anachron probe.' });
+    assert.deepEqual(api(`${LIB}.CONSTANT`), { path: `${LIB}.CONSTANT`, kind: 'attribute', defined_in: LIB, signature: null, doc: null });
+    assert.deepEqual(api(`${LIB}.sub.NAMES`), { path: `${LIB}.sub.NAMES`, kind: 'attribute', defined_in: `${LIB}.sub`, signature: null, doc: null });
+    assert.deepEqual(api(`${LIB}.core`), { path: `${LIB}.core`, kind: 'module', defined_in: `${LIB}.core`, signature: null, doc: 'Core implementation.' });
+    assert.deepEqual(api(`${LIB}.sub.Widget.area`), {
+      path: `${LIB}.sub.Widget.area`, kind: 'property', defined_in: `${LIB}.core`, signature: null,
+      doc: 'The area (never evaluated by the probe).',
+    });
+    assert.deepEqual(api(`${LIB}.Widget.kind`), { path: `${LIB}.Widget.kind`, kind: 'attribute', defined_in: `${LIB}.core`, signature: null, doc: null });
+    assert.equal(api(`${LIB}.api_function`).doc, 'Combine things.');
+    assert.equal(api(`${LIB}.api_function`).defined_in, `${LIB}.core`);
+  });
+
+  test('inspect signatures: parameter kinds, normalised defaults, classes and methods as called', () => {
+    assert.deepEqual(api(`${LIB}.api_function`).signature, sig('inspect', [
+      p('a', 'positional_only'),
+      p('b', 'positional_only'),
+      p('c', 'positional_or_keyword'),
+      p('d', 'positional_or_keyword', '1'),
+      p('args', 'var_positional'),
+      p('e', 'keyword_only'),
+      p('f', 'keyword_only', '<object>'),
+      p('g', 'keyword_only', '<function <lambda>>'),
+      p('kw', 'var_keyword'),
+    ]));
+    assert.deepEqual(api(`${LIB}.Widget`), {
+      path: `${LIB}.Widget`, kind: 'class', defined_in: `${LIB}.core`, doc: 'A widget with a size.',
+      signature: sig('inspect', [p('size', 'positional_or_keyword'), p('color', 'keyword_only', "'red'")]),
+    });
+    assert.deepEqual(api(`${LIB}.Widget.resize`), {
+      path: `${LIB}.Widget.resize`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Resize the widget.',
+      signature: sig('inspect', [p('factor', 'positional_or_keyword'), p('minimum', 'positional_or_keyword', 'None')]),
+    });
+    assert.deepEqual(api(`${LIB}.Widget.build`), {
+      path: `${LIB}.Widget.build`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Build a widget from a spec.',
+      signature: sig('inspect', [p('spec', 'positional_only'), p('strict', 'positional_or_keyword', 'False')]),
+    });
+    assert.deepEqual(api(`${LIB}.Widget.helper`), {
+      path: `${LIB}.Widget.helper`, kind: 'method', defined_in: `${LIB}.core`, doc: 'A static helper.',
+      signature: sig('inspect', [p('z', 'positional_or_keyword'), p('flag', 'keyword_only', 'False')]),
+    });
+    // A nested class is a member of kind class with its own signature; its members are not walked.
+    assert.deepEqual(api(`${LIB}.Widget.Inner`), {
+      path: `${LIB}.Widget.Inner`, kind: 'class', defined_in: `${LIB}.core`, doc: 'Nested class.',
+      signature: sig('inspect', [p('q', 'positional_or_keyword')]),
+    });
+    assert.equal(byPath.has(`${LIB}.Widget.Inner.deep`), false);
+    assert.deepEqual(api(`${LIB}.core.uses_awkward_defaults`).signature, sig('inspect', [
+      p('value', 'positional_or_keyword', `<unrepresentable ${LIB}.core.BadRepr>`),
+      p('items', 'positional_or_keyword', "frozenset({'a', 'b', 'c'})"),
+      p('text', 'positional_or_keyword', `'${'x'.repeat(78)}\u2026`),
+    ]));
+    // (*args, **kwargs) with nothing better to go on stays as inspect gave it.
+    assert.deepEqual(api(`${LIB}.core.passthrough`).signature, sig('inspect', [p('args', 'var_positional'), p('kwargs', 'var_keyword')]));
+  });
+
+  test('docstring fallback: first-line signature with [, optional] parts', () => {
+    assert.deepEqual(api(`${LIB}.builtin_like`), {
+      path: `${LIB}.builtin_like`, kind: 'function', defined_in: `${LIB}.core`, doc: 'Add arguments element-wise.',
+      signature: sig('docstring', [
+        p('x1', 'positional_only'),
+        p('x2', 'positional_only'),
+        p('out', 'positional_or_keyword', 'None'),
+        p('where', 'keyword_only', 'True'),
+        p('dtype', 'keyword_only', 'None'),
+        p('signature', 'keyword_only', '...'),
+        p('extobj', 'keyword_only', '...'),
+      ]),
+    });
+  });
+
+  test('stub fallback: overloads in a .pyi merged into one parameter list', () => {
+    const expected = sig('stub', [
+      p('x', 'positional_or_keyword'),
+      p('y', 'positional_or_keyword', "'a'"),
+      p('mode', 'keyword_only', '...'),
+      p('strict', 'keyword_only', 'False'),
+    ], 'int | str');
+    assert.deepEqual(api(`${LIB}.stubbed`).signature, expected);
+    assert.deepEqual(api(`${LIB}.core.stubbed`).signature, expected);
+  });
+
+  test('stub fallback for a method whose runtime signature is (self, *args, **kwargs), self dropped', () => {
+    for (const prefix of [LIB, `${LIB}.core`, `${LIB}.sub`]) {
+      assert.deepEqual(api(`${prefix}.Widget.stub_method`), {
+        path: `${prefix}.Widget.stub_method`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Only the stub knows the parameters.',
+        signature: sig('stub', [p('count', 'positional_only'), p('scale', 'keyword_only', '1.0')], 'None'),
+      });
+    }
+  });
+
+  test('stub fallback for a function of a C extension submodule: the .pyi files of the extension folder', () => {
+    assert.deepEqual(api(`${LIB}.core.torch_like`), {
+      path: `${LIB}.core.torch_like`, kind: 'function', defined_in: `${LIB}._C._VariableFunctions`, doc: null,
+      signature: sig('stub', [
+        p('input', 'positional_or_keyword'),
+        p('other', 'positional_or_keyword'),
+        p('alpha', 'keyword_only', '1'),
+        p('out', 'keyword_only', 'None'),
+      ], 'Tensor'),
+    });
+  });
+
+  test('stats', () => {
+    assert.ok(surface);
+    assert.deepEqual(surface.stats, {
+      modules: 9,
+      modules_imported: 6,
+      apis: 48,
+      callables: 32,
+      callables_with_signature: 32,
+      signature_sources: { inspect: 24, docstring: 2, stub: 6 },
+    });
+  });
+});
