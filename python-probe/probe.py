@@ -3,6 +3,9 @@
 import os
 import sys
 
+# No __pycache__ in the repository, nor in the probed library's folders.
+sys.dont_write_bytecode = True
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)

@@ -16,6 +16,7 @@
 # never run, which is why the wrapper also puts the blas/lapack alternative folders on the library path.
 #
 # Environment: ANACHRON_ENV_CACHE (cache folder), ANACHRON_DEBIAN_MIRROR (default http://deb.debian.org/debian),
+# ANACHRON_DEBIAN_KEYRING (default /usr/share/keyrings/debian-archive-keyring.gpg),
 # ANACHRON_APT_MAX_AGE (seconds before the suite's package lists are refreshed; default 86400; lists are only
 # refreshed when an environment has to be built).
 set -euo pipefail
@@ -25,7 +26,7 @@ die() { printf '[debian-python] error: %s\n' "$*" >&2; exit 1; }
 trap 'printf "[debian-python] error: command failed at line %s\n" "$LINENO" >&2' ERR
 
 if [ "$#" -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 
