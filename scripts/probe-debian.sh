@@ -5,7 +5,7 @@
 #
 # For each suite: builds (or reuses) the interpreter environment with python3-LIBRARY via scripts/debian-python.sh,
 # runs python-probe/probe.py in it with provenance (source=debian-runtime, debian_suite, debian_package,
-# debian_version, python) and writes matrices/surfaces/LIBRARY/LIBRARY-VERSION.json.gz (gzip -n: byte-reproducible).
+# debian_version, python) and writes matrices/surfaces/LIBRARY/LIBRARY-VERSION.runtime.json.gz (gzip -n: byte-reproducible).
 # Prints one summary line per suite on stdout.
 #
 # Environment: ANACHRON_DEBIAN_PACKAGE overrides the Debian package name (default python3-LIBRARY);
@@ -63,7 +63,7 @@ print("apis=%d callables=%d with_signature=%.1f%% (inspect=%d docstring=%d stub=
 PYEOF
 )"
   VERSION="$(printf '%s\n' "$SUMMARY" | sed -n 1p)"
-  DEST="$OUTDIR/$LIB-$VERSION.json.gz"
+  DEST="$OUTDIR/$LIB-$VERSION.runtime.json.gz"
   gzip -n -9 -c "$TMP" > "$DEST.tmp"
   mv "$DEST.tmp" "$DEST"
   rm -f "$TMP"

@@ -1,6 +1,7 @@
 // The anachron command line: the same core as the editor, for CI and for reviewing AI-written code.
 import { runBuildMatrices } from './build-matrices-command.js';
 import { runCheck } from './check-command.js';
+import { runCompareSurfaces } from './compare-surfaces-command.js';
 import { runHistory } from './history-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,6 +16,8 @@ commands:
       Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version.
   build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…
       Build matrices/LIBRARY.sqlite from python-probe surfaces and regenerate matrices/README.md.
+  compare-surfaces REFERENCE CANDIDATE [--documented DOCS] [--format text|json] [--limit N]
+      How far two surfaces of one version agree (e.g. runtime against static extraction).
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -29,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
         return runHistory(rest, out, err);
       case 'build-matrices':
         return runBuildMatrices(rest, out, err);
+      case 'compare-surfaces':
+        return runCompareSurfaces(rest, out);
       case '--help':
       case '-h':
       case 'help':

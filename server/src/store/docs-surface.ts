@@ -1,0 +1,29 @@
+// The documented surface of one library version ("anachron-docs/1"): the public APIs its documentation sources
+// list at a release tag. It is the "documented" evidence bit of the matrix.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+export interface DocsSurface {
+  schema: 'anachron-docs/1';
+  library: string;
+  version: string;
+  provenance?: Record<string, string>;
+  /** Fully qualified public paths, sorted. */
+  documented: string[];
+  errors?: { file?: string; error: string }[];
+}
+
+export function readDocsSurfaceFile(file: string): DocsSurface {
+  let value: unknown;
+  try {
+    const raw = readFileSync(file);
+    value = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
+  } catch (e) {
+    throw new Error(`${file}: cannot read a docs surface: ${(e as Error).message}`);
+  }
+  const d = value as Partial<DocsSurface>;
+  if (d?.schema !== 'anachron-docs/1' || typeof d.library !== 'string' || typeof d.version !== 'string' || !Array.isArray(d.documented)) {
+    throw new Error(`${file}: not an anachron docs surface (schema anachron-docs/1 with library, version, documented[])`);
+  }
+  return d as DocsSurface;
+}

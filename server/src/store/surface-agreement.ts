@@ -1,0 +1,69 @@
+// How far two surfaces of the same version agree (static extraction against the runtime probe): API names on a
+// reference set, and parameter names of the signatures both have. Used by the matrix report and by
+// `anachron compare-surfaces` while improving an extractor.
+import type { Surface, SurfaceApi } from './surface.js';
+
+export interface AgreementReport {
+  /** APIs the name comparison ran on (the documented set when given, else module-level APIs of either surface). */
+  nameBase: number;
+  nameAgreeing: number;
+  /** In the base, found by the reference (runtime) only / by the candidate (static) only. */
+  onlyInReference: string[];
+  onlyInCandidate: string[];
+  /** APIs with a signature on both sides. */
+  signatureBase: number;
+  signatureAgreeing: number;
+  parameterMismatches: { api: string; reference: string[]; candidate: string[] }[];
+}
+
+/** Class members are reached through their class; the name comparison is about what modules export. */
+function isModuleLevel(api: SurfaceApi, modules: Set<string>): boolean {
+  const parent = api.path.slice(0, api.path.lastIndexOf('.'));
+  return api.kind === 'module' || modules.has(parent);
+}
+
+function parameterNames(api: SurfaceApi): string[] {
+  return (api.signature?.parameters ?? []).map((p) => (p.kind === 'var_positional' ? `*${p.name}` : p.kind === 'var_keyword' ? `**${p.name}` : p.name));
+}
+
+export function compareSurfaces(reference: Surface, candidate: Surface, documented?: Iterable<string>): AgreementReport {
+  const ref = new Map(reference.apis.map((a) => [a.path, a] as const));
+  const cand = new Map(candidate.apis.map((a) => [a.path, a] as const));
+  const modules = new Set([...reference.apis, ...candidate.apis].filter((a) => a.kind === 'module').map((a) => a.path));
+  const base = documented
+    ? [...new Set(documented)]
+    : [...new Set([...ref.values(), ...cand.values()].filter((a) => isModuleLevel(a, modules)).map((a) => a.path))];
+  base.sort();
+  const onlyInReference: string[] = [];
+  const onlyInCandidate: string[] = [];
+  let nameAgreeing = 0;
+  for (const path of base) {
+    const r = ref.has(path);
+    const c = cand.has(path);
+    if (r === c) nameAgreeing++;
+    else if (r) onlyInReference.push(path);
+    else onlyInCandidate.push(path);
+  }
+  let signatureBase = 0;
+  let signatureAgreeing = 0;
+  const parameterMismatches: AgreementReport['parameterMismatches'] = [];
+  for (const [path, r] of ref) {
+    const c = cand.get(path);
+    if (!c?.signature || !r.signature) continue;
+    signatureBase++;
+    const rn = parameterNames(r);
+    const cn = parameterNames(c);
+    if (rn.join(',') === cn.join(',')) signatureAgreeing++;
+    else parameterMismatches.push({ api: path, reference: rn, candidate: cn });
+  }
+  return { nameBase: base.length, nameAgreeing, onlyInReference, onlyInCandidate, signatureBase, signatureAgreeing, parameterMismatches };
+}
+
+export function formatAgreement(report: AgreementReport): string {
+  const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
+  return (
+    `API names: ${pct(report.nameAgreeing, report.nameBase)} of ${report.nameBase} agree ` +
+    `(${report.onlyInReference.length} only in reference, ${report.onlyInCandidate.length} only in candidate); ` +
+    `parameter names: ${pct(report.signatureAgreeing, report.signatureBase)} of ${report.signatureBase} shared signatures agree`
+  );
+}
