@@ -5,21 +5,18 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { inputDigest } from '../server/src/store/matrix-builder.js';
 import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
-import { readSurfaceFile } from '../server/src/store/surface.js';
-import { compareVersions } from '../server/src/core/versions.js';
+import { readEvidenceFolder } from '../server/src/store/version-evidence.js';
 
 const MATRICES = join(__dirname, '..', 'matrices');
 
 describe('bundled matrices', () => {
   for (const library of readdirSync(join(MATRICES, 'surfaces')).sort()) {
     test(`${library}.sqlite is built from the committed surfaces (run npm run build:matrices if not)`, () => {
-      const dir = join(MATRICES, 'surfaces', library);
-      const surfaces = readdirSync(dir).filter((n) => /\.json(\.gz)?$/.test(n)).map((n) => readSurfaceFile(join(dir, n)));
-      surfaces.sort((a, b) => compareVersions(a.version, b.version));
+      const evidence = readEvidenceFolder(join(MATRICES, 'surfaces', library));
       const matrix = new SqliteMatrix(join(MATRICES, `${library}.sqlite`));
       try {
-        assert.equal(matrix.meta.input_sha256, inputDigest(surfaces));
-        assert.deepEqual(matrix.versions, surfaces.map((s) => s.version));
+        assert.equal(matrix.meta.input_sha256, inputDigest(evidence));
+        assert.deepEqual(matrix.versions, evidence.map((e) => e.version));
       } finally {
         matrix.close();
       }

@@ -11,6 +11,8 @@ import { openMatrixCatalog } from '../server/src/store/catalog.js';
 import { buildMatrix } from '../server/src/store/matrix-builder.js';
 import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
 import { readSurfaceFile } from '../server/src/store/surface.js';
+import type { DocsSurface } from '../server/src/store/docs-surface.js';
+import { readEvidenceFolder, type VersionEvidence } from '../server/src/store/version-evidence.js';
 import { api, p, surface } from './support/synthetic-matrix.js';
 
 const surfaces = [
@@ -77,14 +79,64 @@ describe('matrix builder', () => {
   });
 });
 
+describe('evidence per version', () => {
+  const docs = (version: string, documented: string[]): DocsSurface => ({ schema: 'anachron-docs/1', library: 'lib', version, documented });
+  const runtime2 = surface('lib', '2.0', [api('lib', 'module'), api('lib.f', 'function', [p('x'), p('axis')]), api('lib.hidden', 'function', [])]);
+  const static2 = surface('lib', '2.0', [api('lib', 'module'), api('lib.f', 'function', [p('x')]), api('lib.extra', 'function', [])], { provenance: { source: 'static', tag: 'v2.0' } });
+  const static1 = surface('lib', '1.0', [api('lib', 'module'), api('lib.f', 'function', [p('x')]), api('lib.gone', 'function', [])], { provenance: { source: 'static', tag: 'v1.0' } });
+  const evidence: VersionEvidence[] = [
+    { version: '1.0', static: static1, docs: docs('1.0', ['lib.f', 'lib.gone']) },
+    { version: '2.0', runtime: runtime2, static: static2, docs: docs('2.0', ['lib.f', 'lib.ghost']) },
+  ];
+
+  test('resolution comes from the runtime where there is one, else from static extraction; both bits are kept', () => {
+    const file = join(tmp(), 'lib.sqlite');
+    const result = buildMatrix(evidence, file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.versionInfo.map((v) => [v.version, v.source, v.hasDocs]), [['1.0', 'static', true], ['2.0', 'test', true]]);
+    assert.deepEqual(m.lookup('lib.hidden')!.versions.map((c) => c.state), ['absent', 'present']);
+    assert.deepEqual(m.lookup('lib.f')!.versions[1]!.signature!.parameters.map((x) => x.name), ['x', 'axis']);
+    assert.equal(m.lookup('lib.extra'), undefined, 'static-only names of a runtime version are not resolution evidence');
+    const db = new Database(file, { readonly: true });
+    const cells = (path: string) => db.prepare('SELECT state, runtime, documented FROM cells JOIN apis ON apis.id = api_id WHERE path = ? ORDER BY version_id').all(path);
+    assert.deepEqual(cells('lib.gone'), [{ state: 'present', runtime: 1, documented: 1 }, { state: 'absent', runtime: 0, documented: 0 }]);
+    assert.deepEqual(cells('lib.ghost'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'na', runtime: 0, documented: 1 }]);
+    assert.deepEqual(cells('lib.hidden'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'absent', runtime: 1, documented: 0 }]);
+    db.close();
+    const g = m.groundTruthCounts();
+    assert.deepEqual({ apis: g.apis, present: g.present, na: g.na }, { apis: 3, present: 3, na: 1 });
+    const agreement = result.agreements.get('2.0')!;
+    assert.deepEqual([agreement.nameBase, agreement.nameAgreeing, agreement.onlyInReference], [2, 2, []]);
+    assert.deepEqual(agreement.parameterMismatches, [{ api: 'lib.f', reference: ['x', 'axis'], candidate: ['x'] }]);
+    assert.deepEqual(m.versionInfo[1]!.agreement, { name_base: 2, name_agreeing: 2, signature_base: 1, signature_agreeing: 0, only_runtime: 0, only_static: 0 });
+    m.close();
+  });
+
+  test('surface files in a folder are grouped by version and kind', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'lib-1.0.static.json.gz'), gzipSync(JSON.stringify(static1)));
+    writeFileSync(join(dir, 'lib-1.0.docs.json.gz'), gzipSync(JSON.stringify(docs('1.0', ['lib.f']))));
+    writeFileSync(join(dir, 'lib-2.0.runtime.json.gz'), gzipSync(JSON.stringify(runtime2)));
+    writeFileSync(join(dir, 'lib-3.0.docs.json.gz'), gzipSync(JSON.stringify(docs('3.0', ['lib.f']))));
+    const read = readEvidenceFolder(dir);
+    assert.deepEqual(read.map((e) => [e.version, !!e.runtime, !!e.static, !!e.docs]), [['1.0', false, true, true], ['2.0', true, false, false]]);
+  });
+});
+
 describe('presence rule', () => {
-  test('present needs runtime and documentation where both exist; disagreement is na', () => {
+  test('present needs resolution and documentation where both exist', () => {
     assert.equal(decideState(true, true), 'present');
     assert.equal(decideState(false, false), 'absent');
-    assert.equal(decideState(true, false), 'na');
+  });
+  test('documented but unresolvable is na; resolvable but undocumented (or dropped from the docs) is absent', () => {
     assert.equal(decideState(false, true), 'na');
+    assert.equal(decideState(true, false), 'absent');
+  });
+  test('without documentation evidence resolution decides; without resolution evidence the cell is na', () => {
     assert.equal(decideState(true, null), 'present');
+    assert.equal(decideState(false, null), 'absent');
     assert.equal(decideState(null, true), 'na');
+    assert.equal(decideState(null, null), 'na');
   });
 });
 

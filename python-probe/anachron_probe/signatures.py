@@ -99,7 +99,12 @@ def from_inspect(sig, drop_self=False):
 # docstring first line, e.g.  add(x1, x2, /, out=None, *, where=True[, signature, extobj])
 #                             a.sum(axis=None, dtype=None, out=None, keepdims=False, initial=<no value>)
 
-_SIG_HEAD = re.compile(r"^\s*((?:[A-Za-z_][A-Za-z0-9_]*\.)*)([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# An optional ``out1,out2 = `` prefix: f2py (``stp,f,g,task = dcsrch(stp,f,g,...)``) and older C docstrings
+# (``out = cspline2d(input, lambda=0.0)``) name their results that way.
+_SIG_HEAD = re.compile(
+    r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*=\s*)?"
+    r"((?:[A-Za-z_][A-Za-z0-9_]*\.)*)([A-Za-z_][A-Za-z0-9_]*)\s*\("
+)
 _ANGLE = re.compile(r"<[^<>()\[\]{},=\"']*>")
 _PLACEHOLDER = "__anachron_angle_%d__"
 _MAX_SIG_LINES = 12
@@ -278,12 +283,40 @@ def expr_default_text(node, source, placeholders=None):
     return normalize_repr(segment)
 
 
+# Cython embedsignature writes C types before parameter names (``int p=1``, ``double[:] x``, ``np.ndarray a not None``).
+_CYTHON_TYPED = re.compile(
+    r"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]]*\])?\s+)+(\*{0,2}[A-Za-z_][A-Za-z0-9_]*)(\s*=.*)?$", re.S
+)
+_CYTHON_NOT_NONE = re.compile(r"\s+not\s+None(?=\s*(?:=|$))")
+_PARAM_NAME = re.compile(r"^(\*{0,2})([A-Za-z_][A-Za-z0-9_]*)(.*)$", re.S)
+_KEYWORD_PLACEHOLDER = "__anachron_kw__"
+
+
 def _parse_segment(segment, placeholders):
-    """One parameter segment -> (marker or param dict). Parsed with ast."""
+    """One parameter segment -> (marker or param dict). Parsed with ast; a C type before the name (Cython) is
+    dropped and a Python keyword as the name (``lambda=0.0`` of a C function) is kept, when plain parsing fails."""
     if segment == "/":
         return "/"
     if segment == "*":
         return "*"
+    item = _parse_python_segment(segment, placeholders)
+    if item is not None:
+        return item
+    m = _CYTHON_TYPED.match(_CYTHON_NOT_NONE.sub("", segment, count=1))
+    if m and not keyword.iskeyword(m.group(1).lstrip("*")):
+        item = _parse_python_segment(m.group(1) + (m.group(2) or ""), placeholders)
+        if item is not None:
+            return item
+    m = _PARAM_NAME.match(segment)
+    if m and keyword.iskeyword(m.group(2)) and _KEYWORD_PLACEHOLDER not in segment:
+        item = _parse_python_segment(m.group(1) + _KEYWORD_PLACEHOLDER + m.group(3), placeholders)
+        if item is not None and item["name"] == _KEYWORD_PLACEHOLDER:
+            item["name"] = m.group(2)
+            return item
+    return None
+
+
+def _parse_python_segment(segment, placeholders):
     src = "def _f(" + segment + "): pass"
     try:
         tree = ast.parse(src)

@@ -375,6 +375,10 @@ class Probe(object):
         if result[0] is None:
             doc = _safe_getattr(doc_target if doc_target is not None else target, "__doc__")
             dsig = docstring_signature(doc, drop_self)
+            if dsig is None:
+                # functools.wraps: the wrapper takes what the wrapped callable takes (inspect follows __wrapped__
+                # too, but fails on builtins and ufuncs; their docstrings say it).
+                dsig = _wrapped_docstring_signature(doc_target if doc_target is not None else target, drop_self)
             result = (dsig, fallback)
         self._sig_cache[key] = (target, result)
         return result
@@ -622,3 +626,21 @@ def _machinery_suffixes():
         except Exception:
             _SUFFIXES = ()
     return _SUFFIXES
+
+
+def _wrapped_docstring_signature(obj, drop_self):
+    """Docstring signature of what ``obj`` wraps (its ``__wrapped__`` chain, as set by functools.wraps)."""
+    seen = set()
+    for _ in range(8):
+        try:
+            inner = inspect.getattr_static(obj, "__wrapped__")
+        except Exception:
+            return None
+        if id(inner) in seen or inner is obj:
+            return None
+        seen.add(id(obj))
+        obj = inner
+        sig = docstring_signature(_safe_getattr(obj, "__doc__"), drop_self)
+        if sig is not None:
+            return sig
+    return None

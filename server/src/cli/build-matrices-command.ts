@@ -1,14 +1,18 @@
-// `anachron build-matrices [--surfaces DIR] [--out DIR] [LIBRARY…]`: surfaces -> one SQLite matrix per library,
-// then matrices/README.md regenerated from what was built.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+// `anachron build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…`: the surfaces of
+// each library -> LIBRARY.sqlite, the static-vs-runtime disagreement lists, and matrices/README.md.
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMatrix } from '../store/matrix-builder.js';
 import { renderMatricesReadme } from '../store/matrices-readme.js';
 import { SqliteMatrix } from '../store/sqlite-matrix.js';
-import { readSurfaceFile } from '../store/surface.js';
+import { formatAgreement } from '../store/surface-agreement.js';
+import { readEvidenceFolder } from '../store/version-evidence.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { UsageError } from './usage-error.js';
+
+/** Distribution names that differ from the import name. */
+const KNOWN_DISTRIBUTIONS: Record<string, string> = { torch: 'torch', sklearn: 'scikit-learn', yaml: 'PyYAML' };
 
 /** Reproducible build date: SOURCE_DATE_EPOCH when set, else today (UTC, day precision). */
 function buildDate(): string {
@@ -31,23 +35,41 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
   for (const library of libraries) {
     const dir = join(surfacesDir, library);
     if (!existsSync(dir)) throw new UsageError(`no surfaces for ${library} in ${surfacesDir}`);
-    const files = readdirSync(dir).filter((n) => n.endsWith('.json') || n.endsWith('.json.gz')).sort();
-    if (files.length === 0) throw new UsageError(`no surface files in ${dir}`);
     const started = Date.now();
-    const surfaces = files.map((f, i) => {
-      err(`[${i + 1}/${files.length}] reading ${library}/${f}`);
-      return readSurfaceFile(join(dir, f));
-    });
-    buildMatrix(surfaces, join(outDir, `${library}.sqlite`), {
-      distribution: distributions.get(library) ?? library,
+    const evidence = readEvidenceFolder(dir, (name, i, n) => err(`[${library} ${i + 1}/${n}] reading ${name}`));
+    if (evidence.length === 0) throw new UsageError(`no runtime or static surfaces in ${dir}`);
+    const result = buildMatrix(evidence, join(outDir, `${library}.sqlite`), {
+      distribution: distributions.get(library) ?? KNOWN_DISTRIBUTIONS[library] ?? library,
       builtAt: buildDate(),
       onProgress: (m) => err(m),
     });
-    out(`built ${library}.sqlite from ${files.length} surfaces in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (result.agreements.size > 0) {
+      const agreementDir = join(outDir, 'agreement');
+      mkdirSync(agreementDir, { recursive: true });
+      for (const [version, report] of result.agreements) {
+        const text = [
+          `# ${library} ${version}: static extraction against the runtime`,
+          formatAgreement(report),
+          '',
+          `## Only in the runtime (${report.onlyInReference.length})`,
+          ...report.onlyInReference,
+          '',
+          `## Only in static extraction (${report.onlyInCandidate.length})`,
+          ...report.onlyInCandidate,
+          '',
+          `## Parameter names differ (${report.parameterMismatches.length})`,
+          ...report.parameterMismatches.map((m) => `${m.api}: runtime (${m.reference.join(', ')}) static (${m.candidate.join(', ')})`),
+          '',
+        ].join('\n');
+        writeFileSync(join(agreementDir, `${library}-${version}.md`), text);
+      }
+    }
+    out(`built ${library}.sqlite: ${result.versions.length} versions, ${result.apis} APIs, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  const matrices = readdirSync(outDir).filter((n) => n.endsWith('.sqlite')).sort().map((n) => new SqliteMatrix(join(outDir, n)));
+  const files = readdirSync(outDir).filter((n) => n.endsWith('.sqlite')).sort();
+  const matrices = files.map((n) => new SqliteMatrix(join(outDir, n)));
   try {
-    writeFileSync(join(outDir, 'README.md'), renderMatricesReadme(matrices));
+    writeFileSync(join(outDir, 'README.md'), renderMatricesReadme(matrices.map((m, i) => ({ matrix: m, sizeBytes: statSync(join(outDir, files[i]!)).size }))));
   } finally {
     matrices.forEach((m) => m.close());
   }

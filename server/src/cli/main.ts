@@ -4,6 +4,10 @@ import { runCheck } from './check-command.js';
 import { runCompareSurfaces } from './compare-surfaces-command.js';
 import { runHistory } from './history-command.js';
 import { UsageError } from './usage-error.js';
+import { openMatrixCatalog } from '../store/catalog.js';
+
+/** Internals the bench scripts time in isolation. */
+export const __bench = { openMatrixCatalog };
 
 const USAGE = `usage: anachron <command> [options]
 

@@ -1,13 +1,16 @@
-// The paper's presence rule (LibEvoBench §2.2): an API is present when the documentation lists it and the
-// runtime resolves it; it is na when the evidence disagrees irreconcilably. Without documentation evidence
-// for a version the runtime decides alone; with none from the runtime (its module failed to import) it is na.
+// The paper's presence rule (LibEvoBench §2.2), which is the benchmark's ground truth. An API is present at a
+// version when the documentation lists it and resolution (runtime introspection, or static extraction where no
+// runtime exists) finds it. Listed but not resolvable: the sources disagree irreconcilably, na. Resolvable but not
+// listed: not part of the documented surface (this includes APIs dropped from the docs, which the paper counts as
+// deprecated), absent. Without documentation evidence for a version, resolution decides alone; without resolution
+// evidence (the module failed to import there) the cell is na. The checker never uses this verdict: it asks "would
+// this call work", which is the resolution bit alone.
 export type StoredState = 'present' | 'absent' | 'na';
 
-export function decideState(runtime: boolean | null, documented: boolean | null): StoredState {
-  if (runtime === null) return 'na';
-  if (documented === null) return runtime ? 'present' : 'absent';
-  if (runtime && documented) return 'present';
-  if (!runtime && !documented) return 'absent';
-  // Documented but not resolvable, or resolvable but undocumented: the two sources disagree.
-  return 'na';
+export function decideState(resolved: boolean | null, documented: boolean | null): StoredState {
+  if (resolved === null) return 'na';
+  if (documented === null) return resolved ? 'present' : 'absent';
+  if (resolved && documented) return 'present';
+  if (!resolved && documented) return 'na';
+  return 'absent';
 }

@@ -1,5 +1,5 @@
-// Merges per-version surfaces of one library into its SQLite compatibility matrix.
-// Deterministic: the same surfaces (and SOURCE_DATE_EPOCH) give a byte-identical file.
+// Merges the evidence for every version of one library into its SQLite compatibility matrix.
+// Deterministic: the same inputs and build date give a byte-identical file.
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -7,13 +7,15 @@ import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
 import type { Surface, SurfaceApi } from './surface.js';
+import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
+import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 
-export const BUILDER_VERSION = '1';
+export const BUILDER_VERSION = '2';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
   distribution?: string;
-  /** ISO date recorded as the build date. */
+  /** Date recorded as the build date. */
   builtAt: string;
   onProgress?: (message: string) => void;
 }
@@ -23,12 +25,36 @@ export interface VersionStats {
   callables: number;
   callables_with_signature: number;
   signature_sources: Record<string, number>;
+  /** APIs also present in the previous version whose signature shape differs from it. */
+  signatures_changed: number;
+  documented?: number;
+  documented_and_resolved?: number;
+  /** Documented but not resolvable: na cells. */
+  documented_only?: number;
+  resolved_only?: number;
+}
+
+export interface AgreementSummary {
+  name_base: number;
+  name_agreeing: number;
+  signature_base: number;
+  signature_agreeing: number;
+  only_runtime: number;
+  only_static: number;
+}
+
+export interface BuildResult {
+  library: string;
+  versions: string[];
+  apis: number;
+  /** Full static-vs-runtime comparisons, by version, for the disagreement files. */
+  agreements: Map<string, AgreementReport>;
 }
 
 const CALLABLE_KINDS = new Set(['function', 'class', 'method']);
 
-export function surfaceStats(surface: Surface): VersionStats {
-  const stats: VersionStats = { apis: surface.apis.length, callables: 0, callables_with_signature: 0, signature_sources: {} };
+function baseStats(surface: Surface): VersionStats {
+  const stats: VersionStats = { apis: surface.apis.length, callables: 0, callables_with_signature: 0, signature_sources: {}, signatures_changed: 0 };
   for (const api of surface.apis) {
     if (!CALLABLE_KINDS.has(api.kind)) continue;
     stats.callables++;
@@ -42,9 +68,10 @@ export function surfaceStats(surface: Surface): VersionStats {
 
 /** Modules that could not be looked into at a version: import errors and modules recorded as not imported. */
 function unresolvedModules(surface: Surface): Map<string, string> {
+  const imported = new Set(surface.apis.filter((a) => a.kind === 'module').map((a) => a.path));
   const out = new Map<string, string>();
-  for (const m of surface.modules) if (!m.imported) out.set(m.name, 'not imported');
-  for (const e of surface.errors) if (e.module && !surface.apis.some((a) => a.path === e.module && a.kind === 'module')) out.set(e.module, e.error);
+  for (const m of surface.modules) if (!m.imported && !imported.has(m.name)) out.set(m.name, 'not imported');
+  for (const e of surface.errors) if (e.module && !imported.has(e.module) && !out.has(e.module)) out.set(e.module, e.error);
   return out;
 }
 
@@ -61,33 +88,79 @@ function canonicalParameters(api: SurfaceApi): string | null {
 }
 
 /**
- * What the stable/evolving split compares: parameter names, kinds and whether each has a default. Default *texts*
- * differ between evidence sources (a stub's "..." against the runtime's "None") without any change in the API.
+ * What the stable/evolving split and "signature changed" compare: parameter names, kinds and whether each has a
+ * default. Default *texts* differ between evidence sources (a stub's "..." against the runtime's "None") without
+ * any change in the API.
  */
-function signatureShape(api: SurfaceApi): string | null {
-  if (!api.signature) return null;
+function signatureShape(api: SurfaceApi | undefined): string | null {
+  if (!api?.signature) return null;
   return api.signature.parameters.map((p) => `${p.kind}:${p.name}${p.default === null ? '' : '='}`).join(',');
 }
 
-export function inputDigest(surfaces: Surface[]): string {
+export function inputDigest(evidence: VersionEvidence[]): string {
   const hash = createHash('sha256');
-  for (const s of surfaces) hash.update(JSON.stringify(s));
+  for (const e of evidence) {
+    for (const part of [e.runtime, e.static, e.docs]) hash.update(part ? JSON.stringify(part) : '-');
+  }
   return hash.digest('hex');
 }
 
-export function buildMatrix(surfaces: Surface[], outFile: string, options: BuildOptions): void {
+function sortKeys(obj: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+interface Cell {
+  state: string;
+  runtime: number | null;
+  documented: number | null;
+  kind: string | null;
+  signature: string | null;
+  signatureSource: string | null;
+  returns: string | null;
+  doc: string | null;
+}
+
+function sameCell(a: Cell, b: Cell): boolean {
+  return a.state === b.state && a.runtime === b.runtime && a.documented === b.documented && a.kind === b.kind &&
+    a.signature === b.signature && a.signatureSource === b.signatureSource && a.returns === b.returns && a.doc === b.doc;
+}
+
+export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: string, options: BuildOptions): BuildResult {
   const progress = options.onProgress ?? (() => {});
-  if (surfaces.length === 0) throw new Error('no surfaces to build a matrix from');
-  const library = surfaces[0]!.library;
-  for (const s of surfaces) {
-    if (s.library !== library) throw new Error(`surfaces mix libraries: ${library} and ${s.library}`);
+  const evidence: VersionEvidence[] = (input.length > 0 && 'schema' in input[0]! ? evidenceFromSurfaces(input as Surface[]) : (input as VersionEvidence[]))
+    .slice()
+    .sort((a, b) => compareVersions(a.version, b.version));
+  if (evidence.length === 0) throw new Error('no surfaces to build a matrix from');
+  const primaries = evidence.map((e) => {
+    const s = resolutionSurface(e);
+    if (!s) throw new Error(`version ${e.version} has no runtime or static surface`);
+    return s;
+  });
+  const library = primaries[0]!.library;
+  for (const s of [...primaries, ...evidence.flatMap((e) => [e.static, e.docs].filter((x) => x !== undefined))]) {
+    if (s!.library !== library) throw new Error(`surfaces mix libraries: ${library} and ${s!.library}`);
   }
-  const ordered = [...surfaces].sort((a, b) => compareVersions(a.version, b.version));
-  for (let i = 1; i < ordered.length; i++) {
-    if (compareVersions(ordered[i - 1]!.version, ordered[i]!.version) === 0) {
-      throw new Error(`two surfaces for ${library} ${ordered[i]!.version}`);
-    }
+  for (let i = 1; i < evidence.length; i++) {
+    if (compareVersions(evidence[i - 1]!.version, evidence[i]!.version) === 0) throw new Error(`two surfaces for ${library} ${evidence[i]!.version}`);
   }
+
+  const byVersion = primaries.map((s) => new Map(s.apis.map((a) => [a.path, a] as const)));
+  const documentedSets = evidence.map((e) => (e.docs ? new Set(e.docs.documented) : null));
+  const unresolved = primaries.map(unresolvedModules);
+  const allPaths = [...new Set([...primaries.flatMap((s) => s.apis.map((a) => a.path)), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
+
+  const stats = primaries.map(baseStats);
+  const agreements = new Map<string, AgreementReport>();
+  const agreementSummaries = evidence.map((e) => {
+    if (!e.runtime || !e.static) return null;
+    const report = compareSurfaces(e.runtime, e.static, e.docs?.documented);
+    agreements.set(e.version, report);
+    const summary: AgreementSummary = {
+      name_base: report.nameBase, name_agreeing: report.nameAgreeing, signature_base: report.signatureBase,
+      signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length,
+    };
+    return summary;
+  });
 
   const tmp = `${outFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
@@ -97,80 +170,104 @@ export function buildMatrix(surfaces: Surface[], outFile: string, options: Build
     db.pragma('synchronous = OFF');
     db.exec(MATRIX_SCHEMA);
     db.pragma(`user_version = ${MATRIX_SCHEMA_VERSION}`);
-    const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    const meta: [string, string][] = [
-      ['library', library],
-      ['distribution', options.distribution ?? library],
-      ['builder_version', BUILDER_VERSION],
-      ['schema_version', String(MATRIX_SCHEMA_VERSION)],
-      ['built_at', options.builtAt],
-      ['input_sha256', inputDigest(ordered)],
-    ];
-
-    const byVersion = ordered.map((s) => new Map(s.apis.map((a) => [a.path, a] as const)));
-    const unresolved = ordered.map(unresolvedModules);
-    const allPaths = [...new Set(ordered.flatMap((s) => s.apis.map((a) => a.path)))].sort();
 
     db.transaction(() => {
-      for (const [k, v] of meta) insertMeta.run(k, v);
-      const insertVersion = db.prepare('INSERT INTO versions (id, version, ordinal, source, provenance, python, stats) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      ordered.forEach((s, i) => {
-        const provenance = s.provenance ?? {};
-        insertVersion.run(i + 1, s.version, i, provenance.source ?? 'unknown', JSON.stringify(sortKeys(provenance)), s.python ?? null, JSON.stringify(surfaceStats(s)));
-      });
-      const insertUnresolved = db.prepare('INSERT INTO unresolved_modules (version_id, module, error) VALUES (?, ?, ?)');
-      unresolved.forEach((m, i) => [...m.keys()].sort().forEach((module) => insertUnresolved.run(i + 1, module, m.get(module)!)));
-
       const signatureIds = new Map<string, number>();
       const docIds = new Map<string, number>();
       const insertSignature = db.prepare('INSERT INTO signatures (id, parameters) VALUES (?, ?)');
       const insertDoc = db.prepare('INSERT INTO docs (id, text) VALUES (?, ?)');
-      const internSignature = (text: string | null) => {
-        if (text === null) return null;
-        let id = signatureIds.get(text);
-        if (id === undefined) insertSignature.run((id = signatureIds.size + 1), text), signatureIds.set(text, id);
-        return id;
-      };
-      const internDoc = (text: string | null) => {
+      const intern = (map: Map<string, number>, stmt: Database.Statement, text: string | null) => {
         if (!text) return null;
-        let id = docIds.get(text);
-        if (id === undefined) insertDoc.run((id = docIds.size + 1), text), docIds.set(text, id);
+        let id = map.get(text);
+        if (id === undefined) {
+          id = map.size + 1;
+          stmt.run(id, text);
+          map.set(text, id);
+        }
         return id;
       };
-      const insertApi = db.prepare('INSERT INTO apis (id, path, kind, evolution) VALUES (?, ?, ?, ?)');
-      const insertCell = db.prepare(
-        'INSERT INTO cells (api_id, version_id, state, runtime, documented, kind, signature_id, signature_source, returns, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      const insertApi = db.prepare('INSERT INTO apis (id, path, kind, evolution, documented_ever) VALUES (?, ?, ?, ?, ?)');
+      const insertSpan = db.prepare(
+        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, state, runtime, documented, kind, signature_id, signature_source, returns, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
+      let stable = 0;
       allPaths.forEach((path, index) => {
         const apiId = index + 1;
         const records = byVersion.map((m) => m.get(path));
-        const newest = [...records].reverse().find((r) => r !== undefined)!;
-        const signatures = records.map((r) => (r ? canonicalParameters(r) : null));
-        const shapes = records.map((r) => (r ? signatureShape(r) : null)).filter((s): s is string => s !== null);
-        const stable = records.every((r) => r !== undefined) && shapes.every((s) => s === shapes[0]);
-        insertApi.run(apiId, path, newest.kind, stable ? 'stable' : 'evolving');
-        records.forEach((record, v) => {
-          const runtime = record ? true : underUnresolved(path, unresolved[v]!) ? null : false;
-          insertCell.run(
-            apiId, v + 1, decideState(runtime, null), runtime === null ? null : runtime ? 1 : 0, null,
-            record?.kind ?? null, internSignature(signatures[v] ?? null), record?.signature?.source ?? null,
-            record?.signature?.returns ?? null, internDoc(record?.doc ?? null),
-          );
+        const cells: Cell[] = records.map((record, v) => {
+          const runtime = record ? 1 : underUnresolved(path, unresolved[v]!) ? null : 0;
+          const docs = documentedSets[v];
+          const documented = docs ? (docs.has(path) ? 1 : 0) : null;
+          const state = decideState(runtime === null ? null : runtime === 1, documented === null ? null : documented === 1);
+          if (documented !== null) {
+            const s = stats[v]!;
+            if (documented) s.documented = (s.documented ?? 0) + 1;
+            if (documented && runtime) s.documented_and_resolved = (s.documented_and_resolved ?? 0) + 1;
+            if (documented && !runtime) s.documented_only = (s.documented_only ?? 0) + 1;
+            if (!documented && runtime) s.resolved_only = (s.resolved_only ?? 0) + 1;
+          }
+          return {
+            state, runtime, documented, kind: record?.kind ?? null, signature: record ? canonicalParameters(record) : null,
+            signatureSource: record?.signature?.source ?? null, returns: record?.signature?.returns ?? null, doc: record?.doc ?? null,
+          };
         });
-        if ((index + 1) % 2000 === 0) progress(`${library}: ${index + 1}/${allPaths.length} APIs`);
+        const shapes = records.map(signatureShape);
+        records.forEach((r, v) => {
+          if (v > 0 && r && records[v - 1] && shapes[v] !== null && shapes[v - 1] !== null && shapes[v] !== shapes[v - 1]) stats[v]!.signatures_changed++;
+        });
+        const knownShapes = shapes.filter((s): s is string => s !== null);
+        const isStable = cells.every((c) => c.state === 'present') && knownShapes.every((s) => s === knownShapes[0]);
+        if (isStable) stable++;
+        const newest = [...records].reverse().find((r) => r !== undefined);
+        const documentedEver = cells.some((c) => c.documented === 1);
+        insertApi.run(apiId, path, newest?.kind ?? 'attribute', isStable ? 'stable' : 'evolving', documentedEver ? 1 : 0);
+
+        // Runs of identical cells; "not resolved, not documented" cells are implicit.
+        const implicit = (c: Cell) => c.runtime === 0 && c.documented !== 1;
+        for (let start = 0; start < cells.length; ) {
+          let end = start;
+          while (end + 1 < cells.length && sameCell(cells[end + 1]!, cells[start]!)) end++;
+          const c = cells[start]!;
+          if (!implicit(c)) {
+            insertSpan.run(apiId, start, end, c.state, c.runtime, c.documented, c.kind, intern(signatureIds, insertSignature, c.signature),
+              c.signatureSource, c.returns, intern(docIds, insertDoc, c.doc));
+          }
+          start = end + 1;
+        }
+        if ((index + 1) % 5000 === 0) progress(`${library}: ${index + 1}/${allPaths.length} APIs`);
       });
+
+      const insertVersion = db.prepare('INSERT INTO versions (id, version, ordinal, source, provenance, python, has_docs, stats, agreement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      evidence.forEach((e, i) => {
+        const primary = primaries[i]!;
+        const provenance = { ...(primary.provenance ?? {}) };
+        if (e.docs?.provenance?.commit) provenance.docs_commit = e.docs.provenance.commit;
+        insertVersion.run(i + 1, e.version, i, provenance.source ?? 'unknown', JSON.stringify(sortKeys(provenance)), primary.python ?? null,
+          e.docs ? 1 : 0, JSON.stringify(stats[i]), agreementSummaries[i] ? JSON.stringify(agreementSummaries[i]) : null);
+      });
+      const insertUnresolved = db.prepare('INSERT INTO unresolved_modules (version_id, module, error) VALUES (?, ?, ?)');
+      unresolved.forEach((m, i) => [...m.keys()].sort().forEach((module) => insertUnresolved.run(i + 1, module, m.get(module)!)));
+
+      const meta: [string, string][] = [
+        ['library', library],
+        ['distribution', options.distribution ?? library],
+        ['builder_version', BUILDER_VERSION],
+        ['schema_version', String(MATRIX_SCHEMA_VERSION)],
+        ['built_at', options.builtAt],
+        ['input_sha256', inputDigest(evidence)],
+        ['stable_apis', String(stable)],
+      ];
+      const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+      for (const [k, v] of meta) insertMeta.run(k, v);
     })();
     db.exec('VACUUM');
     db.close();
     renameSync(tmp, outFile);
-    progress(`${library}: ${allPaths.length} APIs across ${ordered.length} versions -> ${outFile}`);
+    progress(`${library}: ${allPaths.length} APIs across ${evidence.length} versions -> ${outFile}`);
+    return { library, versions: evidence.map((e) => e.version), apis: allPaths.length, agreements };
   } catch (e) {
     if (db.open) db.close();
     rmSync(tmp, { force: true });
     throw e;
   }
-}
-
-function sortKeys(obj: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -2,10 +2,12 @@
 // keystroke.
 import Database from 'better-sqlite3';
 import type { ApiHistory, ApiKind, CellState, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
+import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import { MATRIX_SCHEMA_VERSION } from './schema.js';
 
-interface CellRow {
-  version_id: number;
+interface SpanRow {
+  first_ordinal: number;
+  last_ordinal: number;
   state: string;
   runtime: number | null;
   kind: string | null;
@@ -19,7 +21,9 @@ export interface VersionInfo {
   source: string;
   provenance: Record<string, string>;
   python: string | null;
-  stats: { apis: number; callables: number; callables_with_signature: number; signature_sources: Record<string, number> };
+  hasDocs: boolean;
+  stats: VersionStats;
+  agreement: AgreementSummary | null;
 }
 
 export class SqliteMatrix implements LibraryMatrix {
@@ -32,8 +36,7 @@ export class SqliteMatrix implements LibraryMatrix {
   private readonly cache = new Map<string, ApiHistory | undefined>();
   private readonly unresolved: Set<string>;
   private readonly findApi: Database.Statement<[string], { id: number; kind: string }>;
-  private readonly cellsOf: Database.Statement<[number], CellRow>;
-  private readonly versionIndex: Map<number, number>;
+  private readonly spansOf: Database.Statement<[number], SpanRow>;
   private readonly withDoc: Database.Statement<[string], { path: string }>;
 
   /** Opens a matrix; throws an Error that names the file and the problem when it is not a usable matrix. */
@@ -51,22 +54,24 @@ export class SqliteMatrix implements LibraryMatrix {
       if (!meta.library) throw new Error('matrix has no library name');
       this.library = meta.library;
       this.distribution = meta.distribution ?? meta.library;
-      const rows = this.db.prepare('SELECT id, version, source, provenance, python, stats FROM versions ORDER BY ordinal').all() as {
-        id: number; version: string; source: string; provenance: string; python: string | null; stats: string;
+      const rows = this.db.prepare('SELECT version, source, provenance, python, has_docs, stats, agreement FROM versions ORDER BY ordinal').all() as {
+        version: string; source: string; provenance: string; python: string | null; has_docs: number; stats: string; agreement: string | null;
       }[];
       if (rows.length === 0) throw new Error('matrix has no versions');
       this.versions = rows.map((r) => r.version);
-      this.versionIndex = new Map(rows.map((r, i) => [r.id, i]));
-      this.versionInfo = rows.map((r) => ({ version: r.version, source: r.source, provenance: JSON.parse(r.provenance), python: r.python, stats: JSON.parse(r.stats) }));
+      this.versionInfo = rows.map((r) => ({
+        version: r.version, source: r.source, provenance: JSON.parse(r.provenance), python: r.python, hasDocs: r.has_docs === 1,
+        stats: JSON.parse(r.stats), agreement: r.agreement ? JSON.parse(r.agreement) : null,
+      }));
       this.unresolved = new Set((this.db.prepare('SELECT DISTINCT module FROM unresolved_modules').all() as { module: string }[]).map((r) => r.module));
       this.findApi = this.db.prepare('SELECT id, kind FROM apis WHERE path = ?');
       this.withDoc = this.db.prepare(
-        'SELECT DISTINCT apis.path FROM docs JOIN cells ON cells.doc_id = docs.id JOIN apis ON apis.id = cells.api_id WHERE docs.text = ? ORDER BY apis.path',
+        'SELECT DISTINCT apis.path FROM docs JOIN spans ON spans.doc_id = docs.id JOIN apis ON apis.id = spans.api_id WHERE docs.text = ? ORDER BY apis.path',
       );
-      this.cellsOf = this.db.prepare(
-        `SELECT cells.version_id, cells.state, cells.runtime, cells.kind, signatures.parameters, cells.signature_source, docs.text AS doc
-         FROM cells LEFT JOIN signatures ON signatures.id = cells.signature_id LEFT JOIN docs ON docs.id = cells.doc_id
-         WHERE cells.api_id = ?`,
+      this.spansOf = this.db.prepare(
+        `SELECT s.first_ordinal, s.last_ordinal, s.state, s.runtime, s.kind, signatures.parameters, s.signature_source, docs.text AS doc
+         FROM spans s LEFT JOIN signatures ON signatures.id = s.signature_id LEFT JOIN docs ON docs.id = s.doc_id
+         WHERE s.api_id = ?`,
       );
     } catch (e) {
       throw new Error(`${file}: not a usable anachron matrix: ${(e as Error).message}`);
@@ -79,19 +84,13 @@ export class SqliteMatrix implements LibraryMatrix {
     let history: ApiHistory | undefined;
     if (row) {
       const cells: VersionCell[] = this.versions.map((version) => ({ version, state: 'absent', kind: null, signature: null, signatureSource: null, doc: null }));
-      for (const c of this.cellsOf.all(row.id)) {
-        const index = this.versionIndex.get(c.version_id);
-        if (index === undefined) continue;
+      for (const span of this.spansOf.all(row.id)) {
         // The checker asks "would this call work": the runtime/static-resolution evidence decides.
-        const state: CellState = c.runtime === null ? 'unknown' : c.runtime ? 'present' : 'absent';
-        cells[index] = {
-          version: this.versions[index]!,
-          state,
-          kind: c.kind as ApiKind | null,
-          signature: c.parameters ? { parameters: JSON.parse(c.parameters) as Parameter[] } : null,
-          signatureSource: c.signature_source as SignatureSource | null,
-          doc: c.doc,
-        };
+        const state: CellState = span.runtime === null ? 'unknown' : span.runtime ? 'present' : 'absent';
+        const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
+        for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
+          cells[i] = { version: this.versions[i]!, state, kind: span.kind as ApiKind | null, signature, signatureSource: span.signature_source as SignatureSource | null, doc: span.doc };
+        }
       }
       history = { api, library: this.library, kind: row.kind as ApiKind, versions: cells };
     }
@@ -114,6 +113,21 @@ export class SqliteMatrix implements LibraryMatrix {
     const rows = this.db.prepare('SELECT evolution, COUNT(*) AS n FROM apis GROUP BY evolution').all() as { evolution: string; n: number }[];
     const get = (e: string) => rows.find((r) => r.evolution === e)?.n ?? 0;
     return { stable: get('stable'), evolving: get('evolving') };
+  }
+
+  /**
+   * Figures for the benchmark's view (the paper's A matrix): rows are the APIs documented in some version (all APIs
+   * when the library has no documentation evidence); counts cells by state.
+   */
+  groundTruthCounts(): { apis: number; stable: number; evolving: number; present: number; absent: number; na: number; signatures: number } {
+    const anyDocs = this.versionInfo.some((v) => v.hasDocs);
+    const rowFilter = anyDocs ? 'WHERE documented_ever = 1' : '';
+    const apis = this.db.prepare(`SELECT evolution, COUNT(*) AS n FROM apis ${rowFilter} GROUP BY evolution`).all() as { evolution: string; n: number }[];
+    const cells = this.db.prepare(`SELECT state, COUNT(*) AS n FROM cells WHERE api_id IN (SELECT id FROM apis ${rowFilter}) GROUP BY state`).all() as { state: string; n: number }[];
+    const signatures = this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT api_id, signature_id FROM spans WHERE signature_id IS NOT NULL AND state = 'present' AND api_id IN (SELECT id FROM apis ${rowFilter}))`).get() as { n: number };
+    const a = (e: string) => apis.find((r) => r.evolution === e)?.n ?? 0;
+    const c = (s: string) => cells.find((r) => r.state === s)?.n ?? 0;
+    return { apis: a('stable') + a('evolving'), stable: a('stable'), evolving: a('evolving'), present: c('present'), absent: c('absent'), na: c('na'), signatures: signatures.n };
   }
 
   close(): void {
