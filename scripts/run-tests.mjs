@@ -21,5 +21,5 @@ if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter', 'spec', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout', String(10 * 60_000), '--test-reporter', 'spec', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -3,6 +3,7 @@ import { runBuildMatrices } from './build-matrices-command.js';
 import { runCheck } from './check-command.js';
 import { runCompareSurfaces } from './compare-surfaces-command.js';
 import { runHistory } from './history-command.js';
+import { runMatrixAdd } from './matrix-add-command.js';
 import { UsageError } from './usage-error.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 
@@ -20,6 +21,9 @@ commands:
       Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version.
   build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…
       Build matrices/LIBRARY.sqlite from python-probe surfaces and regenerate matrices/README.md.
+  matrix add LIB==VERSION (--python PATH | --source DIR [--package-dir SUBPATH]) [--matrices DIR]
+      Add (or replace) one version column: probe an interpreter that has LIB==VERSION, or extract it statically
+      from a source tree, then rebuild that library's matrix.
   compare-surfaces REFERENCE CANDIDATE [--documented DOCS] [--format text|json] [--limit N]
       How far two surfaces of one version agree (e.g. runtime against static extraction).
 `;
@@ -36,6 +40,9 @@ export async function main(argv: string[]): Promise<number> {
         return runHistory(rest, out, err);
       case 'build-matrices':
         return runBuildMatrices(rest, out, err);
+      case 'matrix':
+        if (rest[0] === 'add') return await runMatrixAdd(rest.slice(1), out, err);
+        throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix add LIB==VERSION --python PATH)`);
       case 'compare-surfaces':
         return runCompareSurfaces(rest, out);
       case '--help':

@@ -1,0 +1,62 @@
+// Runs python-probe (runtime introspection or static extraction) as a child process: the only place that executes
+// Python on the user's behalf for the matrix. Progress lines from the probe are passed through.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateSurface, type Surface } from '../store/surface.js';
+
+export function probeFolder(): string {
+  const candidates = [join(__dirname, '..', 'python-probe'), join(__dirname, '..', '..', '..', 'python-probe')];
+  const found = candidates.find((c) => existsSync(join(c, 'probe.py')));
+  if (!found) throw new Error(`python-probe not found (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+export interface ProbeRun {
+  python: string;
+  /** probe.py (runtime) or static.py (static extraction), relative to python-probe/. */
+  script: 'probe.py' | 'static.py';
+  args: string[];
+  onOutput?: (line: string) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Runs the probe, returns the surface it wrote; errors say what failed and keep the probe's last words. */
+export async function runProbe(run: ProbeRun): Promise<Surface> {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-probe-'));
+  const out = join(dir, 'surface.json');
+  try {
+    const tail: string[] = [];
+    const code = await new Promise<number>((resolve, reject) => {
+      const child = spawn(run.python, [join(probeFolder(), run.script), ...run.args, '--out', out], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        signal: run.signal,
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+      });
+      // Our own timer (not spawn's `timeout`), so a child that never started leaves nothing keeping Node alive.
+      const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 30 * 60_000);
+      child.on('exit', () => clearTimeout(timer));
+      child.on('error', () => clearTimeout(timer));
+      const onData = (chunk: Buffer) => {
+        for (const line of chunk.toString('utf8').split(/\r?\n/)) {
+          if (!line.trim()) continue;
+          tail.push(line);
+          if (tail.length > 20) tail.shift();
+          run.onOutput?.(line);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('error', (e) => reject(new Error(`cannot run ${run.python}: ${e.message}`)));
+      child.on('close', (c, sig) => (sig ? reject(new Error(`probe stopped by ${sig}`)) : resolve(c ?? 1)));
+    });
+    if (!existsSync(out)) throw new Error(`the probe wrote no surface (exit ${code}):\n${tail.join('\n')}`);
+    const surface = validateSurface(JSON.parse(readFileSync(out, 'utf8')), out);
+    if (code !== 0 && surface.apis.length === 0) throw new Error(`the probe failed (exit ${code}):\n${tail.join('\n')}`);
+    return surface;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
