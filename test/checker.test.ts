@@ -4,17 +4,22 @@ import { after, before, describe, test } from 'node:test';
 import { checkPythonSource } from '../server/src/check-source.js';
 import type { Finding } from '../server/src/core/findings.js';
 import { parseCommandLinePin, type Pin } from '../server/src/core/pins.js';
+import type { ProjectSettings } from '../server/src/core/settings.js';
 import { loadPythonParser, type PythonParser } from '../server/src/parser/python-parser.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../server/src/store/catalog.js';
 import { api, buildSyntheticMatrices, p, surface } from './support/synthetic-matrix.js';
 
-const common = [api('fakelib', 'module'), api('fakelib.sub', 'module'), api('fakelib.sub.thing', 'function', [p('x')]), api('fakelib.Klass', 'class', [p('a')])];
+const common = [
+  api('fakelib', 'module'), api('fakelib.sub', 'module'), api('fakelib.sub.thing', 'function', [p('x')]), api('fakelib.Klass', 'class', [p('a')]),
+  api('fakelib.make', 'function', [p('seed', 'poskw', 'None')], null, 'Klass'), api('fakelib.Klass.stable', 'method', [p('n')]),
+  api('fakelib.maybe', 'function', [], null, 'Optional[Klass]'),
+];
 const history = [
-  surface('fakelib', '1.0', [...common, api('fakelib.old', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.Klass.meth', 'method', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])], {
+  surface('fakelib', '1.0', [...common, api('fakelib.old', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.Klass.meth', 'method', []), api('fakelib.pair', 'function', [p('a'), p('b')]), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])], {
     errors: [{ module: 'fakelib.broken', error: 'ImportError: no _native' }],
   }),
-  surface('fakelib', '2.0', [...common, api('fakelib.old', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.new', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
-  surface('fakelib', '3.0', [...common, api('fakelib.new', 'function', [p('x'), p('axis', 'kw', 'None')], 'Integrate along the given axis somehow.'), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
+  surface('fakelib', '2.0', [...common, api('fakelib.pair', 'function', [p('a'), p('b')]), api('fakelib.old', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.new', 'function', [p('x')], 'Integrate along the given axis somehow.'), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
+  surface('fakelib', '3.0', [...common, api('fakelib.pair', 'function', [p('a'), p('b'), p('c', 'poskw', 'None')]), api('fakelib.new', 'function', [p('x'), p('axis', 'kw', 'None')], 'Integrate along the given axis somehow.'), api('fakelib.broken', 'module'), api('fakelib.broken.x', 'function', []), api('fakelib.kw', 'function', [p('x'), p('kwargs', 'vkw')])]),
 ];
 
 let parser: PythonParser;
@@ -119,6 +124,19 @@ describe('guards', () => {
     assert.deepEqual(check(code, 'fakelib==1.0'), []);
     assert.deepEqual(check(code, 'fakelib==3.0'), []);
   });
+  test('branches selected by the library version are deliberate', () => {
+    const code = [
+      'import fakelib',
+      'if fakelib.__version__ >= "2":',
+      '    fakelib.new(1)',
+      'else:',
+      '    fakelib.old(1)',
+      'NEW_API = tuple(int(x) for x in fakelib.__version__.split(".")[:2]) >= (2, 0)',
+      'f = fakelib.new if NEW_API else fakelib.old',
+    ].join('\n');
+    assert.deepEqual(check(code, 'fakelib==1.0'), []);
+    assert.deepEqual(check(code, 'fakelib==3.0'), []);
+  });
   test('a try/except that catches something unrelated is no guard', () => {
     assert.equal(check('import fakelib\ntry:\n    fakelib.new()\nexcept KeyError:\n    pass\n', 'fakelib==1.0').length, 1);
   });
@@ -138,6 +156,47 @@ describe('parameter level', () => {
   });
   test('keywords are checked through from-imports too', () => {
     assert.deepEqual(brief(check('from fakelib import new\nnew(1, axis=0)\n', 'fakelib==2.0')), ['2:8 anachronistic-parameter fakelib.new axis']);
+  });
+});
+
+describe('values produced by library calls', () => {
+  test('an instance from a class, or from a function whose return type is recorded, has its members checked', () => {
+    const code = 'import fakelib\nk = fakelib.Klass(1)\nk.meth()\nm = fakelib.make()\nm.meth()\nm.stable(1)\nfakelib.make().meth()\n';
+    assert.deepEqual(brief(check(code, 'fakelib==2.0')), ['3:1 anachronistic-api fakelib.Klass.meth', '5:1 anachronistic-api fakelib.Klass.meth', '7:16 anachronistic-api fakelib.Klass.meth']);
+    assert.deepEqual(check(code, 'fakelib==1.0'), []);
+  });
+  test('where the type is not certain, nothing is said', () => {
+    const code = 'import fakelib\nm = fakelib.maybe()\nm.meth()\nk = fakelib.Klass(1)\nk = other()\nk.meth()\nz = fakelib.Klass(1)\nz.unknown_attribute\n';
+    assert.deepEqual(check(code, 'fakelib==2.0'), []);
+  });
+  test('keywords on a method of a produced value are checked', () => {
+    assert.deepEqual(brief(check('import fakelib\nk = fakelib.Klass(1)\nk.stable(1, bogus=2)\n', 'fakelib==2.0')), ['3:13 unknown-parameter fakelib.Klass.stable bogus']);
+  });
+});
+
+describe('positional arity', () => {
+  test('more positionals than the pinned signature takes, where another version takes them', () => {
+    const found = check('import fakelib\nfakelib.pair(1, 2, 3)\n', 'fakelib==2.0');
+    assert.deepEqual(brief(found), ['2:1 too-many-positional fakelib.pair']);
+    assert.match(found[0]!.message, /takes at most 2 positional arguments in fakelib 2\.0.*passes 3 positional arguments, which fakelib 3\.0 accepts/);
+    assert.deepEqual(check('import fakelib\nfakelib.pair(1, 2, 3)\n', 'fakelib==3.0'), []);
+  });
+  test('unpacked arguments and methods reached through their class are not counted', () => {
+    assert.deepEqual(check('import fakelib\nfakelib.pair(*xs)\nfakelib.Klass.stable(obj, 1)\n', 'fakelib==2.0'), []);
+  });
+});
+
+describe('suppressions and settings', () => {
+  test('a suppression comment silences its line: every code, or the codes named', () => {
+    const code = 'import fakelib\nfakelib.new(1)  # anachron: ignore\nfakelib.new(2)  # anachron: ignore[anachronistic-api]\nfakelib.new(3)  # anachron: ignore[unknown-api]\n';
+    assert.deepEqual(brief(check(code, 'fakelib==1.0')), ['4:1 anachronistic-api fakelib.new']);
+  });
+  test('project settings ignore codes, override severities and limit libraries', () => {
+    const pin = parseCommandLinePin('fakelib==1.0') as Pin;
+    const run = (settings: ProjectSettings) => checkPythonSource(parser, 'import fakelib\nfakelib.new(1)\nfakelib.imaginary()\n', { catalog, pins: new Map([[pin.distribution, pin]]), settings });
+    assert.deepEqual(run({ ignore: ['unknown-api'] }).map((f) => f.code), ['anachronistic-api']);
+    assert.deepEqual(run({ severity: { 'anachronistic-api': 'hint', 'unknown-api': 'off' } }).map((f) => `${f.code}:${f.severity}`), ['anachronistic-api:hint']);
+    assert.deepEqual(run({ libraries: ['numpy'] }), []);
   });
 });
 

@@ -35,7 +35,7 @@ describe('state at a pinned version', () => {
     api: 'lib.f',
     library: 'lib',
     kind: 'function',
-    versions: states.map((state, i) => ({ version: tracked[i]!, state, kind: 'function', signature: null, signatureSource: null, doc: null })),
+    versions: states.map((state, i) => ({ version: tracked[i]!, state, kind: 'function', signature: null, signatureSource: null, returns: null, doc: null })),
   });
 
   test('a tracked version reads its own cell', () => {

@@ -1,13 +1,12 @@
 // One implementation of "check this Python text": the CLI, the language server and the benchmark all call it.
-import { checkReferences, type CheckContext } from './core/checker.js';
+import { analyzeTree, type AnalysisContext } from './core/analyze.js';
 import type { Finding } from './core/findings.js';
-import { findApiReferences } from './core/python/references.js';
 import type { PythonParser } from './parser/python-parser.js';
 
-export function checkPythonSource(parser: PythonParser, text: string, ctx: CheckContext): Finding[] {
+export function checkPythonSource(parser: PythonParser, text: string, ctx: AnalysisContext): Finding[] {
   const tree = parser.parse(text);
   try {
-    return checkReferences(findApiReferences(tree), ctx);
+    return analyzeTree(tree, ctx);
   } finally {
     tree.delete();
   }

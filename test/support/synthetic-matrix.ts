@@ -12,8 +12,8 @@ export function p(name: string, kind: 'pos' | 'poskw' | 'kw' | 'varpos' | 'vkw' 
   return { name, kind: kinds[kind], default: def };
 }
 
-export function api(path: string, kind: ApiKind, parameters?: Parameter[], doc: string | null = null): SurfaceApi {
-  return { path, kind, signature: parameters ? { parameters, source: 'inspect' } : null, doc };
+export function api(path: string, kind: ApiKind, parameters?: Parameter[], doc: string | null = null, returns: string | null = null): SurfaceApi {
+  return { path, kind, signature: parameters ? { parameters, source: 'inspect', returns } : null, doc };
 }
 
 export function surface(library: string, version: string, apis: SurfaceApi[], extra: Partial<Surface> = {}): Surface {

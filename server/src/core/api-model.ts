@@ -31,6 +31,8 @@ export interface VersionCell {
   kind: ApiKind | null;
   signature: Signature | null;
   signatureSource: SignatureSource | null;
+  /** Return annotation text, where the evidence records one (stubs, annotations, numpydoc "Returns"). */
+  returns: string | null;
   doc: string | null;
 }
 

@@ -1,5 +1,5 @@
 // The checker: API references + pins + matrices -> findings. Pure: everything it knows arrives as arguments.
-import type { ApiHistory, LibraryMatrix, MatrixCatalog, VersionCell } from './api-model.js';
+import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature } from './api-model.js';
 import { acceptsKeyword, hasVarKeyword } from './api-model.js';
 import type { Finding, FindingCode, Severity } from './findings.js';
 import { describeOrigin, type Pin } from './pins.js';
@@ -39,10 +39,9 @@ function pinClause(pin: Pin, matrix: LibraryMatrix, states: StateAtVersion[]): s
 }
 
 function versionList(states: StateAtVersion[], matrix: LibraryMatrix): string {
-  const cells: VersionCell[] = matrix.versions.map((v) => ({ version: v, state: 'absent', kind: null, signature: null, signatureSource: null, doc: null }));
   const chosen = new Set(states.map((s) => s.version));
   const tracked = states.every((s) => s.basis === 'tracked');
-  if (tracked) return `${matrix.library} ${describeVersionRuns(cells, (c) => chosen.has(c.version))}`;
+  if (tracked) return `${matrix.library} ${describeVersionRuns(matrix.versions, (i) => chosen.has(matrix.versions[i]!))}`;
   return `${matrix.library} ${states.map((s) => s.version).join(', ')}`;
 }
 
@@ -86,7 +85,7 @@ function checkKeyword(
   const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name));
   const api = history.api;
   if (accepting.length > 0) {
-    const list = describeVersionRuns(history.versions, (c) => accepting.includes(c));
+    const list = describeVersionRuns(matrix.versions, (i) => accepting.includes(history.versions[i]!));
     emit(
       'anachronistic-parameter',
       rejecting.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
@@ -114,10 +113,125 @@ function checkKeyword(
   }
 }
 
+/** Everything a reference is checked against: one library's matrix, the pin in force, the versions it allows. */
+interface Scope {
+  matrix: LibraryMatrix;
+  pin: Pin;
+  versions: string[];
+  emit: Emit;
+}
+
+/**
+ * Reports `path` when the pinned versions lack it (or cannot be confirmed) and returns false; true when it is
+ * present at every pinned version, so the caller may look deeper.
+ */
+function verifyPresent(scope: Scope, path: string, range: SourceRange, history: ApiHistory, guarded: boolean): boolean {
+  const { matrix, pin, versions, emit } = scope;
+  const states = versions.map((v) => stateAt(history, v, matrix.versions));
+  const missing = states.filter((s) => s.state === 'absent');
+  const unknown = states.filter((s) => s.state === 'unknown');
+  const availableIn = history.versions.filter((c) => c.state === 'present').map((c) => c.version);
+  if (missing.length > 0) {
+    if (guarded) return false;
+    const where = describeVersionRuns(matrix.versions, (i) => history.versions[i]!.state === 'present');
+    const replacement = suggestReplacement(matrix, history, versions);
+    emit('anachronistic-api',
+      missing.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
+      `\`${path}\` is not in ${versionList(missing, matrix)}, ${pinClause(pin, matrix, missing)}; ` +
+        `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.` +
+        (replacement ? ` Use \`${replacement}\`, which has the same documentation.` : ''),
+      range, path, null, availableIn, replacement);
+    return false;
+  }
+  if (unknown.length > 0) {
+    if (guarded) return false;
+    const first = unknown[0]!;
+    const why = first.neighbours.length > 0
+      ? `the tracked versions around it disagree (${first.neighbours.map((c) => `${c.state} in ${c.version}`).join(', ')})`
+      : 'its module could not be introspected in that version';
+    emit('unconfirmed-api', 'information',
+      `Cannot confirm \`${path}\` at ${versionList(unknown, matrix)} (${describeOrigin(pin.origin)}): ${why}.`,
+      range, path, null, availableIn);
+    return false;
+  }
+  return true;
+}
+
+function checkCall(scope: Scope, ref: ApiReference, history: ApiHistory, bound: boolean): void {
+  if (!ref.call) return;
+  const states = scope.versions.map((v) => stateAt(history, v, scope.matrix.versions));
+  for (const keyword of ref.call.keywords) checkKeyword(keyword, history, states, scope.pin, scope.matrix, scope.emit);
+  // A method reached through its class takes the instance as an explicit first argument: arity is not comparable.
+  if (bound || history.kind === 'function' || history.kind === 'class') checkArity(scope, ref, history, states);
+}
+
+function maxPositional(signature: Signature): number {
+  if (signature.parameters.some((p) => p.kind === 'var_positional')) return Infinity;
+  return signature.parameters.filter((p) => p.kind === 'positional_only' || p.kind === 'positional_or_keyword').length;
+}
+
+function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states: StateAtVersion[]): void {
+  const call = ref.call!;
+  if (call.hasUnpacking || call.positionalCount === 0) return;
+  const { matrix, pin } = scope;
+  const rejecting = states.filter((s) => s.state === 'present' && s.cell?.signature && maxPositional(s.cell.signature) < call.positionalCount);
+  if (rejecting.length === 0) return;
+  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && maxPositional(c.signature) >= call.positionalCount);
+  const limit = maxPositional(rejecting[0]!.cell!.signature!);
+  const given = `${call.positionalCount} positional argument${call.positionalCount === 1 ? '' : 's'}`;
+  if (accepting.length > 0) {
+    scope.emit('too-many-positional', rejecting.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
+      `\`${history.api}\` takes at most ${limit} positional argument${limit === 1 ? '' : 's'} in ${versionList(rejecting, matrix)}, ${pinClause(pin, matrix, rejecting)}; ` +
+        `this call passes ${given}, which ${matrix.library} ${describeVersionRuns(matrix.versions, (i) => accepting.includes(history.versions[i]!))} accept${accepting.length === 1 ? 's' : ''}.`,
+      call.range, history.api, null, accepting.map((c) => c.version));
+    return;
+  }
+  const reliable = rejecting.every((s) => s.cell?.signatureSource === 'inspect' || s.cell?.signatureSource === 'stub');
+  if (reliable && rejecting.length === states.length) {
+    scope.emit('too-many-positional', 'warning',
+      `\`${history.api}\` takes at most ${limit} positional argument${limit === 1 ? '' : 's'} in every tracked version of ${matrix.library} (${trackedSpan(matrix)}); this call passes ${given}.`,
+      call.range, history.api, null, []);
+  }
+}
+
+/** The class a value has when a library call produced it: the class itself, or the recorded return type. */
+function producedClass(scope: Scope, producer: ApiHistory): string | null {
+  if (producer.kind === 'class') return producer.api;
+  const texts = new Set(scope.versions.map((v) => stateAt(producer, v, scope.matrix.versions).cell?.returns ?? null));
+  if (texts.size !== 1) return null; // unknown at some pinned version, or different across them
+  let text = [...texts][0];
+  if (!text) return null;
+  text = text.replace(/^['"]|['"]$/g, '').trim();
+  if (/[|,]|\b(Optional|Union|Any|tuple|Tuple|list|List|dict|Dict|None)\b/.test(text.replace(/\[.*$/, ''))) return null;
+  const name = text.replace(/\[.*$/, '');
+  const library = scope.matrix.library;
+  const parts = name.split('.');
+  const leaf = parts[parts.length - 1] === 'NDArray' ? 'ndarray' : parts[parts.length - 1]!;
+  const parent = producer.api.slice(0, producer.api.lastIndexOf('.'));
+  const candidates = parts.length > 1
+    ? [[library, ...parts.slice(1, -1), leaf].join('.')]
+    : [`${parent}.${leaf}`, `${library}.${leaf}`];
+  return candidates.find((c) => scope.matrix.lookup(c)?.kind === 'class') ?? null;
+}
+
+function checkInstanceReference(scope: Scope, ref: ApiReference): void {
+  const receiver = ref.receiver!;
+  const producer = scope.matrix.lookup(receiver.producer);
+  const member = receiver.members[0];
+  if (!producer || !member || member.name.startsWith('_')) return;
+  const cls = producedClass(scope, producer);
+  if (!cls) return; // where the type is not certain, say nothing
+  const path = `${cls}.${member.name}`;
+  const history = scope.matrix.lookup(path);
+  if (!history) return; // instance attributes set in __init__ are not in the class surface
+  if (!verifyPresent(scope, path, member.range, history, ref.guarded)) return;
+  if (receiver.members.length === 1) checkCall(scope, ref, history, true);
+}
+
 function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[]): void {
-  const rootName = ref.prefixes[0]?.path;
-  if (!rootName) return;
-  const matrix = ctx.catalog.forImportRoot(rootName);
+  const rootPath = ref.receiver ? ref.receiver.producer : ref.prefixes[0]?.path;
+  if (!rootPath) return;
+  const matrix = ctx.catalog.forImportRoot(rootPath.split('.')[0]!);
   if (!matrix) return;
   const pin = ctx.pins.get(normalizeDistributionName(matrix.distribution));
   if (!pin) return;
@@ -127,6 +241,11 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
   const emit: Emit = (code, severity, message, range, api, parameter, availableIn, replacement = null) => {
     findings.push({ code, severity, message, range, library: matrix.library, api, parameter, pin: pin.exactVersion ?? pin.specifier, requirement: pinText(pin, matrix), pinOrigin: pin.origin, availableIn, replacement });
   };
+  const scope: Scope = { matrix, pin, versions, emit };
+  if (ref.receiver) {
+    checkInstanceReference(scope, ref);
+    return;
+  }
 
   let history: ApiHistory | undefined;
   let parent: ApiHistory | undefined = ref.firstToCheck > 0 ? matrix.lookup(ref.prefixes[ref.firstToCheck - 1]!.path) : undefined;
@@ -149,39 +268,11 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
       }
       return;
     }
-    const states = versions.map((v) => stateAt(history!, v, matrix.versions));
-    const missing = states.filter((s) => s.state === 'absent');
-    const unknown = states.filter((s) => s.state === 'unknown');
-    const availableIn = history.versions.filter((c) => c.state === 'present').map((c) => c.version);
-    if (missing.length > 0) {
-      if (ref.guarded) return;
-      const where = describeVersionRuns(history.versions, (c) => c.state === 'present');
-        const replacement = suggestReplacement(matrix, history, versions);
-      emit('anachronistic-api',
-        missing.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
-        `\`${prefix.path}\` is not in ${versionList(missing, matrix)}, ${pinClause(pin, matrix, missing)}; ` +
-          `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.` +
-          (replacement ? ` Use \`${replacement}\`, which has the same documentation.` : ''),
-        prefix.range, prefix.path, null, availableIn, replacement);
-      return;
-    }
-    if (unknown.length > 0) {
-      if (ref.guarded) return;
-      const first = unknown[0]!;
-      const why = first.neighbours.length > 0
-        ? `the tracked versions around it disagree (${first.neighbours.map((c) => `${c.state} in ${c.version}`).join(', ')})`
-        : 'its module could not be introspected in that version';
-      emit('unconfirmed-api', 'information',
-        `Cannot confirm \`${prefix.path}\` at ${versionList(unknown, matrix)} (${describeOrigin(pin.origin)}): ${why}.`,
-        prefix.range, prefix.path, null, availableIn);
-      return;
-    }
+    if (!verifyPresent(scope, prefix.path, prefix.range, history, ref.guarded)) return;
     if (i < ref.prefixes.length - 1 && history.kind !== 'module' && history.kind !== 'class') return;
     parent = history;
   }
-  if (!history || !ref.call) return;
-  const states = versions.map((v) => stateAt(history!, v, matrix.versions));
-  for (const keyword of ref.call.keywords) checkKeyword(keyword, history, states, pin, matrix, emit);
+  if (history) checkCall(scope, ref, history, false);
 }
 
 export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext): Finding[] {

@@ -12,7 +12,9 @@ export type FindingCode =
   /** The keyword is accepted by some tracked version, but not by the pinned one(s). */
   | 'anachronistic-parameter'
   /** The keyword is accepted by no tracked version. */
-  | 'unknown-parameter';
+  | 'unknown-parameter'
+  /** More positional arguments than the pinned signature takes. */
+  | 'too-many-positional';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -44,4 +46,5 @@ export const ALL_CODES: readonly FindingCode[] = [
   'unconfirmed-api',
   'anachronistic-parameter',
   'unknown-parameter',
+  'too-many-positional',
 ];

@@ -9,9 +9,14 @@ export interface PinOrigin {
   line: number | null;
 }
 
+/** Where a pin comes from, which decides precedence: lock > exact requirement > range > installed > bare name. */
+export type PinKind = 'lock' | 'requirement' | 'installed' | 'assumed';
+
 export interface Pin {
   /** Normalised distribution name (PEP 503). */
   distribution: string;
+  /** Lock files and installed interpreters name exact versions; requirements may be exact, ranges or bare. */
+  kind?: PinKind;
   /** The specifier as written, e.g. "==1.24.2" or ">=1.21,<2". */
   specifier: string;
   /** The single version the specifier allows, when it is an exact pin ("==1.24.2"); null otherwise. */

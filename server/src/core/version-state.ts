@@ -44,8 +44,8 @@ export function stateAt(history: ApiHistory, version: string, tracked: readonly 
   return { version, state: nearest.state, basis: 'extrapolated', cell: nearest, neighbours: [nearest] };
 }
 
-/** Groups tracked versions into runs of consecutive entries that satisfy `keep`, e.g. "1.19.5–1.24.2, 2.4.6". */
-export function describeVersionRuns(cells: readonly VersionCell[], keep: (cell: VersionCell) => boolean): string {
+/** Groups tracked versions (ascending) into runs of consecutive entries that satisfy `keep`: "1.19.5–1.24.2, 2.4.6". */
+export function describeVersionRuns(versions: readonly string[], keep: (index: number) => boolean): string {
   const runs: string[] = [];
   let start: string | null = null;
   let last: string | null = null;
@@ -53,12 +53,12 @@ export function describeVersionRuns(cells: readonly VersionCell[], keep: (cell: 
     if (start !== null) runs.push(start === last ? start : `${start}–${last}`);
     start = last = null;
   };
-  for (const cell of cells) {
-    if (keep(cell)) {
-      if (start === null) start = cell.version;
-      last = cell.version;
+  versions.forEach((version, i) => {
+    if (keep(i)) {
+      if (start === null) start = version;
+      last = version;
     } else flush();
-  }
+  });
   flush();
   return runs.join(', ');
 }

@@ -3,6 +3,28 @@
 import type { Node } from 'web-tree-sitter';
 import { walk } from './syntax.js';
 
+/** Expressions that read a library's version: a condition using one selects code per version. */
+const READS_VERSION = /__version__|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution/;
+
+/** Names assigned from an expression that reads a library version (`NP2 = np.__version__ >= "2"`). */
+export function findVersionFlags(root: Node): Set<string> {
+  const flags = new Set<string>();
+  walk(root, (n) => {
+    if (n.type !== 'assignment') return;
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    if (left?.type === 'identifier' && right && READS_VERSION.test(right.text)) flags.add(left.text);
+  });
+  return flags;
+}
+
+function readsVersion(condition: Node, flags: Set<string>): boolean {
+  if (READS_VERSION.test(condition.text)) return true;
+  let found = false;
+  if (flags.size > 0) walk(condition, (n) => { if (n.type === 'identifier' && flags.has(n.text)) found = true; });
+  return found;
+}
+
 const CATCHES_MISSING_API = /\b(ImportError|ModuleNotFoundError|AttributeError|NameError|Exception|BaseException)\b/;
 
 function exceptCatchesMissingApi(clause: Node): boolean {
@@ -28,7 +50,7 @@ function probedAttributeNames(condition: Node): Set<string> {
 }
 
 /** Whether `node`, which refers to the dotted `segments`, sits in code that anticipates their absence. */
-export function isGuarded(node: Node, segments: string[]): boolean {
+export function isGuarded(node: Node, segments: string[], versionFlags: Set<string> = new Set()): boolean {
   let child: Node = node;
   for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === 'try_statement') {
@@ -40,6 +62,7 @@ export function isGuarded(node: Node, segments: string[]): boolean {
     if (parent.type === 'if_statement' || parent.type === 'elif_clause' || parent.type === 'conditional_expression') {
       const condition = parent.type === 'conditional_expression' ? parent.namedChildren[1] : parent.childForFieldName('condition');
       if (condition && condition.id !== child.id) {
+        if (readsVersion(condition, versionFlags)) return true; // both branches are written for specific versions
         const probed = probedAttributeNames(condition);
         // The branch taken when the probe succeeds uses the probed name; the other branch is the fallback.
         const inFallback = child.type === 'else_clause' || child.type === 'elif_clause' || (parent.type === 'conditional_expression' && parent.namedChildren[2]?.id === child.id);

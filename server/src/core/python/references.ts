@@ -5,7 +5,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { SourceRange } from '../source-range.js';
 import { chainParts, dottedParts, rangeBetween, rangeOf, walk } from './syntax.js';
 import { collectLocalBindings } from './local-bindings.js';
-import { isGuarded } from './guards.js';
+import { findVersionFlags, isGuarded as isGuardedBy } from './guards.js';
 
 export interface PathPrefix {
   /** Fully qualified dotted path, e.g. "numpy.linalg". */
@@ -27,7 +27,15 @@ export interface CallSite {
   range: SourceRange;
 }
 
-export type ReferenceOrigin = 'import' | 'attribute' | 'name' | 'star';
+export type ReferenceOrigin = 'import' | 'attribute' | 'name' | 'star' | 'instance';
+
+/** An attribute used on a value a library call produced: `rng = np.random.default_rng(); rng.integers(…)`. */
+export interface InstanceReceiver {
+  /** The callee that produced the value: a class (instantiation) or a function whose return type the matrix records. */
+  producer: string;
+  /** The attribute chain used on the value, e.g. [integers]. */
+  members: { name: string; range: SourceRange }[];
+}
 
 export interface ApiReference {
   /** Every dotted prefix of the reference, shortest first; the last one is the whole reference. */
@@ -38,6 +46,8 @@ export interface ApiReference {
   call: CallSite | null;
   /** Inside a try/except that catches the failure, or under a hasattr() test for it: a deliberate fallback. */
   guarded: boolean;
+  /** For origin "instance": the value's producer and the members used on it (prefixes are then empty). */
+  receiver?: InstanceReceiver;
 }
 
 interface Binding {
@@ -61,7 +71,7 @@ function prefixesOfDotted(parts: Node[], basePath: string[] = [], baseStart?: No
   }));
 }
 
-function collectImports(root: Node, refs: ApiReference[], table: BindingTable, starModules: string[]): void {
+function collectImports(root: Node, refs: ApiReference[], table: BindingTable, starModules: string[], isGuarded: (node: Node, segments: string[]) => boolean): void {
   walk(root, (node) => {
     if (node.type === 'import_statement') {
       for (const item of node.namedChildren) {
@@ -173,6 +183,22 @@ function isAssignmentTarget(node: Node): boolean {
   return parent.type === 'delete_statement';
 }
 
+/** For `call(...).a.b`, the call and the members used on its result; null for any other shape. */
+function membersOnCall(node: Node): { call: Node; names: { name: string; range: SourceRange }[] } | null {
+  const names: { name: string; range: SourceRange }[] = [];
+  let current: Node | null = node;
+  const attrs: Node[] = [];
+  while (current && current.type === 'attribute') {
+    const attr = current.childForFieldName('attribute');
+    if (!attr) return null;
+    attrs.unshift(attr);
+    current = current.childForFieldName('object');
+  }
+  if (!current || current.type !== 'call') return null;
+  for (const a of attrs) names.push({ name: a.text, range: rangeOf(a) });
+  return { call: current, names };
+}
+
 /** Resolves single-assignment aliases such as `fft = np.fft` to more bindings, to a fixed point. */
 function addAliases(assignments: Map<string, Node[]>, locallyBound: Set<string>, table: BindingTable): void {
   for (let changed = true; changed; ) {
@@ -192,15 +218,31 @@ function addAliases(assignments: Map<string, Node[]>, locallyBound: Set<string>,
 
 export function findApiReferences(tree: Tree): ApiReference[] {
   const root = tree.rootNode;
+  const versionFlags = findVersionFlags(root);
+  const isGuarded = (node: Node, segments: string[]) => isGuardedBy(node, segments, versionFlags);
   const refs: ApiReference[] = [];
   const table: BindingTable = new Map();
   const starModules: string[] = [];
-  collectImports(root, refs, table, starModules);
+  collectImports(root, refs, table, starModules, isGuarded);
 
   const { boundNames, singleAssignments } = collectLocalBindings(root);
   // A name both imported and bound some other way (assigned, a parameter, a loop variable …) is ambiguous.
   for (const name of [...boundNames, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
+  const producerOf = (call: Node): string | null => {
+    if (call.type !== 'call') return null;
+    const fn = call.childForFieldName('function');
+    const parts = fn ? (fn.type === 'identifier' ? [fn] : chainParts(fn)) : null;
+    const binding = parts ? table.get(parts[0]!.text) : null;
+    return binding && parts ? [binding.path, ...parts.slice(1).map((p) => p.text)].join('.') : null;
+  };
+  // Values with a certain producer: names assigned once, from a call into a library, and bound no other way.
+  const instances = new Map<string, string>();
+  for (const [name, values] of singleAssignments) {
+    if (values.length !== 1 || boundNames.has(name) || table.has(name)) continue;
+    const producer = producerOf(values[0]!);
+    if (producer) instances.set(name, producer);
+  }
 
   const calls = new Map<number, CallSite>();
   walk(root, (node) => {
@@ -215,7 +257,22 @@ export function findApiReferences(tree: Tree): ApiReference[] {
       const parent = node.parent;
       if (parent?.type === 'attribute' && parent.childForFieldName('object')?.id === node.id) return; // not maximal
       const parts = chainParts(node);
-      if (!parts || isAssignmentTarget(node)) return;
+      if (isAssignmentTarget(node)) return;
+      if (!parts) {
+        // `np.zeros(3).tostring()`: members used directly on a library call's result.
+        const members = membersOnCall(node);
+        const producer = members ? producerOf(members.call) : null;
+        if (members && producer) {
+          refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.names.map((m) => m.name)), receiver: { producer, members: members.names } });
+        }
+        return;
+      }
+      const instanceProducer = instances.get(parts[0]!.text);
+      if (instanceProducer) {
+        const members = parts.slice(1).map((p) => ({ name: p.text, range: rangeBetween(parts[0]!, p) }));
+        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.map((m) => m.name)), receiver: { producer: instanceProducer, members } });
+        return;
+      }
       const binding = table.get(parts[0]!.text);
       if (!binding) return;
       const rootSegments = binding.path.split('.');
