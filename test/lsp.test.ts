@@ -78,4 +78,93 @@ describe('language server', () => {
       await session.close();
     }
   });
+
+  test('hover shows the timeline, the signature at the pin and what changes after it', async () => {
+    const dir = project('numpy==1.19.5');
+    const session = new LspSession();
+    try {
+      await session.initialize(dir);
+      const file = join(dir, 'a.py');
+      await session.open(file, 'import numpy as np\nnp.unique([1], equal_nan=True)\n');
+      const hover = (await session.connection.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(file).toString() }, position: { line: 1, character: 5 } })) as { contents: { value: string } };
+      const text = hover.contents.value;
+      assert.match(text, /\*\*numpy\.unique\*\* \(function\) — numpy==1\.19\.5 from requirements\.txt:1/);
+      assert.match(text, /\| \*\*1\.19\.5\*\* \| 1\.24\.2 \| 2\.2\.4 \| 2\.4\.6 \|/);
+      assert.match(text, /At 1\.19\.5: `unique\(ar, return_index=False, return_inverse=False, return_counts=False, axis=None\)`/);
+      assert.match(text, /parameters added by 2\.4\.6: `equal_nan`, `sorted`/);
+      const none = await session.connection.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(file).toString() }, position: { line: 1, character: 20 } });
+      assert.equal(none, null);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('quick fixes: use the version-correct API, drop the keyword, raise the pin, silence the line', async () => {
+    const dir = project('numpy==1.19.5  # pinned for the cluster');
+    const session = new LspSession();
+    try {
+      await session.initialize(dir);
+      const file = join(dir, 'a.py');
+      const uri = pathToFileURL(file).toString();
+      const diagnostics = await session.open(file, 'import numpy as np\nnp.trapezoid([1])\nnp.unique([1], return_counts=True, equal_nan=True)\n');
+      assert.deepEqual(diagnostics.map((d) => d.code), ['anachronistic-api', 'anachronistic-parameter']);
+      assert.match(String(diagnostics[0]!.codeDescription?.href), /^file:.*\/docs\/rules\/anachronistic-api\.md$/);
+      const actions = (d: (typeof diagnostics)[number]) =>
+        session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } }) as Promise<{ title: string; isPreferred?: boolean; edit: { changes: Record<string, { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]> } }[]>;
+      const api = await actions(diagnostics[0]!);
+      assert.deepEqual(api.map((a) => a.title), [
+        'Use `numpy.trapz`, which exists at numpy 1.19.5',
+        'Raise the pin to numpy==2.2.4 in requirements.txt (lowest tracked version that has `trapezoid`)',
+        'Ignore `anachronistic-api` on this line',
+      ]);
+      assert.deepEqual(api[0]!.edit.changes[uri], [{ range: { start: { line: 1, character: 3 }, end: { line: 1, character: 12 } }, newText: 'trapz' }]);
+      assert.deepEqual(api[1]!.edit.changes[pathToFileURL(join(dir, 'requirements.txt')).toString()], [{ range: { start: { line: 0, character: 5 }, end: { line: 0, character: 13 } }, newText: '==2.2.4' }]);
+      assert.deepEqual(api[2]!.edit.changes[uri], [{ range: { start: { line: 1, character: 17 }, end: { line: 1, character: 17 } }, newText: '  # anachron: ignore[anachronistic-api]' }]);
+      const keyword = await actions(diagnostics[1]!);
+      assert.equal(keyword[0]!.title, 'Remove `equal_nan=`, which numpy 1.19.5 does not accept');
+      assert.deepEqual(keyword[0]!.edit.changes[uri], [{ range: { start: { line: 2, character: 33 }, end: { line: 2, character: 49 } }, newText: '' }]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a removed API is tagged deprecated', async () => {
+    const dir = project('numpy==2.4.6');
+    const session = new LspSession();
+    try {
+      await session.initialize(dir);
+      const [d] = await session.open(join(dir, 'a.py'), 'import numpy as np\nnp.trapz([1])\n');
+      assert.deepEqual(d!.tags, [2]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('edits re-parse incrementally and stay correct', async () => {
+    const dir = project('numpy==1.24.2');
+    const session = new LspSession();
+    try {
+      await session.initialize(dir);
+      const file = join(dir, 'a.py');
+      const uri = pathToFileURL(file).toString();
+      await session.open(file, 'import numpy as np\n\nx = 1\n');
+      let text = 'import numpy as np\n\nx = 1\n';
+      let version = 1;
+      for (const piece of ['np.', 'trape', 'zoid', '([1])\n']) {
+        const at = text.length;
+        text += piece;
+        const lines = text.slice(0, at).split('\n');
+        const next = session.nextDiagnostics(uri);
+        await session.connection.sendNotification('textDocument/didChange', {
+          textDocument: { uri, version: ++version },
+          contentChanges: [{ range: { start: { line: lines.length - 1, character: lines[lines.length - 1]!.length }, end: { line: lines.length - 1, character: lines[lines.length - 1]!.length } }, text: piece }],
+        });
+        await next;
+      }
+      const final = session.latest.get(uri)!.diagnostics;
+      assert.deepEqual(final.map((d) => `${d.code} ${(d.data as { api: string }).api} ${d.range.start.line}:${d.range.start.character}`), ['anachronistic-api numpy.trapezoid 3:0']);
+    } finally {
+      await session.close();
+    }
+  });
 });

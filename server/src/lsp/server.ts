@@ -1,22 +1,31 @@
-// The language server: open Python documents in, diagnostics out. All analysis is the shared core's.
-import { basename, dirname } from 'node:path';
+// The language server: open documents in; diagnostics, hovers and quick fixes out. All analysis is the shared
+// core's; this file only adapts it to LSP.
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  CodeActionKind,
   createConnection,
   DidChangeWatchedFilesNotification,
+  MarkupKind,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type CodeAction,
   type InitializeParams,
+  type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { checkPythonSource } from '../check-source.js';
+import { analyzeTree } from '../core/analyze.js';
+import { fixesFor, type FixableFinding, type TextEdit } from '../core/fixes.js';
+import { hoverFor } from '../core/hover.js';
 import { parseRequirementsTxt } from '../core/pins.js';
+import { findApiReferences } from '../core/python/references.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
-import { findingToDiagnostic, manifestProblemToDiagnostic } from './to-diagnostic.js';
+import { DocumentTrees } from './document-trees.js';
+import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
 
 interface InitializationOptions {
   matricesFolder?: string;
@@ -29,12 +38,13 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let catalog: LoadedCatalog | undefined;
 let parser: PythonParser | undefined;
+let trees: DocumentTrees | undefined;
 let workspaceRoots: string[] = [];
 let canWatchFiles = false;
 const startedAt = Date.now();
 let firstPublish = true;
 const pending = new Map<string, NodeJS.Timeout>();
-/** Pins per folder of a checked file; dropped whenever a requirements file changes (watched or edited). */
+/** Pins per folder of a checked file; dropped whenever a manifest changes (watched or edited). */
 const pinsByFolder = new Map<string, ReturnType<typeof pinsForFile>>();
 
 function filePath(uri: string): string | undefined {
@@ -51,6 +61,23 @@ function rootFor(file: string): string | undefined {
   return workspaceRoots.filter((r) => file === r || file.startsWith(r.endsWith('/') ? r : r + '/')).sort((a, b) => b.length - a.length)[0];
 }
 
+function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base: string } {
+  const folder = dirname(file);
+  const root = rootFor(file);
+  let manifest = pinsByFolder.get(folder);
+  if (!manifest) {
+    manifest = pinsForFile(file, { root, displayBase: root ?? folder, reader: editorAwareReader });
+    pinsByFolder.set(folder, manifest);
+  }
+  return { pins: manifest, base: root ?? folder };
+}
+
+function contextFor(file: string) {
+  const { pins } = manifestFor(file);
+  const settings = (pins as { settings?: import('../core/settings.js').ProjectSettings }).settings;
+  return { catalog: catalog!, pins: pins.pins, settings };
+}
+
 function checkDocument(doc: TextDocument): void {
   const file = filePath(doc.uri);
   if (!file) return;
@@ -60,16 +87,9 @@ function checkDocument(doc: TextDocument): void {
     void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: problems.map((p) => manifestProblemToDiagnostic(p, lines[p.line - 1] ?? '')) });
     return;
   }
-  if (doc.languageId !== 'python' || !catalog || !parser) return;
-  const folder = dirname(file);
-  let manifest = pinsByFolder.get(folder);
-  if (!manifest) {
-    const root = rootFor(file);
-    manifest = pinsForFile(file, { root, displayBase: root ?? folder, reader: editorAwareReader });
-    pinsByFolder.set(folder, manifest);
-  }
-  const { pins } = manifest;
-  const diagnostics = checkPythonSource(parser, doc.getText(), { catalog, pins }).map(findingToDiagnostic);
+  if (doc.languageId !== 'python' || !catalog || !trees) return;
+  const tree = trees.treeFor(doc.uri, doc.getText());
+  const diagnostics = analyzeTree(tree, contextFor(file)).map(findingToDiagnostic);
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   if (firstPublish) {
     firstPublish = false;
@@ -107,10 +127,13 @@ connection.onInitialize((params: InitializeParams) => {
     if (root) workspaceRoots = [root];
   }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  const folder = options.matricesFolder ?? defaultMatricesFolder();
-  catalog = openMatrixCatalog(folder);
+  catalog = openMatrixCatalog(options.matricesFolder ?? defaultMatricesFolder());
   return {
-    capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental },
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    },
     serverInfo: { name: 'anachron', version: '0.1.0' },
   };
 });
@@ -121,10 +144,13 @@ connection.onInitialized(async () => {
     void connection.window.showErrorMessage(`anachron: ${problem}. Reinstall the extension or rebuild the matrices (npm run build:matrices).`);
   }
   if (canWatchFiles) {
-    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/requirements*.txt' }] });
+    void connection.client.register(DidChangeWatchedFilesNotification.type, {
+      watchers: ['**/requirements*.txt', '**/pyproject.toml', '**/*.lock', '**/pylock.toml', '**/Pipfile.lock', '**/environment.yml', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
+    });
   }
   try {
     parser = await loadPythonParser();
+    trees = new DocumentTrees(parser);
   } catch (e) {
     connection.console.error(`anachron: cannot load the Python parser: ${(e as Error).message}`);
     void connection.window.showErrorMessage(`anachron cannot load its Python parser (${(e as Error).message}); diagnostics are off.`);
@@ -134,18 +160,63 @@ connection.onInitialized(async () => {
   recheckAll();
 });
 
+connection.onHover((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const file = filePath(params.textDocument.uri);
+  if (!doc || !file || doc.languageId !== 'python' || !trees || !catalog) return null;
+  const refs = findApiReferences(trees.treeFor(doc.uri, doc.getText()));
+  const hover = hoverFor(refs, { line: params.position.line, column: params.position.character }, contextFor(file));
+  if (!hover) return null;
+  return {
+    contents: { kind: MarkupKind.Markdown, value: hover.markdown },
+    range: { start: { line: hover.range.start.line, character: hover.range.start.column }, end: { line: hover.range.end.line, character: hover.range.end.column } },
+  };
+});
+
+const toLsp = (e: TextEdit): LspTextEdit => ({
+  range: { start: { line: e.range.start.line, character: e.range.start.column }, end: { line: e.range.end.line, character: e.range.end.column } },
+  newText: e.newText,
+});
+
+connection.onCodeAction((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const file = filePath(params.textDocument.uri);
+  if (!doc || !file || !trees) return [];
+  const tree = trees.treeFor(doc.uri, doc.getText());
+  const base = manifestFor(file).base;
+  const manifestPath = (shown: string) => (isAbsolute(shown) ? shown : join(base, shown));
+  const actions: CodeAction[] = [];
+  for (const diagnostic of params.context.diagnostics) {
+    if (diagnostic.source !== 'anachron' || !diagnostic.data) continue;
+    const data = diagnostic.data as FindingData;
+    const finding: FixableFinding = {
+      ...data,
+      code: String(diagnostic.code),
+      range: { start: { line: diagnostic.range.start.line, column: diagnostic.range.start.character }, end: { line: diagnostic.range.end.line, column: diagnostic.range.end.character } },
+    };
+    for (const fix of fixesFor(finding, doc.getText(), tree, (shown) => editorAwareReader.readText(manifestPath(shown)))) {
+      const changes: Record<string, LspTextEdit[]> = {};
+      if (fix.edits.length) changes[doc.uri] = fix.edits.map(toLsp);
+      if (fix.manifest) changes[pathToFileURL(manifestPath(fix.manifest.file)).toString()] = fix.manifest.edits.map(toLsp);
+      actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred, edit: { changes } });
+    }
+  }
+  return actions;
+});
+
 connection.onDidChangeWatchedFiles(() => recheckAll());
 connection.onShutdown(() => catalog?.close());
+
+const isManifest = (file: string | undefined) => !!file && (REQUIREMENTS.test(basename(file)) || /^(pyproject\.toml|setup\.cfg|environment\.ya?ml|.*\.lock|pylock\.toml)$/i.test(basename(file)));
 
 documents.onDidOpen((e) => scheduleCheck(e.document, 0));
 documents.onDidChangeContent((e) => {
   scheduleCheck(e.document);
-  const file = filePath(e.document.uri);
-  if (file && REQUIREMENTS.test(basename(file))) recheckAll();
+  if (isManifest(filePath(e.document.uri))) recheckAll();
 });
 documents.onDidClose((e) => {
-  const file = filePath(e.document.uri);
-  if (file && REQUIREMENTS.test(basename(file))) recheckAll(); // back to the text on disk
+  if (isManifest(filePath(e.document.uri))) recheckAll(); // back to the text on disk
+  trees?.forget(e.document.uri);
   clearTimeout(pending.get(e.document.uri));
   pending.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

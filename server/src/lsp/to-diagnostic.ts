@@ -1,5 +1,8 @@
 // Findings and manifest problems as LSP diagnostics. Only this folder knows LSP.
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { compareVersions, isValidVersion } from '../core/versions.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { describeOrigin, type ManifestProblem } from '../core/pins.js';
 
@@ -21,6 +24,17 @@ export interface FindingData {
   replacement: string | null;
 }
 
+/** Where the rule pages live: docs/rules/ beside the bundle (shipped with the extension) or in the source tree. */
+let rulesFolder = join(__dirname, '..', 'docs', 'rules');
+export function setRulesFolder(folder: string): void {
+  rulesFolder = folder;
+}
+
+/** An API that only older versions have was removed: the editor shows it struck through. */
+function isRemoval(f: Finding): boolean {
+  return f.code === 'anachronistic-api' && f.availableIn.length > 0 && isValidVersion(f.pin) && f.availableIn.every((v) => compareVersions(v, f.pin) < 0);
+}
+
 export function findingToDiagnostic(f: Finding): Diagnostic {
   const data: FindingData = {
     library: f.library,
@@ -39,8 +53,10 @@ export function findingToDiagnostic(f: Finding): Diagnostic {
     },
     severity: SEVERITY[f.severity],
     code: f.code,
+    codeDescription: { href: pathToFileURL(join(rulesFolder, `${f.code}.md`)).toString() },
     source: 'anachron',
     message: f.message,
+    tags: isRemoval(f) ? [DiagnosticTag.Deprecated] : undefined,
     data,
   };
 }
@@ -50,6 +66,7 @@ export function manifestProblemToDiagnostic(p: ManifestProblem, lineText: string
     range: { start: { line: p.line - 1, character: 0 }, end: { line: p.line - 1, character: lineText.length } },
     severity: DiagnosticSeverity.Warning,
     code: 'manifest-problem',
+    codeDescription: { href: pathToFileURL(join(rulesFolder, 'manifest-problem.md')).toString() },
     source: 'anachron',
     message: p.message,
   };

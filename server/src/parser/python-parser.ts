@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 
 export interface PythonParser {
-  parse(text: string): Tree;
+  /** Parses `text`; with `previous` (already edited to match `text`) tree-sitter reuses what did not change. */
+  parse(text: string, previous?: Tree): Tree;
 }
 
 /** The .wasm files sit beside the bundle when shipped, and in node_modules when running from source. */
@@ -31,8 +32,8 @@ export function loadPythonParser(): Promise<PythonParser> {
     const parser = new Parser();
     parser.setLanguage(language);
     return {
-      parse(text: string): Tree {
-        const tree = parser.parse(text);
+      parse(text: string, previous?: Tree): Tree {
+        const tree = parser.parse(text, previous ?? null);
         if (!tree) throw new Error('tree-sitter returned no tree');
         return tree;
       },

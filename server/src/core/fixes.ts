@@ -1,0 +1,125 @@
+// Quick fixes for a finding, as plain text edits: use the version-correct API, drop the keyword, raise the pin in
+// the manifest, or silence the line. The language server turns them into code actions.
+import type { Node, Tree } from 'web-tree-sitter';
+import type { FindingCode } from './findings.js';
+import { compareVersions } from './versions.js';
+import type { SourceRange } from './source-range.js';
+
+export interface TextEdit {
+  range: SourceRange;
+  newText: string;
+}
+
+export interface Fix {
+  title: string;
+  preferred: boolean;
+  /** Edits to the checked file. */
+  edits: TextEdit[];
+  /** Edits to a manifest: its path as the finding names it (relative to the workspace root), and the edits. */
+  manifest?: { file: string; edits: TextEdit[] };
+}
+
+/** What a fix needs to know about a finding (the diagnostic's data carries it). */
+export interface FixableFinding {
+  code: FindingCode | string;
+  range: SourceRange;
+  api: string;
+  parameter: string | null;
+  replacement: string | null;
+  availableIn: string[];
+  /** Exact pinned version or specifier. */
+  pin: string;
+  /** "requirements.txt:3" or "command line". */
+  pinSource: string;
+  library: string;
+}
+
+const leaf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
+const parent = (path: string) => path.slice(0, path.lastIndexOf('.'));
+
+function lineOf(text: string, line: number): string {
+  return text.split(/\r?\n/)[line] ?? '';
+}
+
+function replaceApi(f: FixableFinding, text: string): Fix | null {
+  if (!f.replacement || parent(f.replacement) !== parent(f.api) || f.range.start.line !== f.range.end.line) return null;
+  const old = leaf(f.api);
+  const end = f.range.end.column;
+  const start = end - old.length;
+  if (lineOf(text, f.range.end.line).slice(start, end) !== old) return null;
+  return {
+    title: `Use \`${f.replacement}\`, which exists at ${f.library} ${f.pin}`,
+    preferred: true,
+    edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leaf(f.replacement) }],
+  };
+}
+
+function nodeAt(tree: Tree, line: number, column: number, type: string): Node | null {
+  let node: Node | null = tree.rootNode.descendantForPosition({ row: line, column });
+  while (node && node.type !== type) node = node.parent;
+  return node;
+}
+
+function dropKeyword(f: FixableFinding, tree: Tree): Fix | null {
+  if (!f.parameter) return null;
+  const arg = nodeAt(tree, f.range.start.line, f.range.start.column, 'keyword_argument');
+  if (!arg) return null;
+  const prev = arg.previousNamedSibling;
+  const next = arg.nextNamedSibling;
+  const from = prev ? prev.endPosition : arg.startPosition;
+  const to = prev ? arg.endPosition : next ? next.startPosition : arg.endPosition;
+  return {
+    title: `Remove \`${f.parameter}=\`, which ${f.library} ${f.pin} does not accept`,
+    preferred: true,
+    edits: [{ range: { start: { line: from.row, column: from.column }, end: { line: to.row, column: to.column } }, newText: '' }],
+  };
+}
+
+function raisePin(f: FixableFinding, readManifest: (file: string) => string | undefined): Fix | null {
+  const m = /^(.*):(\d+)$/.exec(f.pinSource);
+  if (!m) return null;
+  const target = f.availableIn.filter((v) => compareVersions(v, f.pin) > 0).sort(compareVersions)[0];
+  if (!target) return null;
+  const file = m[1]!;
+  const line = Number(m[2]) - 1;
+  const text = readManifest(file);
+  if (text === undefined) return null;
+  const content = lineOf(text, line);
+  const at = content.search(new RegExp(`==\\s*${f.pin.replace(/[.+*?^$()[\]{}|\\]/g, '\\$&')}(?![\\w.])`));
+  if (at < 0) return null;
+  const old = /==\s*\S+?(?=[\s,;#]|$)/.exec(content.slice(at))![0];
+  return {
+    title: `Raise the pin to ${f.library}==${target} in ${file} (lowest tracked version that has \`${leaf(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''})`,
+    preferred: false,
+    edits: [],
+    manifest: { file, edits: [{ range: { start: { line, column: at }, end: { line, column: at + old.length } }, newText: `==${target}` }] },
+  };
+}
+
+function suppress(f: FixableFinding, text: string): Fix {
+  const line = f.range.start.line;
+  const content = lineOf(text, line);
+  const existing = /#\s*anachron:\s*ignore\[([^\]]*)\]/.exec(content);
+  if (existing) {
+    const closing = existing.index + existing[0].length - 1;
+    return {
+      title: `Ignore \`${f.code}\` on this line`,
+      preferred: false,
+      edits: [{ range: { start: { line, column: closing }, end: { line, column: closing } }, newText: `, ${f.code}` }],
+    };
+  }
+  return {
+    title: `Ignore \`${f.code}\` on this line`,
+    preferred: false,
+    edits: [{ range: { start: { line, column: content.length }, end: { line, column: content.length } }, newText: `  # anachron: ignore[${f.code}]` }],
+  };
+}
+
+export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManifest: (file: string) => string | undefined): Fix[] {
+  const fixes: (Fix | null)[] = [];
+  if (f.code === 'anachronistic-api') fixes.push(replaceApi(f, text));
+  if (f.code === 'anachronistic-parameter' || f.code === 'unknown-parameter') fixes.push(dropKeyword(f, tree));
+  if (f.code === 'anachronistic-api' || f.code === 'anachronistic-parameter' || f.code === 'too-many-positional') fixes.push(raisePin(f, readManifest));
+  fixes.push(suppress(f, text));
+  return fixes.filter((x): x is Fix => x !== null);
+}

@@ -1,0 +1,69 @@
+// Parse trees of open documents, kept between edits so tree-sitter re-parses incrementally. The edit is derived
+// from the old and new text (common prefix and suffix), which is exact for the single-range edits editors send
+// on each keystroke and still correct (just less incremental) for anything else.
+import { Edit, type Point, type Tree } from 'web-tree-sitter';
+import type { PythonParser } from '../parser/python-parser.js';
+
+interface Entry {
+  text: string;
+  tree: Tree;
+}
+
+function pointAt(text: string, index: number): Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: index - lineStart };
+}
+
+function editBetween(oldText: string, newText: string): Edit | null {
+  if (oldText === newText) return null;
+  let start = 0;
+  const max = Math.min(oldText.length, newText.length);
+  while (start < max && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
+  let oldEnd = oldText.length;
+  let newEnd = newText.length;
+  while (oldEnd > start && newEnd > start && oldText.charCodeAt(oldEnd - 1) === newText.charCodeAt(newEnd - 1)) {
+    oldEnd--;
+    newEnd--;
+  }
+  return new Edit({
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition: pointAt(oldText, start),
+    oldEndPosition: pointAt(oldText, oldEnd),
+    newEndPosition: pointAt(newText, newEnd),
+  });
+}
+
+export class DocumentTrees {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly parser: PythonParser) {}
+
+  /** The tree for the document's current text, parsed incrementally from the previous one when there is one. */
+  treeFor(uri: string, text: string): Tree {
+    const entry = this.entries.get(uri);
+    if (entry && entry.text === text) return entry.tree;
+    let tree: Tree;
+    if (entry) {
+      const edit = editBetween(entry.text, text);
+      if (edit) entry.tree.edit(edit);
+      tree = this.parser.parse(text, entry.tree);
+      entry.tree.delete();
+    } else {
+      tree = this.parser.parse(text);
+    }
+    this.entries.set(uri, { text, tree });
+    return tree;
+  }
+
+  forget(uri: string): void {
+    this.entries.get(uri)?.tree.delete();
+    this.entries.delete(uri);
+  }
+}
