@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 10);
 const probe = `
-const { openMatrixCatalog } = require(${JSON.stringify(join(root, 'dist', 'cli.js'))}).__bench;
+const { openMatrixCatalog } = require(${JSON.stringify(join(root, 'dist', 'bench-api.js'))});
 const t = process.hrtime.bigint();
 const c = openMatrixCatalog(${JSON.stringify(join(root, 'matrices'))});
 const ms = Number(process.hrtime.bigint() - t) / 1e6;

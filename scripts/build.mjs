@@ -29,6 +29,7 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'client/src/extension.ts')], outfile: join(dist, 'client.js') }),
   build({ ...common, entryPoints: [join(root, 'server/src/lsp/server.ts')], outfile: join(dist, 'server.js') }),
   build({ ...common, entryPoints: [join(root, 'server/src/cli/main.ts')], outfile: join(dist, 'cli.js') }),
+  build({ ...common, entryPoints: [join(root, 'server/src/bench-api.ts')], outfile: join(dist, 'bench-api.js') }),
 ]);
 
 copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), join(dist, 'web-tree-sitter.wasm'));

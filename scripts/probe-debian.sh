@@ -9,7 +9,14 @@
 # Prints one summary line per suite on stdout.
 #
 # Environment: ANACHRON_DEBIAN_PACKAGE overrides the Debian package name (default python3-LIBRARY);
+# ANACHRON_DEBIAN_EXTRA_PACKAGES adds Debian packages to the environment (space separated; recorded in the provenance
+# as debian_extra_packages), e.g. python3-setuptools for torch.utils.cpp_extension, which imports setuptools but
+# whose package does not depend on it before sid;
 # ANACHRON_SURFACES_DIR overrides the output folder (default <repo>/matrices/surfaces).
+#
+# The surface's version is the upstream part of the Debian version (no epoch, revision or +dfsg/+ds repack suffix)
+# when the library's own __version__ differs from it (torch 1.7.1 says 1.7.0a0, 2.6.0 says 2.6.0+debian); the
+# library's own then goes to the provenance as LIBRARY_version.
 set -euo pipefail
 
 die() { printf '[probe-debian] error: %s\n' "$*" >&2; exit 1; }
@@ -20,13 +27,17 @@ case "$LIB" in ''|*[!A-Za-z0-9_]*) die "invalid library import name '$LIB'";; es
 
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 PKG="${ANACHRON_DEBIAN_PACKAGE:-python3-$(printf '%s' "$LIB" | tr 'A-Z_' 'a-z-')}"
+EXTRA="$(printf '%s\n' ${ANACHRON_DEBIAN_EXTRA_PACKAGES:-} | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ *$//')"
+EXTRA_PROV=()
+[ -z "$EXTRA" ] || EXTRA_PROV=(--provenance "debian_extra_packages=$EXTRA")
 OUTDIR="${ANACHRON_SURFACES_DIR:-$REPO/matrices/surfaces}/$LIB"
 mkdir -p "$OUTDIR"
 
 status=0
 for SUITE in "$@"; do
   t0=$(date +%s.%N)
-  if ! PY="$("$REPO/scripts/debian-python.sh" "$SUITE" "$PKG" | tail -n1)"; then
+  # shellcheck disable=SC2086
+  if ! PY="$("$REPO/scripts/debian-python.sh" "$SUITE" "$PKG" $EXTRA | tail -n1)"; then
     printf '%s %s: environment build failed\n' "$LIB" "$SUITE"
     status=1
     continue
@@ -35,13 +46,16 @@ for SUITE in "$@"; do
   ROOT="$(dirname "$PY")"
   DEBVER="$(sed -n "s/^deb=$PKG \([^ ]*\) .*/\1/p" "$ROOT/.anachron-complete" | head -n1)"
   PYVER="$(sed -n 's/^python=//p' "$ROOT/.anachron-complete" | head -n1)"
+  # Upstream release of the Debian version: no epoch (1:), no Debian revision (-7, -5+b2), no repack suffix (+dfsg, +ds1).
+  # The surface takes it as its version when the library's own __version__ differs (torch 1.7.1 says 1.7.0a0).
+  UPSTREAM="$(printf '%s' "$DEBVER" | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//' -e 's/[+~]\(dfsg\|ds\)[0-9.]*$//')"
   TMP="$(mktemp "$OUTDIR/.probe-$SUITE.XXXXXX")"
-  if ! "$PY" "$REPO/python-probe/probe.py" "$LIB" --out "$TMP" \
+  if ! "$PY" "$REPO/python-probe/probe.py" "$LIB" --out "$TMP" ${UPSTREAM:+--release-version "$UPSTREAM"} \
         --provenance source=debian-runtime \
         --provenance "debian_suite=$SUITE" \
         --provenance "debian_package=$PKG" \
         --provenance "debian_version=$DEBVER" \
-        --provenance "python=$PYVER"; then
+        --provenance "python=$PYVER" ${EXTRA_PROV[@]+"${EXTRA_PROV[@]}"}; then
     rm -f "$TMP"
     printf '%s %s: probe failed\n' "$LIB" "$SUITE"
     status=1

@@ -461,3 +461,171 @@ describe('python probe on a fixture package', () => {
     });
   });
 });
+
+// C-extension-like callables (objects whose signature inspect cannot read): f2py, Cython and pybind11 docstrings,
+// functools.wraps around such a callable, a docstring reconciled with the extension's stub, a callable that names no
+// module (torch 1.x), and a packager's release version next to the library's own.
+const LIB2 = 'anachron_fixture_cext';
+const BT = '``'; // reStructuredText literal quotes inside String.raw
+const FILES2: Record<string, string> = {
+  '__init__.py': String.raw`"""C extension fixture."""
+from .core import (cython_like, deprecated_alias, doc_and_stub, doc_covers_stub, doc_differs_from_stub, exported_c,
+                   f2py_like, pybind_like)
+
+__all__ = ["cython_like", "deprecated_alias", "doc_and_stub", "doc_covers_stub", "doc_differs_from_stub",
+           "exported_c", "f2py_like", "pybind_like"]
+__version__ = "1.7.0a0"
+`,
+  'core.py': String.raw`import functools
+
+__all__ = ["cython_like", "deprecated_alias", "doc_and_stub", "doc_covers_stub", "doc_differs_from_stub",
+           "f2py_like", "pybind_like"]
+
+
+class _Builtin:
+    """Callable without a signature inspect can read, like a C function."""
+
+    def __init__(self, name, doc, module=0):
+        self.__name__ = self.__qualname__ = name
+        self.__doc__ = doc
+        if module != 0:
+            self.__module__ = module
+
+    @property
+    def __signature__(self):
+        raise ValueError("no signature found for builtin")
+
+    def __call__(self, *args, **kwargs):
+        return None
+
+
+f2py_like = _Builtin("f2py_like", "y,info = f2py_like(x,lambda,[k,overwrite_x])\n\nWrapper for ${BT}f2py_like${BT}.")
+cython_like = _Builtin(
+    "cython_like",
+    "cython_like(Q, int p=1, which=u'row', ndarray a not None, double[:] b=None)\n\nCython, embedsignature.",
+)
+pybind_like = _Builtin("pybind_like", "pybind_like(arg0: int, arg1: str = 'x') -> None\n\npybind11, unnamed arguments.")
+_EXT = "anachron_fixture_cext._C._VariableFunctions"
+doc_and_stub = _Builtin("doc_and_stub", "doc_and_stub(input, other, out=None) -> Tensor\n\nAdds.", _EXT)
+doc_differs_from_stub = _Builtin("doc_differs_from_stub", "doc_differs_from_stub(x, *, layout=None)\n\nDiffers.", _EXT)
+doc_covers_stub = _Builtin("doc_covers_stub", "doc_covers_stub(x, y=2)\n\nCovers.", _EXT)
+exported_c = _Builtin("exported_c", "exported_c(a)\n\nNames no module.", None)
+
+
+@functools.wraps(cython_like)
+def deprecated_alias(*args, **kwargs):
+    return cython_like(*args, **kwargs)
+
+
+deprecated_alias.__name__ = deprecated_alias.__qualname__ = "deprecated_alias"
+deprecated_alias.__doc__ = "deprecated_alias is deprecated, use cython_like instead"
+`,
+  '_C/__init__.pyi': String.raw`from typing import Optional, overload
+
+class Tensor: ...
+
+@overload
+def doc_and_stub(input: Tensor, other: Tensor, *, alpha: float = ..., out: Optional[Tensor] = ...) -> Tensor: ...
+@overload
+def doc_and_stub(input: Tensor, other: float) -> Tensor: ...
+def doc_differs_from_stub(x: Tensor, *, dtype: int = ...) -> Tensor: ...
+def doc_covers_stub(x: Tensor) -> Tensor: ...
+`,
+  'sub.py': String.raw`"""No __all__: the callable that names no module is the library's because the package exports it."""
+from .core import exported_c
+`,
+};
+
+describe('python probe on C-extension-like callables', () => {
+  let work2 = '';
+  let s2: Surface | undefined;
+  let by2 = new Map<string, Api>();
+  const api2 = (path: string): Api => {
+    const a = by2.get(path);
+    assert.ok(a, `missing API record ${path}`);
+    return a;
+  };
+
+  before(() => {
+    work2 = mkdtempSync(join(tmpdir(), 'anachron-probe-cext-'));
+    for (const [name, text] of Object.entries(FILES2)) {
+      const full = join(work2, LIB2, name);
+      mkdirSync(join(full, '..'), { recursive: true });
+      writeFileSync(full, text);
+    }
+    const r = spawnSync(PYTHON, [PROBE, LIB2, '--release-version', '1.7.1', '--provenance', 'source=test'], {
+      cwd: work2,
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: work2, PYTHONDONTWRITEBYTECODE: '1' },
+      timeout: 60_000,
+    });
+    if (r.error) throw r.error;
+    assert.equal(r.status, 0, r.stderr);
+    s2 = JSON.parse(r.stdout) as Surface;
+    by2 = new Map(s2.apis.map((a) => [a.path, a]));
+  });
+
+  after(() => {
+    if (work2) rmSync(work2, { recursive: true, force: true });
+  });
+
+  test('--release-version: the packager\'s version, the library\'s own kept in provenance', () => {
+    assert.ok(s2);
+    assert.equal(s2.version, '1.7.1');
+    assert.deepEqual(s2.provenance, { source: 'test', [`${LIB2}_version`]: '1.7.0a0' });
+  });
+
+  test('f2py "outputs = name(...)" lines, Cython C types, pybind11 argN, a Python keyword as parameter name', () => {
+    assert.deepEqual(api2(`${LIB2}.f2py_like`).signature, sig('docstring', [
+      p('x', 'positional_or_keyword'),
+      p('lambda', 'positional_or_keyword'),
+      p('k', 'positional_or_keyword', '...'),
+      p('overwrite_x', 'positional_or_keyword', '...'),
+    ]));
+    assert.equal(api2(`${LIB2}.f2py_like`).doc, 'Wrapper for ``f2py_like``.');
+    assert.deepEqual(api2(`${LIB2}.cython_like`).signature, sig('docstring', [
+      p('Q', 'positional_or_keyword'),
+      p('p', 'positional_or_keyword', '1'),
+      p('which', 'positional_or_keyword', "'row'"),
+      p('a', 'positional_or_keyword'),
+      p('b', 'positional_or_keyword', 'None'),
+    ]));
+    assert.deepEqual(api2(`${LIB2}.pybind_like`).signature, sig('docstring', [
+      p('arg0', 'positional_only'),
+      p('arg1', 'positional_only', "'x'"),
+    ], 'None'));
+  });
+
+  test('functools.wraps: the wrapped callable\'s docstring signature', () => {
+    assert.deepEqual(api2(`${LIB2}.deprecated_alias`).signature, api2(`${LIB2}.cython_like`).signature);
+    assert.equal(api2(`${LIB2}.deprecated_alias`).doc, 'deprecated_alias is deprecated, use cython_like instead');
+  });
+
+  test('docstring and extension stub reconciled by the keywords each names', () => {
+    // The stub names every keyword of the docstring and more: the stub, with the docstring's defaults for its "...".
+    assert.deepEqual(api2(`${LIB2}.doc_and_stub`).signature, sig('stub', [
+      p('input', 'positional_or_keyword'),
+      p('other', 'positional_or_keyword'),
+      p('alpha', 'keyword_only', '...'),
+      p('out', 'keyword_only', 'None'),
+    ], 'Tensor'));
+    // Each names a keyword the other lacks: both merged, source docstring.
+    assert.deepEqual(api2(`${LIB2}.doc_differs_from_stub`).signature, sig('docstring', [
+      p('x', 'positional_or_keyword'),
+      p('layout', 'keyword_only', 'None'),
+      p('dtype', 'keyword_only', '...'),
+    ], 'Tensor'));
+    // The docstring names every keyword of the stub: the docstring stands.
+    assert.deepEqual(api2(`${LIB2}.doc_covers_stub`).signature, sig('docstring', [
+      p('x', 'positional_or_keyword'),
+      p('y', 'positional_or_keyword', '2'),
+    ]));
+  });
+
+  test('a callable that names no module counts as the library\'s where the library exports it', () => {
+    assert.deepEqual(api2(`${LIB2}.sub.exported_c`), {
+      path: `${LIB2}.sub.exported_c`, kind: 'function', defined_in: `${LIB2}.sub`, doc: 'Names no module.',
+      signature: sig('docstring', [p('a', 'positional_or_keyword')]),
+    });
+  });
+});

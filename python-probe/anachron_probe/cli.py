@@ -25,6 +25,13 @@ def _parse_args(argv):
         metavar="KEY=VALUE",
         help="recorded verbatim under 'provenance' (repeatable)",
     )
+    p.add_argument(
+        "--release-version",
+        metavar="VERSION",
+        help="the library's release version as its packager states it (Debian's upstream version); when the "
+        "library's own version (__version__, e.g. torch's 1.7.0a0) differs, VERSION is the surface's version "
+        "and the library's own goes to provenance as LIBRARY_version",
+    )
     p.add_argument("--timeout-per-module", type=float, default=20.0, metavar="SECONDS")
     p.add_argument("--verbose", action="store_true", help="timing and counts on stderr")
     args = p.parse_args(argv)
@@ -69,13 +76,19 @@ def build_surface(args, probe):
     for a in with_sig:
         sources[a["signature"]["source"]] = sources.get(a["signature"]["source"], 0) + 1
     modules = [{"name": n, "imported": ok} for n, ok in sorted(probe.modules.items())]
+    version = _library_version(args.library, probe.root)
+    provenance = dict(args.provenance_map)
+    if args.release_version and args.release_version != version:
+        if version is not None:
+            provenance.setdefault(args.library + "_version", version)
+        version = args.release_version
     return {
         "schema": SCHEMA,
         "library": args.library,
-        "version": _library_version(args.library, probe.root),
+        "version": version,
         "python": platform.python_version(),
         "platform": sys.platform,
-        "provenance": args.provenance_map,
+        "provenance": provenance,
         "modules": modules,
         "apis": apis,
         "errors": [{"module": m, "error": e} for m, e in sorted(probe.errors)],

@@ -45,6 +45,66 @@ def drop_first(params, names=None):
     return params
 
 
+def merge_parameter_lists(lists):
+    """One parameter list for several (overloads, or two sources): union of names in first-seen order; with more
+    than one list, a parameter missing from some list gets default "...", kinds are kept in a valid order (stable
+    within a kind) and at most one ``*args`` and one ``**kwargs`` remain."""
+    merged = []
+    index = {}
+    for params in lists:
+        for p in params:
+            if p["name"] not in index:
+                index[p["name"]] = len(merged)
+                merged.append(dict(p))
+            elif merged[index[p["name"]]]["default"] is None and p["default"] is not None:
+                merged[index[p["name"]]]["default"] = p["default"]
+    if len(lists) > 1:
+        for p in merged:
+            if p["default"] is None and p["kind"] not in (VAR_POSITIONAL, VAR_KEYWORD):
+                if any(p["name"] not in [q["name"] for q in params] for params in lists):
+                    p["default"] = UNKNOWN_DEFAULT
+        merged.sort(key=lambda p: KIND_ORDER[p["kind"]])
+        for kind in (VAR_POSITIONAL, VAR_KEYWORD):
+            seen = False
+            kept = []
+            for p in merged:
+                if p["kind"] == kind:
+                    if seen:
+                        continue
+                    seen = True
+                kept.append(p)
+            merged = kept
+    return merged
+
+
+def _keywords(sig):
+    names = set(p["name"] for p in sig["parameters"] if p["kind"] in (POSITIONAL_OR_KEYWORD, KEYWORD_ONLY))
+    return names, any(p["kind"] == VAR_KEYWORD for p in sig["parameters"])
+
+
+def reconcile_docstring_stub(doc_sig, stub_sig):
+    """A C function's docstring line next to the stub shipped for its extension module. The docstring stands when
+    the stub names no keyword it lacks; the stub (with the docstring's defaults for its ``...`` ones) when it names
+    every keyword the docstring does, and more; otherwise both parameter lists merged (docstring first; source
+    "docstring", as it holds the docstring's claims)."""
+    dk, dv = _keywords(doc_sig)
+    sk, sv = _keywords(stub_sig)
+    if sk <= dk and (dv or not sv):
+        return doc_sig
+    if dk <= sk and (sv or not dv):
+        # Stubs often say only ``= ...``: the docstring's default, where it names one, is more telling.
+        doc_defaults = dict((p["name"], p["default"]) for p in doc_sig["parameters"] if p["default"] is not None)
+        params = []
+        for p in stub_sig["parameters"]:
+            if p["default"] == UNKNOWN_DEFAULT and doc_defaults.get(p["name"], UNKNOWN_DEFAULT) != UNKNOWN_DEFAULT:
+                p = dict(p, default=doc_defaults[p["name"]])
+            params.append(p)
+        return make_signature(params, stub_sig["returns"], stub_sig["source"])
+    params = merge_parameter_lists([doc_sig["parameters"], stub_sig["parameters"]])
+    returns = doc_sig["returns"] if doc_sig["returns"] is not None else stub_sig["returns"]
+    return make_signature(params, returns, "docstring")
+
+
 def returns_text(text):
     if text is None:
         return None
@@ -261,7 +321,7 @@ def expr_default_text(node, source, placeholders=None):
         return UNKNOWN_DEFAULT
     if placeholders and isinstance(node, ast.Constant) and isinstance(node.value, str):
         if node.value in placeholders:
-            return placeholders[node.value]
+            return normalize_repr(placeholders[node.value])  # <... object at 0x7f...> from pybind11 docstrings
     try:
         value = ast.literal_eval(node)
     except Exception:
@@ -290,6 +350,7 @@ _CYTHON_TYPED = re.compile(
 _CYTHON_NOT_NONE = re.compile(r"\s+not\s+None(?=\s*(?:=|$))")
 _PARAM_NAME = re.compile(r"^(\*{0,2})([A-Za-z_][A-Za-z0-9_]*)(.*)$", re.S)
 _KEYWORD_PLACEHOLDER = "__anachron_kw__"
+_PYBIND_ARG = re.compile(r"^arg\d+$")
 
 
 def _parse_segment(segment, placeholders):
@@ -408,6 +469,11 @@ def parse_params_text(params_text):
             if optional and item["default"] is None:
                 item["default"] = UNKNOWN_DEFAULT
         params.append(item)
+    # pybind11 names parameters it was given no name for arg0, arg1, ...: they cannot be passed by keyword.
+    named = [p for p in params if p["name"] not in ("self", "cls")]
+    if named and all(_PYBIND_ARG.match(p["name"]) and p["kind"] == POSITIONAL_OR_KEYWORD for p in named):
+        for p in params:
+            p["kind"] = POSITIONAL_ONLY
     # A valid ordering of kinds is required; anything else is not a signature.
     kinds = [KIND_ORDER[p["kind"]] for p in params]
     if kinds != sorted(kinds):
@@ -440,3 +506,114 @@ def docstring_signature(doc, drop_self=False):
 def signature_lines_consumed(lines):
     head = split_doc_signature(lines)
     return head[3] if head else 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# return types: numpydoc "Returns" sections, stub annotations
+
+_UNDERLINE = re.compile(r"^\s*-{3,}\s*$")
+_ROLE = re.compile(r":[A-Za-z_][A-Za-z0-9_:]*:`~?([^`]*)`")
+_BACKTICKS = re.compile(r"`+~?([^`]*)`+")
+_UNION_WORD = re.compile(r"\bor\b")
+_RETURN_HEAD = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
+
+
+def _top_level_comma(text):
+    depth = 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return i
+    return -1
+
+
+def numpydoc_returns(doc):
+    """The type of the only entry of a numpydoc "Returns" section (``out : ndarray`` -> ``ndarray``; ``Generator``),
+    the part before any top-level comma (``ndarray, shape (N,)`` -> ``ndarray``), reStructuredText roles and
+    backticks removed. None when there is no such section, it has more than one entry, or the type is a union
+    (``ndarray or scalar``, ``int | None``, ``{None, 'raise'}``) or does not start with a name."""
+    if not isinstance(doc, str) or "Returns" not in doc:
+        return None
+    try:
+        lines = inspect.cleandoc(doc).splitlines()
+    except Exception:
+        return None
+    start = None
+    for i in range(len(lines) - 1):
+        if lines[i].strip() == "Returns" and _UNDERLINE.match(lines[i + 1]):
+            start = i
+            break
+    if start is None:
+        return None
+    base = _indent(lines[start])
+    entries = []
+    i = start + 2
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        ind = _indent(line)
+        if ind < base:
+            break
+        if ind == base:
+            if i + 1 < len(lines) and _UNDERLINE.match(lines[i + 1]):
+                break  # the next section
+            if line.strip().startswith(".."):
+                break  # a directive after the section (.. versionadded::)
+            entries.append(line.strip())
+        i += 1
+    if len(entries) != 1:
+        return None
+    entry = entries[0]
+    # ``name : type``; a line without " : " is the type alone (numpydoc allows the name to be omitted).
+    if " : " in entry or entry.endswith(" :"):
+        entry = entry.split(" :", 1)[1]
+    elif ":" in entry and not entry.startswith(":"):
+        name, _, rest = entry.partition(":")
+        if name.strip().isidentifier():
+            entry = rest
+    entry = _BACKTICKS.sub(r"\1", _ROLE.sub(r"\1", entry)).strip()
+    cut = _top_level_comma(entry)
+    if cut >= 0:
+        entry = entry[:cut]
+    entry = collapse(entry)
+    if not entry or "|" in entry or _UNION_WORD.search(entry) or not _RETURN_HEAD.match(entry):
+        return None
+    return returns_text(entry)
+
+
+def strip_generic_arguments(text):
+    """``NDArray[float64]`` -> ``NDArray``; ``ndarray[Any, dtype[_SCT]]`` -> ``ndarray``."""
+    out = []
+    depth = 0
+    for c in text:
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(c)
+    return collapse("".join(out))
+
+
+def agreed_returns(texts):
+    """One return text for several overloads: the text when all are the same; the common text without generic
+    arguments when only those differ (``NDArray[float64]``, ``NDArray[Any]`` -> ``NDArray``); else None. An
+    overload without a return annotation (None in ``texts``) makes it None."""
+    if not texts or any(t is None for t in texts):
+        return None
+    if all(t == texts[0] for t in texts):
+        return texts[0]
+    stripped = set(strip_generic_arguments(t) for t in texts)
+    if len(stripped) == 1:
+        only = stripped.pop()
+        return only or None
+    return None

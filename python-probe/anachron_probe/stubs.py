@@ -11,9 +11,11 @@ from .signatures import (
     VAR_KEYWORD,
     VAR_POSITIONAL,
     Source,
+    agreed_returns,
     expr_default_text,
     make_param,
     make_signature,
+    merge_parameter_lists,
     returns_text,
 )
 
@@ -157,7 +159,8 @@ def _params_of(fn, source):
 
 
 def merge_overloads(defs, source, drop_self):
-    """One parameter list for a function and its overloads (union of names in first-seen order)."""
+    """One parameter list for a function and its overloads (union of names in first-seen order); the return type
+    when every overload states the same one (see agreed_returns)."""
     lists = []
     returns = []
     for fn in defs:
@@ -165,42 +168,16 @@ def merge_overloads(defs, source, drop_self):
         if drop_self and params and params[0]["kind"] in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD):
             params = params[1:]
         lists.append(params)
+        text = None
         if fn.returns is not None:
             try:
                 text = source.segment(fn.returns)
             except Exception:
                 text = None
-            text = returns_text(text)
-            if text and text not in returns:
-                returns.append(text)
-    merged = []
-    index = {}
-    for params in lists:
-        for p in params:
-            if p["name"] not in index:
-                index[p["name"]] = len(merged)
-                merged.append(dict(p))
-            elif merged[index[p["name"]]]["default"] is None and p["default"] is not None:
-                merged[index[p["name"]]]["default"] = p["default"]
-    if len(lists) > 1:
-        for p in merged:
-            if p["default"] is None and p["kind"] not in (VAR_POSITIONAL, VAR_KEYWORD):
-                if any(p["name"] not in [q["name"] for q in params] for params in lists):
-                    p["default"] = UNKNOWN_DEFAULT
-        # Keep a valid order of kinds (stable within a kind); at most one *args and one **kwargs.
-        merged.sort(key=lambda p: KIND_ORDER[p["kind"]])
-        for kind in (VAR_POSITIONAL, VAR_KEYWORD):
-            seen = False
-            kept = []
-            for p in merged:
-                if p["kind"] == kind:
-                    if seen:
-                        continue
-                    seen = True
-                kept.append(p)
-            merged = kept
-    ret = " | ".join(returns) if returns else None
-    return make_signature(merged, returns_text(ret), "stub")
+        returns.append(returns_text(text) if text else None)
+    merged = merge_parameter_lists(lists)
+    # Overloads: a return type only when they all agree (generic arguments aside), else None.
+    return make_signature(merged, agreed_returns(returns), "stub")
 
 
 class StubIndex(object):

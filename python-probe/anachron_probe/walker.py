@@ -8,7 +8,14 @@ import re
 import sys
 import types
 
-from .signatures import docstring_signature, from_inspect, inspect_signature, is_meaningless, signature_lines_consumed
+from .signatures import (
+    docstring_signature,
+    from_inspect,
+    inspect_signature,
+    is_meaningless,
+    reconcile_docstring_stub,
+    signature_lines_consumed,
+)
 from .stubs import StubIndex
 from .text import doc_summary, error_text
 
@@ -145,6 +152,9 @@ class Probe(object):
         self._xref_cache = {}
         self._xref_depth = 0
         self._keep = []  # keep objects alive while their id() is a cache key
+        self._exported = None  # id -> object: what some module's __all__ exports while naming no module of its own
+        self._owner_modules = {}  # class name -> library extension module defining it (None: not found)
+        self._extension_index = None  # id -> [(extension module, name)] of the classes and builtins they hold
 
     # -- helpers -------------------------------------------------------------------------------------------------
 
@@ -295,7 +305,32 @@ class Probe(object):
             return self.in_library(_safe_getattr(obj, "__name__"))
         if is_constant(obj):
             return True
-        return self.in_library(_safe_getattr(obj, "__module__"))
+        module = _safe_getattr(obj, "__module__")
+        if module is None and not isinstance(obj, type):
+            # Builtins that name no module (torch 1.x C functions: torch.nn.functional.conv2d is torch.conv2d,
+            # __module__ None) belong to the library when one of its modules exports them in __all__.
+            return id(obj) in self._exported_objects()
+        return self.in_library(module)
+
+    def _exported_objects(self):
+        if self._exported is None:
+            exported = {}
+            for name in sorted(n for n, ok in self.modules.items() if ok):
+                mod = self.module_objects.get(name)
+                try:
+                    all_ = mod.__dict__.get("__all__")
+                    entries = sorted(set(x for x in list(all_) if isinstance(x, str))) if all_ is not None else []
+                except Exception:
+                    entries = []
+                for entry in entries:
+                    try:
+                        obj = mod.__dict__[entry] if entry in mod.__dict__ else None
+                    except Exception:
+                        obj = None
+                    if obj is not None and callable(obj) and _safe_getattr(obj, "__module__", 0) is None:
+                        exported[id(obj)] = obj
+            self._exported = exported
+        return self._exported
 
     # -- records -------------------------------------------------------------------------------------------------
 
@@ -418,20 +453,102 @@ class Probe(object):
             return True
         return f.endswith(_EXTENSION_SUFFIXES) or any(f.endswith(s) for s in _machinery_suffixes())
 
+    def _with_extension_stub(self, sig, extension_candidates):
+        """After inspect failed: the stub of the C extension module defining the callable, reconciled with the
+        docstring signature ``sig`` if there is one. Returns a signature or None."""
+        if sig is not None and sig["source"] == "inspect":
+            return sig
+        stub = self._stub_signature(extension_candidates) if extension_candidates else None
+        if sig is None:
+            return stub
+        return reconcile_docstring_stub(sig, stub) if stub is not None else sig
+
+    def _extension_candidates(self, module_name, qualname, tail):
+        if isinstance(module_name, str) and self.in_library(module_name) and self._is_extension(module_name):
+            return self._defining_candidates(module_name, qualname, tail)
+        return []
+
     def object_signature(self, obj, kind, public_module, name):
         sig, fallback = self._runtime_signature(obj, False)
+        qualname = _safe_getattr(obj, "__qualname__") or _safe_getattr(obj, "__name__")
+        if sig is None or sig["source"] != "inspect":
+            ext = self._extension_candidates(_safe_getattr(obj, "__module__"), qualname, ())
+            ext += self._owner_candidates(obj, qualname)
+            sig = self._with_extension_stub(sig, ext)
         if sig is not None:
             return sig
         sig = self._xref_signature(obj, name.rsplit(".", 1)[-1])
         if sig is not None:
             return sig
-        qualname = _safe_getattr(obj, "__qualname__") or _safe_getattr(obj, "__name__")
         candidates = [(public_module, [name])]
         candidates += self._defining_candidates(_safe_getattr(obj, "__module__"), qualname, ())
         if isinstance(qualname, str) and qualname != name:
             candidates.append((public_module, [qualname]))
+        candidates += self._owner_candidates(obj, qualname)
+        for module_name, attr in self._extension_homes(obj):
+            candidates.append((module_name, [attr]))
+            candidates += [(m, [attr]) for m in self.stubs.directory_stubs(module_name) if m != module_name]
         sig = self._stub_signature(candidates)
         return sig if sig is not None else fallback
+
+    def _extension_homes(self, obj):
+        """Where library extension modules hold ``obj`` itself: [(module, name)]. For C classes and builtins whose
+        __module__ names a Python module (torch.device, torch.Graph: 'torch'; their stubs are in torch/_C/)."""
+        if isinstance(obj, types.FunctionType):
+            return []
+        if self._extension_index is None:
+            index = {}
+            for name in sorted(n for n in list(sys.modules) if self.in_library(n)):
+                mod = sys.modules.get(name)
+                if not _is_extension_file(mod):
+                    continue
+                try:
+                    items = sorted((kv for kv in mod.__dict__.items() if isinstance(kv[0], str)), key=lambda kv: kv[0])
+                except Exception:
+                    continue
+                for k, v in items:
+                    if isinstance(v, (type, types.BuiltinFunctionType)):
+                        index.setdefault(id(v), []).append((name, k))
+                        self._keep.append(v)
+            self._extension_index = index
+        return self._extension_index.get(id(obj), [])
+
+    def _owner_candidates(self, obj, qualname):
+        """Stub lookups for a builtin whose __module__ does not say where it is defined, found through the class its
+        __qualname__ names (torch.add: __module__ 'torch' or None, __qualname__ '_VariableFunctionsClass.add', a
+        class of the extension module torch._C): that module's stubs, and every stub of its folder under the
+        builtin's own name (torch/_C/_VariableFunctions.pyi: ``def add``)."""
+        if isinstance(obj, (types.FunctionType, type)) or not isinstance(qualname, str):
+            return []
+        if "." not in qualname or "<" in qualname:
+            return []
+        owner, last = qualname.split(".", 1)[0], qualname.rsplit(".", 1)[1]
+        module_name = self._extension_owner(owner)
+        if module_name is None:
+            return []
+        out = self._defining_candidates(module_name, qualname, ())
+        for stub_mod in self.stubs.directory_stubs(module_name):
+            out.append((stub_mod, [last]))
+        return out
+
+    def _extension_owner(self, class_name):
+        if class_name in self._owner_modules:
+            return self._owner_modules[class_name]
+        found = None
+        for name in sorted(n for n in list(sys.modules) if self.in_library(n)):
+            mod = sys.modules.get(name)
+            if not _is_extension_file(mod):
+                continue
+            try:
+                cls = mod.__dict__.get(class_name)
+            except Exception:
+                cls = None
+            if isinstance(cls, type):
+                cmod = _safe_getattr(cls, "__module__")
+                found = cmod if self.in_library(cmod) else name
+                break
+        self._owner_modules[class_name] = found
+        return found
 
     def _xref_signature(self, doc_obj, name):
         """Signature of a same-named callable the docstring points to (one level, never recursive)."""
@@ -576,6 +693,13 @@ class Probe(object):
         else:
             target, drop, doc_target = raw, True, raw
         sig, fallback = self._runtime_signature(target, drop, doc_target)
+        if sig is None or sig["source"] != "inspect":
+            ext = self._extension_candidates(cls_module, cls_qualname, (name,))
+            if owner is not cls:
+                ext += self._extension_candidates(
+                    _safe_getattr(owner, "__module__"), _safe_getattr(owner, "__qualname__"), (name,)
+                )
+            sig = self._with_extension_stub(sig, ext)
         if sig is not None:
             return sig
         sig = self._xref_signature(doc_target, name)
@@ -587,6 +711,10 @@ class Probe(object):
             candidates += self._defining_candidates(
                 _safe_getattr(owner, "__module__"), _safe_getattr(owner, "__qualname__"), (name,)
             )
+        for k in (cls, owner) if owner is not cls else (cls,):
+            for module_name, attr in self._extension_homes(k):
+                candidates.append((module_name, [attr, name]))
+                candidates += [(m, [attr, name]) for m in self.stubs.directory_stubs(module_name) if m != module_name]
         sig = self._stub_signature(candidates)
         return sig if sig is not None else fallback
 
@@ -644,3 +772,9 @@ def _wrapped_docstring_signature(obj, drop_self):
         if sig is not None:
             return sig
     return None
+
+
+def _is_extension_file(mod):
+    """A module loaded from a compiled extension file (.so, .pyd, ...)."""
+    f = _safe_getattr(mod, "__file__")
+    return isinstance(f, str) and (f.endswith(_EXTENSION_SUFFIXES) or f.endswith(_machinery_suffixes()))

@@ -61,7 +61,7 @@ class GitTree:
         return data
 
     def read_text(self, path):
-        return self.read_bytes(path).decode("utf-8", "replace")
+        return self.read_bytes(path).decode("utf-8-sig", "replace")
 
     def _cat(self, sha):
         if self._proc is None:

@@ -1,55 +1,52 @@
-// `anachron check [PATH…] [--pin LIB==VERSION]… [--format text|json]`
+// `anachron check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV]`
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkPythonSource } from '../check-source.js';
-import type { Finding } from '../core/findings.js';
 import { normalizeDistributionName } from '../core/library-names.js';
-import { describeOrigin, parseCommandLinePin, type Pin } from '../core/pins.js';
+import { parseCommandLinePin, type Pin } from '../core/pins.js';
+import { changedLinesSince, repositoryRoot, repositoryRootOrUndefined, resolveCommit, untrackedFiles } from '../git/git.js';
+import { touchesLines, type LineRanges } from '../report/diff.js';
+import { formatFindingLine, toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
+import { relativeArtifactUri, renderSarif, SRCROOT, type SarifArtifactLocation } from '../report/sarif.js';
 import { loadPythonParser } from '../parser/python-parser.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { pinsForFile } from '../workspace/manifests.js';
 import { collectPythonFiles } from './files.js';
+import { pathInRoot, realRoot } from './repo-paths.js';
+import { toolInfo } from './tool-info.js';
 import { UsageError } from './usage-error.js';
 
-export interface JsonFinding {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  code: string;
-  severity: string;
-  message: string;
-  library: string;
-  api: string;
-  parameter: string | null;
-  pin: string;
-  requirement: string;
-  pinSource: string;
-  availableIn: string[];
-  replacement: string | null;
+/** The JSON format's finding: see README "The CLI". */
+export type JsonFinding = ReportedFinding;
+
+const FORMATS = ['text', 'json', 'sarif'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Which lines of which files `--diff REV` lets through; undefined for a file means "not part of the change". */
+interface DiffScope {
+  rev: string;
+  root: string;
+  /** Lines per checked file (absolute path as collected); 'all' for untracked files. */
+  linesOf(file: string): LineRanges | 'all' | undefined;
 }
 
-function toJson(file: string, f: Finding): JsonFinding {
+function diffScope(rev: string, cwd: string): DiffScope {
+  const root = realRoot(repositoryRoot(cwd));
+  const commit = resolveCommit(root, rev);
+  const changed = changedLinesSince(root, commit);
+  const untracked = new Set(untrackedFiles(root));
   return {
-    file,
-    line: f.range.start.line + 1,
-    column: f.range.start.column + 1,
-    endLine: f.range.end.line + 1,
-    endColumn: f.range.end.column + 1,
-    code: f.code,
-    severity: f.severity,
-    message: f.message,
-    library: f.library,
-    api: f.api,
-    parameter: f.parameter,
-    pin: f.pin,
-    requirement: f.requirement,
-    pinSource: describeOrigin(f.pinOrigin),
-    availableIn: f.availableIn,
-    replacement: f.replacement,
+    rev,
+    root,
+    linesOf(file) {
+      const inRepo = pathInRoot(root, file);
+      if (inRepo === undefined) return undefined;
+      if (untracked.has(inRepo)) return 'all';
+      return changed.get(inRepo);
+    },
   };
 }
 
@@ -61,10 +58,12 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
       pin: { type: 'string', multiple: true, default: [] },
       format: { type: 'string', default: 'text' },
       matrices: { type: 'string' },
+      diff: { type: 'string' },
       'exit-zero': { type: 'boolean', default: false },
     },
   });
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
+  if (!(FORMATS as readonly string[]).includes(values.format!)) throw new UsageError(`--format must be text or json or sarif, not ${values.format}`);
+  const format = values.format as Format;
   const overrides = new Map<string, Pin>();
   for (const text of values.pin ?? []) {
     const pin = parseCommandLinePin(text);
@@ -72,15 +71,32 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     if (pin.specifier === '') throw new UsageError(`--pin ${text}: give a version, e.g. --pin ${pin.distribution}==1.24.2`);
     overrides.set(normalizeDistributionName(pin.distribution), pin);
   }
-  const { files, missing } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
+  if (values.diff !== undefined && values.diff.trim() === '') throw new UsageError('--diff needs a revision, e.g. --diff origin/main');
+  const { files: collected, missing } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
+
+  const cwd = process.cwd();
+  const scope = values.diff !== undefined ? diffScope(values.diff, cwd) : undefined;
+  const linesByFile = new Map<string, LineRanges | 'all'>();
+  let files = collected;
+  if (scope) {
+    const outside = collected.filter((f) => pathInRoot(scope.root, f) === undefined);
+    if (outside.length > 0) err(`anachron: warning: ${outside.length} file${outside.length === 1 ? ' is' : 's are'} outside the repository and not part of the diff (e.g. ${outside[0]})`);
+    files = collected.filter((f) => {
+      const lines = scope.linesOf(f);
+      if (lines !== undefined) linesByFile.set(f, lines);
+      return lines !== undefined;
+    });
+  }
 
   const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder());
   for (const problem of catalog.problems) err(`anachron: warning: ${problem}`);
-  if (catalog.matrices.length === 0) throw new UsageError('no usable matrices: nothing can be checked');
+  if (catalog.matrices.length === 0) {
+    catalog.close();
+    throw new UsageError('no usable matrices: nothing can be checked');
+  }
   const parser = await loadPythonParser();
-  const cwd = process.cwd();
-  const results: JsonFinding[] = [];
+  const results: { finding: ReportedFinding; absolute: string }[] = [];
   const reportedManifestProblems = new Set<string>();
   try {
     for (const file of files) {
@@ -99,17 +115,57 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
       }
       const pins = new Map([...manifest.pins, ...overrides]);
       const shown = relative(cwd, resolve(file)) || file;
-      for (const f of checkPythonSource(parser, text, { catalog, pins })) results.push(toJson(shown, f));
+      const lines = linesByFile.get(file);
+      for (const f of checkPythonSource(parser, text, { catalog, pins, settings: manifest.settings })) {
+        const reported = toReportedFinding(shown, f);
+        if (lines !== undefined && lines !== 'all' && !touchesLines(lines, reported.line, reported.endLine)) continue;
+        results.push({ finding: reported, absolute: resolve(file) });
+      }
     }
   } finally {
     catalog.close();
   }
-  if (values.format === 'json') {
-    out(JSON.stringify(results, null, 2));
+
+  const findings = results.map((r) => r.finding);
+  if (format === 'json') {
+    out(JSON.stringify(findings, null, 2));
+  } else if (format === 'sarif') {
+    const root = scope?.root ?? realRoot(repositoryRootOrUndefined(cwd) ?? cwd);
+    const tool = toolInfo();
+    const sarif = renderSarif({
+      tool: { name: tool.name, version: tool.version, informationUri: tool.repositoryUrl, rulesHelpBase: tool.rulesHelpBase },
+      srcRootUri: directoryUri(root),
+      findings: results.map((r) => ({ finding: r.finding, artifact: artifactFor(root, r.absolute) })),
+    });
+    out(JSON.stringify(sarif, null, 2));
   } else {
-    for (const r of results) out(`${r.file}:${r.line}:${r.column}: ${r.severity} [${r.code}] ${r.message}`);
-    const n = results.length;
-    out(n === 0 ? `No anachronisms in ${files.length} file${files.length === 1 ? '' : 's'}.` : `${n} finding${n === 1 ? '' : 's'} in ${new Set(results.map((r) => r.file)).size} of ${files.length} files.`);
+    for (const r of findings) out(formatFindingLine(r));
+    out(summary(findings, files.length, scope?.rev));
   }
-  return results.length > 0 && !values['exit-zero'] ? 1 : 0;
+  return findings.length > 0 && !values['exit-zero'] ? 1 : 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function summary(findings: ReportedFinding[], fileCount: number, rev: string | undefined): string {
+  const n = findings.length;
+  const withFindings = new Set(findings.map((r) => r.file)).size;
+  if (rev === undefined) {
+    return n === 0 ? `No anachronisms in ${plural(fileCount, 'file')}.` : `${plural(n, 'finding')} in ${withFindings} of ${fileCount} files.`;
+  }
+  return n === 0
+    ? `No anachronisms on lines changed since ${rev} (${plural(fileCount, 'changed file')}).`
+    : `${plural(n, 'finding')} on lines changed since ${rev}, in ${withFindings} of ${plural(fileCount, 'changed file')}.`;
+}
+
+function directoryUri(dir: string): string {
+  const uri = pathToFileURL(dir).href;
+  return uri.endsWith('/') ? uri : uri + '/';
+}
+
+function artifactFor(root: string, absolute: string): SarifArtifactLocation {
+  const inRoot = pathInRoot(root, absolute);
+  return inRoot !== undefined ? { uri: relativeArtifactUri(inRoot), uriBaseId: SRCROOT } : { uri: pathToFileURL(absolute).href };
 }

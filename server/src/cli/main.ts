@@ -3,6 +3,8 @@ import { runBuildMatrices } from './build-matrices-command.js';
 import { runCheck } from './check-command.js';
 import { runCompareSurfaces } from './compare-surfaces-command.js';
 import { runHistory } from './history-command.js';
+import { runLsp } from './lsp-command.js';
+import { runMinVersions } from './min-versions-command.js';
 import { runMatrixAdd } from './matrix-add-command.js';
 import { UsageError } from './usage-error.js';
 import { openMatrixCatalog } from '../store/catalog.js';
@@ -13,10 +15,17 @@ export const __bench = { openMatrixCatalog };
 const USAGE = `usage: anachron <command> [options]
 
 commands:
-  check [PATH…] [--pin LIB==VERSION]… [--format text|json] [--matrices DIR] [--exit-zero]
+  check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--exit-zero]
       Check Python files (folders are searched for *.py). Pins come from the nearest requirements*.txt
-      above each file; --pin overrides them. Exit code: 0 no findings, 1 findings (0 with --exit-zero),
-      2 usage or input error.
+      above each file; --pin overrides them. --diff REV reports only findings on lines added or changed
+      since REV (committed, staged or not; untracked files count as added). --format sarif writes SARIF
+      2.1.0 for code scanning. Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error.
+  min-versions [PATH…] [--format text|json] [--matrices DIR]
+      For each tracked library the code uses: the lowest (and highest) tracked version with every API and
+      keyword it uses, the usages that force it, and whether the declared requirement is too low.
+      Exit code: 0, or 1 when a declared lower bound is too low.
+  lsp [--stdio]
+      Run the language server over stdin/stdout, for editors other than VS Code (see docs/editors.md).
   history API… [--format text|json] [--matrices DIR]
       Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version.
   build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…
@@ -38,6 +47,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runCheck(rest, out, err);
       case 'history':
         return runHistory(rest, out, err);
+      case 'min-versions':
+        return await runMinVersions(rest, out, err);
+      case 'lsp':
+        return await runLsp(rest);
       case 'build-matrices':
         return runBuildMatrices(rest, out, err);
       case 'matrix':

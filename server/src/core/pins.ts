@@ -1,6 +1,10 @@
-// Pins: which version of which library a project says it uses, and where it says so.
-import { normalizeDistributionName } from './library-names.js';
-import { isValidSpecifier, isValidVersion } from './versions.js';
+// Pins: which version of which library a project says it uses, where it says so, and which pin wins when several
+// sources state one. The manifest formats themselves are read by core/manifests/.
+import { parseRequirementsFile } from './manifests/requirements-txt.js';
+import { exactVersionOf, parseRequirement } from './manifests/requirement.js';
+import { DEFAULT_PRECEDENCE, type PrecedenceStep } from './settings.js';
+
+export { exactVersionOf, parseRequirement };
 
 export interface PinOrigin {
   /** Manifest path as the user should see it (relative where possible), or "command line". */
@@ -17,11 +21,13 @@ export interface Pin {
   distribution: string;
   /** Lock files and installed interpreters name exact versions; requirements may be exact, ranges or bare. */
   kind?: PinKind;
-  /** The specifier as written, e.g. "==1.24.2" or ">=1.21,<2". */
+  /** The specifier as written, e.g. "==1.24.2" or ">=1.21,<2" (Poetry and conda constraints in PEP 440 form). */
   specifier: string;
   /** The single version the specifier allows, when it is an exact pin ("==1.24.2"); null otherwise. */
   exactVersion: string | null;
   origin: PinOrigin;
+  /** The environment marker written with the pin ("python_version < '3.9'"): recorded, never evaluated. */
+  marker?: string;
 }
 
 export interface ManifestProblem {
@@ -30,75 +36,33 @@ export interface ManifestProblem {
   message: string;
 }
 
+/** A file a manifest pulls in: `-r other.txt` (constraint: false) or `-c constraints.txt` (constraint: true). */
+export interface ManifestInclude {
+  /** The path as written, relative to the including file's folder. */
+  target: string;
+  constraint: boolean;
+  /** 1-based line of the include. */
+  line: number;
+}
+
 export interface ParsedManifest {
   pins: Pin[];
   problems: ManifestProblem[];
-}
-
-const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/;
-
-/** Exact version of a specifier that allows one version only ("==1.2.3", "===1.2.3"); wildcards do not count. */
-export function exactVersionOf(specifier: string): string | null {
-  const m = /^\s*===?\s*([^\s,*;]+)\s*$/.exec(specifier);
-  if (!m || !isValidVersion(m[1]!)) return null;
-  return m[1]!;
-}
-
-/** Parses a requirement such as "numpy[extra]==1.24.2 ; python_version>'3'" into a pin, or explains why not. */
-export function parseRequirement(text: string, origin: PinOrigin): Pin | { error: string } {
-  const withoutMarker = text.split(';')[0]!.trim();
-  const m = NAME.exec(withoutMarker);
-  if (!m) return { error: `cannot read a requirement from "${text}"` };
-  const specifier = m[3]!.trim();
-  if (specifier.startsWith('@')) {
-    return { distribution: normalizeDistributionName(m[1]!), specifier: '', exactVersion: null, origin };
-  }
-  if (specifier !== '' && !isValidSpecifier(specifier)) {
-    return { error: `"${specifier}" is not a valid PEP 440 version specifier for ${m[1]}` };
-  }
-  return {
-    distribution: normalizeDistributionName(m[1]!),
-    specifier,
-    exactVersion: exactVersionOf(specifier),
-    origin,
-  };
-}
-
-/** Joins backslash continuations and drops comments, keeping the 1-based line where each logical line starts. */
-function logicalLines(text: string): { line: number; text: string }[] {
-  const out: { line: number; text: string }[] = [];
-  let pending: { line: number; text: string } | null = null;
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const noComment = raw.replace(/(^|\s)#.*$/, '');
-    const continued = /\\\s*$/.test(noComment);
-    const piece = noComment.replace(/\\\s*$/, '');
-    if (pending) pending.text += ' ' + piece;
-    else pending = { line: i + 1, text: piece };
-    if (!continued) {
-      out.push(pending);
-      pending = null;
-    }
-  });
-  if (pending) out.push(pending);
-  return out;
+  /** Files pulled in (-r, -c, setup.cfg "file:"), for the caller to read. */
+  includes?: ManifestInclude[];
+  /** False when the file holds no dependency information at all (a pyproject.toml or setup.cfg of tool settings). */
+  describesProject?: boolean;
+  /** uv.lock: folders, relative to the lock's folder, of the workspace members it was locked for. */
+  workspaceMembers?: string[];
 }
 
 /**
  * Reads a pip requirements file. Options (-r, -c, --index-url, …), editable and URL/path requirements are not
  * version pins and are skipped; `--hash` options after a requirement are dropped. A line that cannot be read
- * becomes a problem and the rest of the file still counts.
+ * becomes a problem and the rest of the file still counts. (core/manifests reports the -r/-c includes too.)
  */
 export function parseRequirementsTxt(text: string, file: string): ParsedManifest {
-  const pins: Pin[] = [];
-  const problems: ManifestProblem[] = [];
-  for (const { line, text: logical } of logicalLines(text)) {
-    const body = logical.replace(/\s--hash[=\s]\S+/g, '').trim();
-    if (body === '' || body.startsWith('-')) continue;
-    if (/^(\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/|file:)/i.test(body)) continue; // local path or URL: unpinned
-    const parsed = parseRequirement(body, { file, line });
-    if ('error' in parsed) problems.push({ file, line, message: parsed.error });
-    else pins.push(parsed);
-  }
+  const { pins, problems } = parseRequirementsFile(text, file);
   return { pins, problems };
 }
 
@@ -109,4 +73,53 @@ export function parseCommandLinePin(text: string): Pin | { error: string } {
 
 export function describeOrigin(origin: PinOrigin): string {
   return origin.line === null ? origin.file : `${origin.file}:${origin.line}`;
+}
+
+/** The precedence step a pin falls under: its kind, and for requirements how much the specifier says. */
+export function precedenceStepOf(pin: Pin): PrecedenceStep {
+  switch (pin.kind) {
+    case 'lock':
+    case 'installed':
+    case 'assumed':
+      return pin.kind;
+    default:
+      return pin.exactVersion !== null ? 'exact' : pin.specifier !== '' ? 'range' : 'bare';
+  }
+}
+
+/**
+ * The full order of steps for a (possibly partial) precedence list: the steps listed, in that order, then those
+ * left out, in the default order.
+ */
+export function completePrecedence(precedence: readonly PrecedenceStep[] = DEFAULT_PRECEDENCE): PrecedenceStep[] {
+  const listed = precedence.filter((s, i) => DEFAULT_PRECEDENCE.includes(s) && precedence.indexOf(s) === i);
+  return [...listed, ...DEFAULT_PRECEDENCE.filter((s) => !listed.includes(s))];
+}
+
+export interface ChosenPins {
+  /** The winning pin per distribution. */
+  pins: Map<string, Pin>;
+  /** Every pin per distribution, the winner first, then the others in the order they would win. */
+  candidates: Map<string, Pin[]>;
+}
+
+/**
+ * Chooses one pin per distribution from pins given in source order (the fixed file order, then the order within
+ * each file): the pin on the highest precedence step wins, and on a tie the one given first.
+ */
+export function choosePins(pins: Iterable<Pin>, precedence?: readonly PrecedenceStep[]): ChosenPins {
+  const order = completePrecedence(precedence);
+  const rank = (p: Pin) => order.indexOf(precedenceStepOf(p));
+  const candidates = new Map<string, Pin[]>();
+  for (const pin of pins) {
+    const list = candidates.get(pin.distribution);
+    if (list) list.push(pin);
+    else candidates.set(pin.distribution, [pin]);
+  }
+  const chosen = new Map<string, Pin>();
+  for (const [name, list] of candidates) {
+    list.sort((a, b) => rank(a) - rank(b)); // stable: ties keep source order
+    chosen.set(name, list[0]!);
+  }
+  return { pins: chosen, candidates };
 }

@@ -18,12 +18,13 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeTree } from '../core/analyze.js';
 import { fixesFor, type FixableFinding, type TextEdit } from '../core/fixes.js';
 import { hoverFor } from '../core/hover.js';
-import { parseRequirementsTxt } from '../core/pins.js';
+import { isManifestName, parseManifest } from '../core/manifests/index.js';
 import { findApiReferences } from '../core/python/references.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
-import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
+import { registerCustomRequests } from './custom-requests.js';
 import { DocumentTrees } from './document-trees.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
 
@@ -31,7 +32,6 @@ interface InitializationOptions {
   matricesFolder?: string;
 }
 
-const REQUIREMENTS = /^requirements.*\.txt$/i;
 const CHECK_DELAY_MS = 150;
 
 const connection = createConnection(ProposedFeatures.all);
@@ -75,15 +75,15 @@ function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base
 function contextFor(file: string) {
   const { pins } = manifestFor(file);
   const settings = (pins as { settings?: import('../core/settings.js').ProjectSettings }).settings;
-  return { catalog: catalog!, pins: pins.pins, settings };
+  return editor.context(file, { catalog: catalog!, pins: pins.pins, settings });
 }
 
 function checkDocument(doc: TextDocument): void {
   const file = filePath(doc.uri);
   if (!file) return;
-  if (REQUIREMENTS.test(basename(file))) {
+  if (isManifestName(basename(file))) {
     const lines = doc.getText().split(/\r?\n/);
-    const { problems } = parseRequirementsTxt(doc.getText(), basename(file));
+    const { problems } = parseManifest(basename(file), doc.getText(), basename(file));
     void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: problems.map((p) => manifestProblemToDiagnostic(p, lines[p.line - 1] ?? '')) });
     return;
   }
@@ -127,7 +127,7 @@ connection.onInitialize((params: InitializeParams) => {
     if (root) workspaceRoots = [root];
   }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  catalog = openMatrixCatalog(options.matricesFolder ?? defaultMatricesFolder());
+  catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), params.initializationOptions);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -145,7 +145,7 @@ connection.onInitialized(async () => {
   }
   if (canWatchFiles) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
-      watchers: ['**/requirements*.txt', '**/pyproject.toml', '**/*.lock', '**/pylock.toml', '**/Pipfile.lock', '**/environment.yml', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
+      watchers: ['**/requirements*.{txt,in}', '**/constraints*.txt', '**/pyproject.toml', '**/*.lock', '**/pylock*.toml', '**/Pipfile', '**/environment*.{yml,yaml}', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
     });
   }
   try {
@@ -205,9 +205,10 @@ connection.onCodeAction((params) => {
 });
 
 connection.onDidChangeWatchedFiles(() => recheckAll());
+const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, trees: () => trees, manifestFor, contextFor, recheckAll });
 connection.onShutdown(() => catalog?.close());
 
-const isManifest = (file: string | undefined) => !!file && (REQUIREMENTS.test(basename(file)) || /^(pyproject\.toml|setup\.cfg|environment\.ya?ml|.*\.lock|pylock\.toml)$/i.test(basename(file)));
+const isManifest = (file: string | undefined) => !!file && isManifestName(basename(file));
 
 documents.onDidOpen((e) => scheduleCheck(e.document, 0));
 documents.onDidChangeContent((e) => {

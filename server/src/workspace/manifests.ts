@@ -1,19 +1,49 @@
-// Finds the manifests that govern a Python file and reads their pins: the nearest folder, walking up from the
-// file, that holds requirements*.txt files. Reading goes through a function so editors can supply unsaved text.
+// Finds the manifests that govern a Python file and reads their pins and settings (see docs/pins.md):
+// - pins come from the nearest folder, walking up from the file, that holds a recognised manifest (plus the
+//   uv.lock of the workspace that folder is a member of), and the files those manifests pull in with -r/-c;
+// - settings come from the nearest pyproject.toml with a [tool.anachron] table at or above the file;
+// - one pin per distribution wins by precedence.
+// Every read goes through a ManifestReader, so editors can supply unsaved text.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { parseRequirementsTxt, type ManifestProblem, type Pin } from '../core/pins.js';
-import { normalizeDistributionName } from '../core/library-names.js';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import {
+  compareManifestNames,
+  isLockFormat,
+  manifestFormatOf,
+  parseManifestAs,
+  type ManifestFormat,
+  type ParsedAnyManifest,
+} from '../core/manifests/index.js';
+import { choosePins, type ManifestProblem, type Pin } from '../core/pins.js';
+import type { PrecedenceStep, ProjectSettings } from '../core/settings.js';
 
 export interface ManifestPins {
+  /** The pin that wins, per normalised distribution name. */
   pins: Map<string, Pin>;
+  /** Every pin stated for each distribution, the winner first, then the others in the order they would win. */
+  candidates: Map<string, Pin[]>;
   problems: ManifestProblem[];
+  /** Absolute paths of the manifests read, in the order read (each followed by the files it includes). */
   manifests: string[];
+  /** [tool.anachron] of the nearest pyproject.toml that has one; {} when none does. */
+  settings: ProjectSettings;
+  /** Absolute path of the pyproject.toml the settings come from, or null. */
+  settingsFile: string | null;
 }
 
 export interface ManifestReader {
   listDir(dir: string): string[];
   readText(file: string): string | undefined;
+}
+
+export interface PinsOptions {
+  /** Never look above this folder. */
+  root?: string;
+  /** Manifest paths in pins and problems are shown relative to this folder. */
+  displayBase: string;
+  reader?: ManifestReader;
+  /** Pins from elsewhere (an installed interpreter: kind "installed"), ranked with the manifests' pins. */
+  extraPins?: Pin[];
 }
 
 export const diskReader: ManifestReader = {
@@ -33,54 +63,170 @@ export const diskReader: ManifestReader = {
   },
 };
 
-const REQUIREMENTS = /^requirements.*\.txt$/i;
+/** Reads and parses each file once per call, through the reader. */
+class ManifestSession {
+  private readonly parsed = new Map<string, ParsedAnyManifest | null>();
+  constructor(
+    readonly reader: ManifestReader,
+    readonly displayBase: string,
+  ) {}
 
-/** requirements.txt first, then the others by name: the main file wins when two pin the same library. */
-function manifestOrder(a: string, b: string): number {
-  const rank = (n: string) => (n.toLowerCase() === 'requirements.txt' ? 0 : 1);
-  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+  shown(file: string): string {
+    return relative(this.displayBase, file) || file;
+  }
+
+  /** The parsed manifest (in `format`, or the one its name says), or null when it cannot be read. */
+  parse(file: string, format: ManifestFormat | undefined = manifestFormatOf(file)): ParsedAnyManifest | null {
+    const key = `${format}\0${file}`;
+    if (!this.parsed.has(key)) {
+      const text = this.reader.readText(file);
+      this.parsed.set(key, text === undefined ? null : parseManifestAs(format, text, this.shown(file)));
+    }
+    return this.parsed.get(key)!;
+  }
+
+  /** Manifests in `dir`, in the fixed file order. */
+  manifestsIn(dir: string): string[] {
+    return this.reader
+      .listDir(dir)
+      .filter((n) => manifestFormatOf(n) !== undefined)
+      .sort(compareManifestNames)
+      .map((n) => join(dir, n));
+  }
+}
+
+function isInside(root: string, dir: string): boolean {
+  const rel = relative(root, dir);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** `start` and the folders above it, stopping at `root` (when given) and at the file-system root. */
+function foldersUp(start: string, root: string | undefined): string[] {
+  const out: string[] = [];
+  let dir = start;
+  for (;;) {
+    out.push(dir);
+    const up = dirname(dir);
+    if (up === dir || (root !== undefined && (dir === root || !isInside(root, up)))) break;
+    dir = up;
+  }
+  return out;
+}
+
+/** A pyproject.toml or setup.cfg of tool settings only does not make its folder a project. */
+function countsAsManifest(session: ManifestSession, file: string): boolean {
+  const format = manifestFormatOf(file);
+  if (format !== 'pyproject.toml' && format !== 'setup.cfg') return true;
+  return session.parse(file)?.describesProject !== false;
+}
+
+/** The uv.lock of a workspace that lists `folder` as a member, searched in the folders above it. */
+function workspaceLockFor(session: ManifestSession, folder: string, root: string | undefined): string | undefined {
+  const up = dirname(folder);
+  if (up === folder || (root !== undefined && (folder === root || !isInside(root, up)))) return undefined;
+  for (const dir of foldersUp(up, root)) {
+    const lock = session.manifestsIn(dir).find((f) => manifestFormatOf(f) === 'uv.lock');
+    if (!lock) continue;
+    const member = relative(dir, folder).split(sep).join('/');
+    if (session.parse(lock)?.workspaceMembers?.includes(member)) return lock;
+  }
+  return undefined;
 }
 
 /**
- * Pins for `file`: from the nearest folder at or above it (not above `root`, when given) that has requirements
- * files. Manifest paths in pins are shown relative to `displayBase`.
+ * Pins for `file`: from the nearest folder at or above it (not above `root`, when given) that holds a recognised
+ * manifest, with the settings of the nearest pyproject.toml that has [tool.anachron]. Manifest paths in pins and
+ * problems are shown relative to `displayBase`.
  */
-export function pinsForFile(file: string, options: { root?: string; displayBase: string; reader?: ManifestReader }): ManifestPins {
-  const reader = options.reader ?? diskReader;
+export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
+  const session = new ManifestSession(options.reader ?? diskReader, options.displayBase);
   const root = options.root ? resolve(options.root) : undefined;
-  let dir = dirname(resolve(file));
-  for (;;) {
-    const names = reader.listDir(dir).filter((n) => REQUIREMENTS.test(n)).sort(manifestOrder);
-    if (names.length > 0) return readManifests(names.map((n) => join(dir, n)), options.displayBase, reader);
-    const up = dirname(dir);
-    if (up === dir || (root !== undefined && relative(root, dir) === '')) break;
-    dir = up;
+  const folders = foldersUp(dirname(resolve(file)), root);
+
+  let files: string[] = [];
+  for (const dir of folders) {
+    files = session.manifestsIn(dir).filter((f) => countsAsManifest(session, f));
+    if (files.length > 0) {
+      if (!files.some((f) => isLockFormat(manifestFormatOf(f)))) {
+        const lock = workspaceLockFor(session, dir, root);
+        if (lock) files.unshift(lock);
+      }
+      break;
+    }
   }
-  return { pins: new Map(), problems: [], manifests: [] };
+
+  let settingsFile: string | null = null;
+  for (const dir of folders) {
+    const pyproject = session.manifestsIn(dir).find((f) => manifestFormatOf(f) === 'pyproject.toml');
+    if (pyproject && session.parse(pyproject)?.settings) {
+      settingsFile = pyproject;
+      break;
+    }
+  }
+  return collect(session, files, settingsFile, options.extraPins ?? []);
 }
 
-/** Exact pins beat ranges, ranges beat bare names; on a tie the earlier manifest wins. */
-function strength(pin: Pin): number {
-  return pin.exactVersion !== null ? 0 : pin.specifier !== '' ? 1 : 2;
+/** Reads the given manifests (and what they include) in the order given; settings from the first that has them. */
+export function readManifests(files: string[], displayBase: string, reader: ManifestReader = diskReader, precedence?: PrecedenceStep[]): ManifestPins {
+  const session = new ManifestSession(reader, displayBase);
+  const settingsFile = files.find((f) => manifestFormatOf(f) === 'pyproject.toml' && session.parse(f)?.settings) ?? null;
+  const result = collect(session, files, settingsFile, []);
+  if (precedence) {
+    const chosen = choosePins([...result.candidates.values()].flat(), precedence);
+    return { ...result, pins: chosen.pins, candidates: chosen.candidates };
+  }
+  return result;
 }
 
-export function readManifests(files: string[], displayBase: string, reader: ManifestReader = diskReader): ManifestPins {
-  const pins = new Map<string, Pin>();
+function collect(session: ManifestSession, files: string[], settingsFile: string | null, extraPins: Pin[]): ManifestPins {
+  const pins: Pin[] = [];
   const problems: ManifestProblem[] = [];
-  for (const file of files) {
-    const text = reader.readText(file);
-    const shown = relative(displayBase, file) || file;
-    if (text === undefined) {
-      problems.push({ file: shown, line: 1, message: `cannot read ${shown}` });
-      continue;
+  const seenProblems = new Set<string>();
+  const addProblems = (list: ManifestProblem[]) => {
+    for (const p of list) {
+      const key = `${p.file}\0${p.line}\0${p.message}`;
+      if (!seenProblems.has(key)) problems.push(p);
+      seenProblems.add(key);
     }
-    const parsed = parseRequirementsTxt(text, shown);
-    problems.push(...parsed.problems);
-    for (const pin of parsed.pins) {
-      const key = normalizeDistributionName(pin.distribution);
-      const current = pins.get(key);
-      if (!current || strength(pin) < strength(current)) pins.set(key, pin);
+  };
+  const read: string[] = [];
+  const visited = new Set<string>();
+
+  /** Files pulled in with -r/-c are requirements files whatever their names. */
+  const visit = (file: string, stack: string[], via?: { from: string; line: number; option: string }) => {
+    if (stack.includes(file)) {
+      const cycle = [...stack.slice(stack.indexOf(file)), file].map((f) => session.shown(f)).join(' → ');
+      addProblems([{ file: session.shown(via!.from), line: via!.line, message: `${via!.option} ${session.shown(file)} closes a cycle of includes: ${cycle}` }]);
+      return;
+    }
+    if (visited.has(file)) return;
+    visited.add(file);
+    read.push(file);
+    const parsed = session.parse(file, via ? 'requirements' : undefined);
+    if (!parsed) {
+      const shown = session.shown(file);
+      addProblems([via ? { file: session.shown(via.from), line: via.line, message: `cannot read ${shown}, included with ${via.option}` } : { file: shown, line: 1, message: `cannot read ${shown}` }]);
+      return;
+    }
+    // Assumed versions apply from the settings file only.
+    pins.push(...parsed.pins.filter((p) => p.kind !== 'assumed' || file === settingsFile));
+    addProblems(parsed.problems);
+    for (const inc of parsed.includes ?? []) {
+      visit(resolve(dirname(file), inc.target), [...stack, file], { from: file, line: inc.line, option: inc.constraint ? '-c' : '-r' });
+    }
+  };
+  for (const file of files) visit(file, []);
+
+  let settings: ProjectSettings = {};
+  if (settingsFile) {
+    const parsed = session.parse(settingsFile);
+    settings = parsed?.settings ?? {};
+    if (!visited.has(settingsFile) && parsed) {
+      pins.push(...parsed.pins.filter((p) => p.kind === 'assumed'));
+      addProblems(parsed.problems);
     }
   }
-  return { pins, problems, manifests: files };
+  pins.push(...extraPins);
+  const chosen = choosePins(pins, settings.precedence);
+  return { pins: chosen.pins, candidates: chosen.candidates, problems, manifests: read, settings, settingsFile };
 }

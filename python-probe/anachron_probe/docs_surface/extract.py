@@ -1,0 +1,319 @@
+"""The documented surface of one library at one tag: which documentation files are read, and the collector the
+rst scanner reports to (static expansion of ``automodule``/``autoclass``, includes, the set of names)."""
+import ast
+import posixpath
+import re
+
+from .pysource import PySource, class_shape, is_class
+from .rst import DocState, Scanner, valid_path
+
+
+def _numpy_docs(tree):
+    return tree.paths("doc/source/reference/", ".rst")
+
+
+def _scipy_docs(tree):
+    ref = tree.paths("doc/source/reference/", ".rst")
+    if ref:
+        return ref
+    # Before 1.7 the reference pages sat directly in doc/source/ (tutorial/ and others are not reference).
+    return [p for p in tree.paths("doc/source/", ".rst") if "/" not in p[len("doc/source/"):]]
+
+
+def _scipy_subpackages(tree):
+    """Public subpackages (scipy/X/__init__.py): their docstrings are the reference pages' content."""
+    out = []
+    for p in tree.paths("scipy/", "/__init__.py"):
+        parts = p.split("/")
+        if len(parts) == 3 and not parts[1].startswith("_") and parts[1] not in ("tests", "test"):
+            out.append("scipy." + parts[1])
+    return out
+
+
+def _qiskit_docs(tree):
+    return tree.paths("docs/apidoc/", ".rst") or tree.paths("docs/apidocs/", ".rst")
+
+
+class Library:
+    def __init__(self, name, root, repository, tag_prefix, doc_root, docs, extra_modules=None, versions=None):
+        self.name = name
+        self.root = root
+        self.repository = repository
+        self.tag_prefix = tag_prefix
+        self.doc_root = doc_root
+        self.docs = docs
+        self.extra_modules = extra_modules
+        self.versions = versions or {}
+
+    def version_for_tag(self, tag):
+        if tag in self.versions:
+            return self.versions[tag]
+        if self.tag_prefix and tag.startswith(self.tag_prefix):
+            return tag[len(self.tag_prefix):]
+        return tag
+
+    def tag_for_version(self, version):
+        for tag, v in self.versions.items():
+            if v == version:
+                return tag
+        return self.tag_prefix + version
+
+
+LIBRARIES = {
+    "numpy": Library("numpy", "numpy", "github:numpy/numpy", "v", "doc/source", _numpy_docs),
+    "scipy": Library("scipy", "scipy", "github:scipy/scipy", "v", "doc/source", _scipy_docs, _scipy_subpackages),
+    # The repository is qiskit-terra's history up to 0.25; the `qiskit` metapackage 0.43 and 0.44 shipped terra
+    # 0.24 and 0.25 as their whole API (from 0.45 on the versions agree).
+    "qiskit": Library(
+        "qiskit", "qiskit", "github:Qiskit/qiskit", "", "docs", _qiskit_docs,
+        versions={"0.24.0": "0.43.0", "0.25.0": "0.44.0"},
+    ),
+}
+
+
+class Collector:
+    def __init__(self, tree, library):
+        self.tree = tree
+        self.library = library
+        self.root = library.root
+        self.documented = {}
+        self.outside = {}
+        self.private = {}
+        self.explicit_paths = set()
+        self.template_paths = set()
+        self.alias_paths = set()
+        self.doc_texts = []
+        self.errors = set()
+        self.py = PySource(tree, self.error)
+        self._expanding = []
+        self.expanded_modules = set()
+        self.scanner = Scanner(self)
+
+    # --- reporting -----------------------------------------------------------------------------------------------
+    def error(self, file, message):
+        self.errors.add((file or "", message))
+
+    def add(self, path, origin, via_template=False):
+        if not (path == self.root or path.startswith(self.root + ".")):
+            self.outside.setdefault(path, origin)
+            return
+        if not valid_path(path):
+            self.error(origin, "not an importable path, not recorded: %s" % path)
+            return
+        if any(part.startswith("_") for part in path.split(".")):
+            # Special and private members (ndarray.__add__, generic.__array_interface__): documented, but outside
+            # the surface convention (public paths have no component starting with "_"); kept apart.
+            self.private.setdefault(path, origin)
+            return
+        self.documented.setdefault(path, origin)
+        (self.template_paths if via_template else self.explicit_paths).add(path)
+
+    # --- documents -----------------------------------------------------------------------------------------------
+    def scan_document(self, path):
+        text = self.py.text(path)
+        if text is None:
+            return
+        self.doc_texts.append(text)
+        self.scanner.scan_text(text, DocState(path))
+
+    def root_module_aliases(self):
+        """{real module: [public alias]} for modules the root package exposes under another name that the
+        reference pages themselves name (``numpy.emath`` for ``numpy.lib.scimath``, ``numpy.rec`` for
+        ``numpy.core.records`` in 1.x: ":mod:`numpy.emath` is a preferred alias for numpy.lib.scimath")."""
+        out = {}
+        r = self.py.resolve_module(self.root)
+        if r is None:
+            return out
+        named = set()
+        for text in self.doc_texts:
+            named.update(re.findall(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*", text))
+        for name in sorted(self.py.bound_names(self.root)):
+            if name.startswith("_"):
+                continue
+            alias = self.root + "." + name
+            if alias not in named:
+                continue
+            b = self.py.lookup(r[0], name)
+            if b is not None and b.kind == "module" and b.module != alias and b.module.startswith(self.root + "."):
+                out.setdefault(b.module, []).append(alias)
+        return out
+
+    def run(self):
+        for doc in self.library.docs(self.tree):
+            self.scan_document(doc)
+        # The docs of some versions name a module by its defining path (numpy 1.16: numpy.lib.scimath); the
+        # root's alias for it is the public path users write (numpy.emath), as the runtime surfaces record it.
+        for real, aliases in self.root_module_aliases().items():
+            for path in sorted(self.documented):
+                if path == real or path.startswith(real + "."):
+                    for alias in aliases:
+                        apath = alias + path[len(real):]
+                        if apath not in self.documented:
+                            self.add(apath, self.documented[path], via_template=path in self.template_paths)
+                            self.alias_paths.add(apath)
+        if self.library.extra_modules:
+            for mod in self.library.extra_modules(self.tree):
+                if mod not in self.expanded_modules:
+                    origin = self.py.module_file(mod)
+                    state = DocState(origin)
+                    state.module = mod
+                    self.add(mod, origin)
+                    self.expand_module(self.scanner, mod, {}, state, origin)
+
+    # --- expansions the scanner asks for -------------------------------------------------------------------------
+    @staticmethod
+    def _names(option):
+        return [n.strip() for n in (option or "").replace("\n", ",").split(",") if n.strip()]
+
+    def expand_module(self, scanner, mod, options, state, origin):
+        """``automodule``: the module docstring is part of the page; ``:members:`` adds what the source shows."""
+        self.expanded_modules.add(mod)
+        key = "module:" + mod
+        if key in self._expanding:
+            return
+        r = self.py.resolve_module(mod)
+        if r is None:
+            self.error(origin, "automodule %s: no source file for the module at this tag (generated at build time?)" % mod)
+            return
+        real, path = r
+        self._expanding.append(key)
+        try:
+            doc = self.py.module_docstring(real, path)
+            if doc:
+                scanner.scan_text(doc, state, None, origin=path)
+            if "members" in options:
+                names = self._names(options.get("members")) or self.py.module_members(
+                    real, path, "undoc-members" in options
+                )
+                excluded = set(self._names(options.get("exclude-members")))
+                for n in names:
+                    if n in excluded:
+                        continue
+                    self.add(mod + "." + n, path)
+                    b = self.py.lookup(real, n)
+                    if b is not None and isinstance(b.node, ast.ClassDef):
+                        for m in self.py.class_members(b.node, "undoc-members" in options):
+                            if m not in excluded:
+                                self.add(mod + "." + n + "." + m, b.path)
+        finally:
+            self._expanding.pop()
+
+    def expand_class(self, scanner, path, options, state, origin):
+        """``autoclass``: the class docstring is part of the page (its directives are read in the class's
+        scope); ``:members:`` adds the listed names, or the members the class body shows."""
+        key = "class:" + path
+        if key in self._expanding:
+            return
+        explicit = self._names(options.get("members")) if "members" in options else []
+        excluded = set(self._names(options.get("exclude-members")))
+        b = self.py.resolve(path)
+        node = b.node if b is not None and is_class(b.node) else None
+        self._expanding.append(key)
+        try:
+            if node is not None:
+                doc = class_shape(node)[3]
+                if doc:
+                    scanner.scan_text(doc, state, klass=path, origin=b.path)
+            if "members" in options:
+                names = explicit
+                if not names and isinstance(node, ast.ClassDef):
+                    names = self.py.class_members(node, "undoc-members" in options)
+                elif not names and node is not None:
+                    shape = class_shape(node)
+                    names = shape[1] + shape[2]
+                for n in names:
+                    if n not in excluded and (not n.startswith("_") or n in ("__call__",)):
+                        self.add(path + "." + n, b.path if b is not None else origin)
+        finally:
+            self._expanding.pop()
+
+    _EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning", "Exit", "Interrupt")
+
+    def expand_template(self, path, options, origin):
+        """An ``autosummary`` entry with ``:toctree:`` gets a page from the class template, which lists the
+        class's public methods and attributes, inherited ones included (numpy's, SciPy's and Qiskit's
+        ``class.rst``); Qiskit's ``class_no_inherited_members`` template drops inherited methods (it keeps every
+        attribute). Exceptions get no member listing. Read from the source: what the class bodies show, bases
+        followed inside the library."""
+        b = self.py.resolve(path)
+        if b is None or not is_class(b.node):
+            return
+        if self._exception_like(b, 0):
+            return
+        inherited_methods = "no_inherited" not in (options.get("template") or "")
+        methods, attributes = [], []
+        self._template_members(b, inherited_methods, methods, attributes, set(), 0)
+        for n in methods + attributes:
+            self.add(path + "." + n, b.path or origin, via_template=True)
+
+    def _bases(self, b):
+        out = []
+        for d in class_shape(b.node)[0]:
+            bb = self.py.resolve_in(b.module, d)
+            out.append((d, bb if bb is not None and is_class(bb.node) else None))
+        return out
+
+    def _exception_like(self, b, depth):
+        if b.node.name.endswith(self._EXCEPTION_SUFFIXES) or depth > 8:
+            return b.node.name.endswith(self._EXCEPTION_SUFFIXES)
+        for d, bb in self._bases(b):
+            if d.rpartition(".")[2].endswith(self._EXCEPTION_SUFFIXES) or d.endswith("BaseException"):
+                return True
+            if bb is not None and self._exception_like(bb, depth + 1):
+                return True
+        return False
+
+    def _template_members(self, b, inherited_methods, methods, attributes, seen, depth):
+        key = (b.module, b.node.name)
+        if key in seen or depth > 12:
+            return
+        seen.add(key)
+        _, own_methods, own_attributes, _ = class_shape(b.node)
+        if depth == 0 or inherited_methods:
+            methods.extend(m for m in own_methods if m not in methods and m not in attributes)
+        attributes.extend(a for a in own_attributes if a not in attributes and a not in methods)
+        for _, bb in self._bases(b):
+            if bb is not None:
+                self._template_members(bb, inherited_methods, methods, attributes, seen, depth + 1)
+
+    def include(self, scanner, arg, options, state, klass, origin):
+        if "literal" in options or "code" in options or "parser" in options:
+            return
+        target = (arg or "").strip()
+        if not target or target.startswith("<"):
+            return
+        base = state.doc_path or ""
+        if target.startswith("/"):
+            path = posixpath.normpath(self.library.doc_root + target)
+        else:
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
+        key = "include:" + path
+        if key in self._expanding:
+            return
+        if not path.endswith((".rst", ".txt", ".inc", ".rst.inc")):
+            return
+        text = self.py.text(path) if self.tree.exists(path) else None
+        if text is None:
+            if not self.tree.exists(path):
+                self.error(origin, "include %s: no such file at this tag" % target)
+            return
+        start, end = options.get("start-after"), options.get("end-before")
+        if start and start in text:
+            text = text.split(start, 1)[1]
+        if end and end in text:
+            text = text.split(end, 1)[0]
+        self._expanding.append(key)
+        saved = state.doc_path
+        state.doc_path = path
+        try:
+            scanner.scan_lines(text.splitlines(), state, klass, path)
+        finally:
+            state.doc_path = saved
+            self._expanding.pop()
+
+
+def extract(tree, library):
+    """The Collector after reading ``library``'s documentation at ``tree``."""
+    c = Collector(tree, library)
+    c.run()
+    return c

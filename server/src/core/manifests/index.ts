@@ -1,0 +1,111 @@
+// Every manifest format anachron reads, by file name: which files are manifests, the fixed order in which they
+// are read (which breaks ties between pins of equal precedence), and one pure entry point that parses any of them.
+import type { ParsedManifest } from '../pins.js';
+import type { ProjectSettings } from '../settings.js';
+import { parseCondaEnvironment } from './conda.js';
+import { parsePipfileLock, parsePoetryOrPdmLock, parsePylock, parseUvLock } from './locks.js';
+import { parsePipfile } from './pipfile.js';
+import { parsePyproject } from './pyproject.js';
+import { parseRequirementsFile } from './requirements-txt.js';
+import { parseSetupCfg } from './setup-cfg.js';
+
+export type ManifestFormat = 'uv.lock' | 'poetry.lock' | 'pdm.lock' | 'pylock.toml' | 'Pipfile.lock' | 'requirements' | 'conda' | 'Pipfile' | 'pyproject.toml' | 'setup.cfg';
+
+/**
+ * The fixed file order: lock files, then the files that set up an environment (requirements, constraints, conda),
+ * then the files that declare what a package accepts. Within one entry, files sort by name.
+ */
+const FILE_ORDER: { pattern: RegExp; format: ManifestFormat }[] = [
+  { pattern: /^uv\.lock$/i, format: 'uv.lock' },
+  { pattern: /^poetry\.lock$/i, format: 'poetry.lock' },
+  { pattern: /^pdm\.lock$/i, format: 'pdm.lock' },
+  { pattern: /^pylock\.toml$/i, format: 'pylock.toml' },
+  { pattern: /^pylock\.[^.\\/]+\.toml$/i, format: 'pylock.toml' },
+  { pattern: /^Pipfile\.lock$/i, format: 'Pipfile.lock' },
+  { pattern: /^requirements\.txt$/i, format: 'requirements' },
+  { pattern: /^requirements.*\.txt$/i, format: 'requirements' },
+  { pattern: /^requirements.*\.in$/i, format: 'requirements' },
+  { pattern: /^constraints.*\.txt$/i, format: 'requirements' },
+  { pattern: /^environment.*\.ya?ml$/i, format: 'conda' },
+  { pattern: /^Pipfile$/i, format: 'Pipfile' },
+  { pattern: /^pyproject\.toml$/i, format: 'pyproject.toml' },
+  { pattern: /^setup\.cfg$/i, format: 'setup.cfg' },
+];
+
+/** The base name of a path, with either separator. */
+function baseName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+}
+
+function rankOf(name: string): number {
+  return FILE_ORDER.findIndex((e) => e.pattern.test(name));
+}
+
+/** The format of a manifest file by its name, or undefined when anachron does not read it. */
+export function manifestFormatOf(fileName: string): ManifestFormat | undefined {
+  const i = rankOf(baseName(fileName));
+  return i < 0 ? undefined : FILE_ORDER[i]!.format;
+}
+
+export function isManifestName(fileName: string): boolean {
+  return manifestFormatOf(fileName) !== undefined;
+}
+
+/** Sorts manifest file names into the fixed file order. */
+export function compareManifestNames(a: string, b: string): number {
+  const na = baseName(a);
+  const nb = baseName(b);
+  return rankOf(na) - rankOf(nb) || (na < nb ? -1 : na > nb ? 1 : 0);
+}
+
+export function isLockFormat(format: ManifestFormat | undefined): boolean {
+  return format === 'uv.lock' || format === 'poetry.lock' || format === 'pdm.lock' || format === 'pylock.toml' || format === 'Pipfile.lock';
+}
+
+export type ParsedAnyManifest = ParsedManifest & { settings?: ProjectSettings };
+
+/**
+ * Parses any supported manifest, chosen by `fileName` (only its base name counts). Pins and problems name
+ * `displayName` as their file. Pure: includes (-r, -c) are reported, not followed. An unknown file name gives
+ * nothing.
+ */
+export function parseManifest(fileName: string, text: string, displayName: string): ParsedAnyManifest {
+  return parseManifestAs(manifestFormatOf(fileName), text, displayName);
+}
+
+/** Parses a manifest in a known format, whatever its name (a file pulled in with -r is a requirements file). */
+export function parseManifestAs(format: ManifestFormat | undefined, text: string, displayName: string): ParsedAnyManifest {
+  const parsed = parseByFormat(format, text, displayName);
+  parsed.pins.sort((a, b) => (a.origin.line ?? 0) - (b.origin.line ?? 0));
+  parsed.problems.sort((a, b) => a.line - b.line);
+  return parsed;
+}
+
+function parseByFormat(format: ManifestFormat | undefined, text: string, file: string): ParsedAnyManifest {
+  switch (format) {
+    case 'uv.lock':
+      return parseUvLock(text, file);
+    case 'poetry.lock':
+    case 'pdm.lock':
+      return parsePoetryOrPdmLock(text, file);
+    case 'pylock.toml':
+      return parsePylock(text, file);
+    case 'Pipfile.lock':
+      return parsePipfileLock(text, file);
+    case 'requirements':
+      return parseRequirementsFile(text, file);
+    case 'conda':
+      return parseCondaEnvironment(text, file);
+    case 'Pipfile':
+      return parsePipfile(text, file);
+    case 'pyproject.toml':
+      return parsePyproject(text, file);
+    case 'setup.cfg':
+      return parseSetupCfg(text, file);
+    case undefined:
+      return { pins: [], problems: [] };
+  }
+}
+
+export { condaSpec } from './conda.js';
+export { poetryToPep440 } from './poetry-constraint.js';

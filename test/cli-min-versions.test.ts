@@ -1,0 +1,151 @@
+// `anachron min-versions` on the bundled numpy matrix (tracked: 1.19.5, 1.24.2, 2.2.4, 2.4.6).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { runCli } from './support/cli.js';
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-minv-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+interface Usage { file: string; line: number; column: number; code: string; api: string; parameter: string | null }
+interface Requirement {
+  library: string; distribution: string; trackedVersions: string[]; files: string[];
+  minimum: string | null; failsBelowMinimum: string | null; minimumForcedBy: Usage[];
+  maximum: string | null; failsAboveMaximum: string | null; maximumForcedBy: Usage[];
+  compatibleVersions: string[]; usages: (Usage & { worksIn: string[] })[];
+  declared: { requirement: string; specifier: string; source: string; lowerBound: string | null } | null;
+  verdict: string; declaredAllowsFailing: string[];
+}
+
+function minVersions(dir: string, ...args: string[]): { code: number; requirements: Requirement[]; stderr: string } {
+  const r = runCli(['min-versions', ...args, '--format', 'json'], dir);
+  return { code: r.code, requirements: r.code === 2 ? [] : (JSON.parse(r.stdout) as Requirement[]), stderr: r.stderr };
+}
+
+const USES_BOTH = 'import numpy as np\ny = np.trapezoid([1, 2, 3])\nu = np.unique([1.0, 2.0], equal_nan=False)\n';
+const USES_TRAPZ = 'import numpy as np\ny = np.trapz([1, 2, 3])\n';
+
+describe('anachron min-versions', () => {
+  test('np.trapezoid and np.unique(equal_nan=…) need numpy 2.2.4, forced by trapezoid; numpy>=1.19 is too low', () => {
+    const dir = project({ 'requirements.txt': 'numpy>=1.19\n', 'a.py': USES_BOTH });
+    const r = minVersions(dir);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.requirements.length, 1);
+    const numpy = r.requirements[0]!;
+    assert.equal(numpy.library, 'numpy');
+    assert.deepEqual(numpy.trackedVersions, ['1.19.5', '1.24.2', '2.2.4', '2.4.6']);
+    assert.equal(numpy.minimum, '2.2.4');
+    assert.equal(numpy.failsBelowMinimum, '1.24.2');
+    assert.deepEqual(numpy.minimumForcedBy.map((u) => [u.file, u.line, u.api, u.parameter]), [['a.py', 2, 'numpy.trapezoid', null]]);
+    assert.equal(numpy.maximum, '2.4.6');
+    assert.equal(numpy.failsAboveMaximum, null);
+    assert.deepEqual(numpy.compatibleVersions, ['2.2.4', '2.4.6']);
+    assert.deepEqual(numpy.usages.map((u) => [u.line, u.api, u.parameter, u.code, u.worksIn]), [
+      [2, 'numpy.trapezoid', null, 'anachronistic-api', ['2.2.4', '2.4.6']],
+      [3, 'numpy.unique', 'equal_nan', 'anachronistic-parameter', ['1.24.2', '2.2.4', '2.4.6']],
+    ]);
+    assert.deepEqual(numpy.declared, { requirement: 'numpy>=1.19', specifier: '>=1.19', source: 'requirements.txt:1', lowerBound: '1.19' });
+    assert.equal(numpy.verdict, 'too-low');
+    assert.deepEqual(numpy.declaredAllowsFailing, ['1.19.5', '1.24.2']);
+
+    const text = runCli(['min-versions'], dir);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /lowest version: 2\.2\.4, forced by what numpy 1\.24\.2 lacks:\n\s+a\.py:2:5: `numpy\.trapezoid`\n/);
+    assert.match(text.stdout, /declared: numpy>=1\.19 \(requirements\.txt:1\): TOO LOW .*require numpy>=2\.2\.4/);
+    assert.doesNotMatch(text.stdout, /highest version/);
+  });
+
+  test('a declared bound at the minimum is fine; one between tracked versions cannot be verified; both exit 0', () => {
+    const ok = minVersions(project({ 'requirements.txt': 'numpy>=2.2.4,<3\n', 'a.py': USES_BOTH }));
+    assert.equal(ok.code, 0);
+    assert.equal(ok.requirements[0]!.verdict, 'ok');
+    const between = minVersions(project({ 'requirements.txt': 'numpy>=2.0\n', 'a.py': USES_BOTH }));
+    assert.equal(between.code, 0);
+    assert.equal(between.requirements[0]!.verdict, 'unverified');
+    assert.equal(between.requirements[0]!.declared!.lowerBound, '2.0');
+    const exact = minVersions(project({ 'requirements.txt': 'numpy==1.24.2\n', 'a.py': USES_BOTH }));
+    assert.equal(exact.code, 1);
+    assert.equal(exact.requirements[0]!.verdict, 'too-low');
+  });
+
+  test('only the keyword: numpy 1.24.2 is the lowest, forced by equal_nan', () => {
+    const r = minVersions(project({ 'requirements.txt': 'numpy\n', 'a.py': 'import numpy as np\nu = np.unique([1.0], equal_nan=True)\n' }));
+    const numpy = r.requirements[0]!;
+    assert.equal(numpy.minimum, '1.24.2');
+    assert.deepEqual(numpy.minimumForcedBy.map((u) => [u.code, u.api, u.parameter]), [['anachronistic-parameter', 'numpy.unique', 'equal_nan']]);
+    assert.equal(numpy.declared!.lowerBound, null);
+    assert.equal(numpy.verdict, 'too-low', 'a bare name has no lower bound');
+    assert.equal(r.code, 1);
+  });
+
+  test('a removed API gives the highest version too, with the usage that forces it', () => {
+    const dir = project({ 'requirements.txt': 'numpy>=1.19\n', 'a.py': USES_TRAPZ });
+    const r = minVersions(dir);
+    assert.equal(r.code, 0, 'the lower bound is fine; an open upper bound is only noted');
+    const numpy = r.requirements[0]!;
+    assert.equal(numpy.minimum, '1.19.5');
+    assert.equal(numpy.failsBelowMinimum, null);
+    assert.equal(numpy.maximum, '2.2.4');
+    assert.equal(numpy.failsAboveMaximum, '2.4.6');
+    assert.deepEqual(numpy.maximumForcedBy.map((u) => [u.line, u.api]), [[2, 'numpy.trapz']]);
+    assert.equal(numpy.verdict, 'ok');
+    assert.deepEqual(numpy.declaredAllowsFailing, ['2.4.6']);
+    const text = runCli(['min-versions'], dir);
+    assert.match(text.stdout, /highest version: 2\.2\.4, forced by what numpy 2\.4\.6 lacks:\n\s+a\.py:2:5: `numpy\.trapz`/);
+    assert.match(text.stdout, /note: the declared range also allows numpy 2\.4\.6/);
+  });
+
+  test('each folder is judged against its own manifest; undeclared libraries are reported, not failed', () => {
+    const dir = project({
+      'app/requirements.txt': 'numpy>=2.2.4\n',
+      'app/new.py': USES_BOTH,
+      'legacy/requirements.txt': 'numpy==1.19.5\n',
+      'legacy/old.py': USES_BOTH,
+      'scripts/tool.py': USES_BOTH,
+    });
+    const r = minVersions(dir);
+    assert.equal(r.code, 1);
+    assert.deepEqual(
+      r.requirements.map((q) => [q.files.join(','), q.declared?.source ?? null, q.verdict, q.minimum]),
+      [
+        [join('scripts', 'tool.py'), null, 'undeclared', '2.2.4'],
+        [join('app', 'new.py'), join('app', 'requirements.txt') + ':1', 'ok', '2.2.4'],
+        [join('legacy', 'old.py'), join('legacy', 'requirements.txt') + ':1', 'too-low', '2.2.4'],
+      ],
+    );
+    assert.equal(minVersions(dir, 'app', 'scripts').code, 0);
+  });
+
+  test('guarded fallbacks do not force a version', () => {
+    const code = 'import numpy as np\ntry:\n    from numpy import trapezoid\nexcept ImportError:\n    from numpy import trapz as trapezoid\n';
+    const r = minVersions(project({ 'requirements.txt': 'numpy>=1.19\n', 'a.py': code }));
+    assert.equal(r.code, 0, JSON.stringify(r.requirements));
+    assert.equal(r.requirements[0]!.minimum, '1.19.5');
+  });
+
+  test('no tracked library, and usage errors', () => {
+    const dir = project({ 'a.py': 'import os\nprint(os.getcwd())\n' });
+    const none = runCli(['min-versions'], dir);
+    assert.equal(none.code, 0);
+    assert.match(none.stdout, /No tracked library is used in 1 file\./);
+    assert.deepEqual(minVersions(dir).requirements, []);
+    const cases: [string[], RegExp][] = [
+      [['min-versions', 'missing.py'], /no such file or folder: missing\.py/],
+      [['min-versions', '--format', 'sarif'], /--format must be text or json/],
+      [['min-versions', '--matrices', join(dir, 'none')], /no usable matrices/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args, dir);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+  });
+});
