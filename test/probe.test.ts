@@ -423,7 +423,7 @@ describe('python probe on a fixture package', () => {
       p('y', 'positional_or_keyword', "'a'"),
       p('mode', 'keyword_only', '...'),
       p('strict', 'keyword_only', 'False'),
-    ], 'int | str');
+    ], null); // the overloads return different types: no single return type is recorded
     assert.deepEqual(api(`${LIB}.stubbed`).signature, expected);
     assert.deepEqual(api(`${LIB}.core.stubbed`).signature, expected);
   });
