@@ -137,6 +137,10 @@ describe('guards', () => {
     assert.deepEqual(check(code, 'fakelib==1.0'), []);
     assert.deepEqual(check(code, 'fakelib==3.0'), []);
   });
+  test('blocks that expect an exception (pytest.raises, assert_raises, assertRaises) are deliberate', () => {
+    const code = 'import fakelib\nimport pytest\nwith pytest.raises(AttributeError):\n    fakelib.new(1)\nwith self.assertRaises(TypeError):\n    fakelib.new(1, axis=0)\nfakelib.new(2)\n';
+    assert.deepEqual(brief(check(code, 'fakelib==1.0')), ['7:1 anachronistic-api fakelib.new']);
+  });
   test('a try/except that catches something unrelated is no guard', () => {
     assert.equal(check('import fakelib\ntry:\n    fakelib.new()\nexcept KeyError:\n    pass\n', 'fakelib==1.0').length, 1);
   });

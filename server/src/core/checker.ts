@@ -184,14 +184,9 @@ function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states
       `\`${history.api}\` takes at most ${limit} positional argument${limit === 1 ? '' : 's'} in ${versionList(rejecting, matrix)}, ${pinClause(pin, matrix, rejecting)}; ` +
         `this call passes ${given}, which ${matrix.library} ${describeVersionRuns(matrix.versions, (i) => accepting.includes(history.versions[i]!))} accept${accepting.length === 1 ? 's' : ''}.`,
       call.range, history.api, null, accepting.map((c) => c.version));
-    return;
   }
-  const reliable = rejecting.every((s) => s.cell?.signatureSource === 'inspect' || s.cell?.signatureSource === 'stub');
-  if (reliable && rejecting.length === states.length) {
-    scope.emit('too-many-positional', 'warning',
-      `\`${history.api}\` takes at most ${limit} positional argument${limit === 1 ? '' : 's'} in every tracked version of ${matrix.library} (${trackedSpan(matrix)}); this call passes ${given}.`,
-      call.range, history.api, null, []);
-  }
+  // No tracked version takes that many: C callables such as ufuncs accept positional outputs their signatures do
+  // not show, so this is left to the type checker rather than guessed.
 }
 
 /** The class a value has when a library call produced it: the class itself, or the recorded return type. */

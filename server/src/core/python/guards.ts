@@ -49,10 +49,19 @@ function probedAttributeNames(condition: Node): Set<string> {
   return names;
 }
 
+/** `with pytest.raises(…)`, `with assert_raises(…)`, `with self.assertRaises(…)`: the block is meant to fail. */
+const EXPECTS_FAILURE = /(^|\.)(raises|assert_raises|assertRaises|assert_raises_regex|assertRaisesRegex|raises_regex)\s*\(/;
+
+function expectsFailure(withStatement: Node): boolean {
+  const clause = withStatement.namedChildren.find((c) => c?.type === 'with_clause');
+  return !!clause && EXPECTS_FAILURE.test(clause.text);
+}
+
 /** Whether `node`, which refers to the dotted `segments`, sits in code that anticipates their absence. */
 export function isGuarded(node: Node, segments: string[], versionFlags: Set<string> = new Set()): boolean {
   let child: Node = node;
   for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'with_statement' && parent.childForFieldName('body')?.id === child.id && expectsFailure(parent)) return true;
     if (parent.type === 'try_statement') {
       // The body expects the failure; a handler that catches it is the fallback for the other versions.
       const inBody = parent.childForFieldName('body')?.id === child.id;
