@@ -113,6 +113,14 @@ function checkKeyword(
   }
 }
 
+/**
+ * The history, when resolution found the API in at least one tracked version. Paths known only from the
+ * documentation (listed, never resolved) are no evidence that code using them works anywhere.
+ */
+function resolvedSomewhere(history: ApiHistory | undefined): ApiHistory | undefined {
+  return history?.versions.some((c) => c.state === 'present') ? history : undefined;
+}
+
 /** Everything a reference is checked against: one library's matrix, the pin in force, the versions it allows. */
 interface Scope {
   matrix: LibraryMatrix;
@@ -176,7 +184,9 @@ function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states
   const { matrix, pin } = scope;
   const rejecting = states.filter((s) => s.state === 'present' && s.cell?.signature && maxPositional(s.cell.signature) < call.positionalCount);
   if (rejecting.length === 0) return;
-  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && maxPositional(c.signature) >= call.positionalCount);
+  // Compare like with like: a docstring signature shows optional positional outputs that an introspected one hides.
+  const source = rejecting[0]!.cell!.signatureSource;
+  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && c.signatureSource === source && maxPositional(c.signature) >= call.positionalCount);
   const limit = maxPositional(rejecting[0]!.cell!.signature!);
   const given = `${call.positionalCount} positional argument${call.positionalCount === 1 ? '' : 's'}`;
   if (accepting.length > 0) {
@@ -217,7 +227,7 @@ function checkInstanceReference(scope: Scope, ref: ApiReference): void {
   const cls = producedClass(scope, producer);
   if (!cls) return; // where the type is not certain, say nothing
   const path = `${cls}.${member.name}`;
-  const history = scope.matrix.lookup(path);
+  const history = resolvedSomewhere(scope.matrix.lookup(path));
   if (!history) return; // instance attributes set in __init__ are not in the class surface
   if (!verifyPresent(scope, path, member.range, history, ref.guarded)) return;
   if (receiver.members.length === 1) checkCall(scope, ref, history, true);
@@ -253,7 +263,7 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
       continue;
     }
     if (lastSegment.startsWith('_')) return; // private and dunder names are outside the public surface
-    history = matrix.lookup(prefix.path);
+    history = resolvedSomewhere(matrix.lookup(prefix.path));
     if (!history) {
       const parentIsModule = i === 0 || parent?.kind === 'module';
       if (parentIsModule && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {
