@@ -3,6 +3,7 @@
 // never invent them.
 import type { Node } from 'web-tree-sitter';
 import { walk } from './syntax.js';
+import type { TreeIndex } from './tree-index.js';
 
 export interface LocalBindings {
   /** Names bound in any way other than a single plain `name = value` assignment. */
@@ -34,7 +35,13 @@ function patternNames(node: Node, out: string[]): void {
 
 const PARAMETER_CONTAINERS = new Set(['parameters', 'lambda_parameters']);
 
-export function collectLocalBindings(root: Node): LocalBindings {
+const BINDING_TYPES = [
+  'assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'named_expression', 'function_definition',
+  'class_definition', 'as_pattern', 'global_statement', 'nonlocal_statement', 'delete_statement', 'parameters',
+  'lambda_parameters', 'case_pattern', 'capture_pattern',
+];
+
+export function collectLocalBindings(index: TreeIndex): LocalBindings {
   const boundNames = new Set<string>();
   const singleAssignments = new Map<string, Node[]>();
   const bindAll = (target: Node | null) => {
@@ -44,7 +51,7 @@ export function collectLocalBindings(root: Node): LocalBindings {
     names.forEach((n) => boundNames.add(n));
   };
 
-  walk(root, (node) => {
+  for (const node of BINDING_TYPES.flatMap((t) => index.ofType(t))) {
     switch (node.type) {
       case 'assignment': {
         const left = node.childForFieldName('left');
@@ -99,7 +106,7 @@ export function collectLocalBindings(root: Node): LocalBindings {
           node.namedChildren.forEach((c) => c?.type === 'identifier' && boundNames.add(c.text));
         }
     }
-  });
+  }
   // A name assigned more than once is not a stable alias.
   for (const [name, values] of singleAssignments) if (values.length > 1) boundNames.add(name);
   return { boundNames, singleAssignments };

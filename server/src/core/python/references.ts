@@ -3,9 +3,10 @@
 // which libraries are tracked and what is wrong with a reference is the checker's job.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { SourceRange } from '../source-range.js';
-import { chainParts, dottedParts, rangeBetween, rangeOf, walk } from './syntax.js';
+import { chainParts, dottedParts, rangeBetween, rangeOf } from './syntax.js';
+import { indexTree, type TreeIndex } from './tree-index.js';
 import { collectLocalBindings } from './local-bindings.js';
-import { findVersionFlags, isGuarded as isGuardedBy } from './guards.js';
+import { buildGuardIndex } from './guards.js';
 
 export interface PathPrefix {
   /** Fully qualified dotted path, e.g. "numpy.linalg". */
@@ -71,8 +72,8 @@ function prefixesOfDotted(parts: Node[], basePath: string[] = [], baseStart?: No
   }));
 }
 
-function collectImports(root: Node, refs: ApiReference[], table: BindingTable, starModules: string[], isGuarded: (node: Node, segments: string[]) => boolean): void {
-  walk(root, (node) => {
+function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTable, starModules: string[], isGuarded: (node: Node, segments: string[]) => boolean): void {
+  for (const node of [...index.ofType('import_statement'), ...index.ofType('import_from_statement')]) {
     if (node.type === 'import_statement') {
       for (const item of node.namedChildren) {
         if (!item) continue;
@@ -87,7 +88,7 @@ function collectImports(root: Node, refs: ApiReference[], table: BindingTable, s
       }
     } else if (node.type === 'import_from_statement') {
       const moduleNode = node.childForFieldName('module_name');
-      if (!moduleNode || moduleNode.type !== 'dotted_name') return; // relative imports stay inside the project
+      if (!moduleNode || moduleNode.type !== 'dotted_name') continue; // relative imports stay inside the project
       const moduleParts = dottedParts(moduleNode);
       const modulePath = moduleParts.map((p) => p.text);
       const guarded = isGuarded(node, modulePath);
@@ -114,7 +115,7 @@ function collectImports(root: Node, refs: ApiReference[], table: BindingTable, s
       }
       if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) starModules.push(modulePath.join('.'));
     }
-  });
+  }
 }
 
 function callSiteOf(call: Node): CallSite {
@@ -217,15 +218,15 @@ function addAliases(assignments: Map<string, Node[]>, locallyBound: Set<string>,
 }
 
 export function findApiReferences(tree: Tree): ApiReference[] {
-  const root = tree.rootNode;
-  const versionFlags = findVersionFlags(root);
-  const isGuarded = (node: Node, segments: string[]) => isGuardedBy(node, segments, versionFlags);
+  const index = indexTree(tree);
+  const guards = buildGuardIndex(index);
+  const isGuarded = (node: Node, segments: string[]) => guards.isGuarded(node, segments);
   const refs: ApiReference[] = [];
   const table: BindingTable = new Map();
   const starModules: string[] = [];
-  collectImports(root, refs, table, starModules, isGuarded);
+  collectImports(index, refs, table, starModules, isGuarded);
 
-  const { boundNames, singleAssignments } = collectLocalBindings(root);
+  const { boundNames, singleAssignments } = collectLocalBindings(index);
   // A name both imported and bound some other way (assigned, a parameter, a loop variable …) is ambiguous.
   for (const name of [...boundNames, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
@@ -245,14 +246,12 @@ export function findApiReferences(tree: Tree): ApiReference[] {
   }
 
   const calls = new Map<number, CallSite>();
-  walk(root, (node) => {
-    if (node.type === 'call') {
-      const fn = node.childForFieldName('function');
-      if (fn) calls.set(fn.id, callSiteOf(node));
-    }
-  });
+  for (const node of index.ofType('call')) {
+    const fn = node.childForFieldName('function');
+    if (fn) calls.set(fn.id, callSiteOf(node));
+  }
 
-  walk(root, (node) => {
+  const visit = (node: Node): void => {
     if (node.type === 'attribute') {
       const parent = node.parent;
       if (parent?.type === 'attribute' && parent.childForFieldName('object')?.id === node.id) return; // not maximal
@@ -319,6 +318,8 @@ export function findApiReferences(tree: Tree): ApiReference[] {
         }
       }
     }
-  });
+  };
+  for (const node of index.ofType('attribute')) visit(node);
+  for (const node of index.ofType('identifier')) visit(node);
   return refs;
 }

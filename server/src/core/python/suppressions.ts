@@ -1,7 +1,7 @@
 // `# anachron: ignore` (every code) and `# anachron: ignore[code, other-code]` on a line silence findings that
 // start on that line.
 import type { Tree } from 'web-tree-sitter';
-import { walk } from './syntax.js';
+import { indexTree } from './tree-index.js';
 
 const SUPPRESSION = /#\s*anachron:\s*ignore(?:\[([^\]]*)\])?/;
 
@@ -10,20 +10,19 @@ export type Suppressions = Map<number, Set<string> | null>;
 
 export function findSuppressions(tree: Tree): Suppressions {
   const out: Suppressions = new Map();
-  walk(tree.rootNode, (node) => {
-    if (node.type !== 'comment') return;
+  for (const node of indexTree(tree).ofType('comment')) {
     const m = SUPPRESSION.exec(node.text);
-    if (!m) return;
+    if (!m) continue;
     const line = node.startPosition.row;
     if (m[1] === undefined) {
       out.set(line, null);
-      return;
+      continue;
     }
     const codes = m[1].split(',').map((c) => c.trim()).filter(Boolean);
     const existing = out.get(line);
-    if (existing === null) return;
+    if (existing === null) continue;
     out.set(line, new Set([...(existing ?? []), ...codes]));
-  });
+  }
   return out;
 }
 
