@@ -99,8 +99,15 @@ export class SqliteMatrix implements LibraryMatrix {
     return history;
   }
 
+  private readonly docCache = new Map<string, string[]>();
+
   apisWithDoc(doc: string): string[] {
-    return this.withDoc.all(doc).map((r) => r.path);
+    let paths = this.docCache.get(doc);
+    if (!paths) {
+      paths = this.withDoc.all(doc).map((r) => r.path);
+      this.docCache.set(doc, paths);
+    }
+    return paths;
   }
 
   isUnresolved(api: string): boolean {
