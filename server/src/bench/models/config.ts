@@ -1,0 +1,123 @@
+// What a run config says about its model, validated from untrusted JSON. API keys never appear here: a remote model
+// names the environment variable that holds its key (apiKeyEnv).
+import type { FaultConfig } from '../local-server/faults.js';
+import { BUILTIN_MODELS, type BuiltinModelName } from './builtin.js';
+import type { RetryPolicy } from './retry.js';
+
+export interface RequestSettings {
+  /** Default 0. */
+  temperature?: number;
+  /** Default 512. */
+  maxTokens?: number;
+  stop?: string[];
+}
+
+export interface RemoteModelConfig extends RequestSettings {
+  provider: 'openai-compatible';
+  /** e.g. "https://api.openai.com/v1". */
+  baseUrl: string;
+  model: string;
+  /** Name of the environment variable that holds the API key (omit for endpoints without auth). */
+  apiKeyEnv?: string;
+  authHeader?: 'authorization' | 'api-key';
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Per-attempt timeout, default 60 000 ms. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface BuiltinModelConfig extends RequestSettings {
+  provider: 'builtin';
+  model: BuiltinModelName;
+  /**
+   * "http" (default): served by the local OpenAI-compatible server and called through the same client as a remote
+   * model, faults included; "direct": called in-process.
+   */
+  transport?: 'http' | 'direct';
+  /** Fault injection on the local server (http transport only). */
+  faults?: FaultConfig;
+  /** The answer of the `constant` model. */
+  text?: string;
+  /** Client settings for the http transport. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export type ModelConfig = RemoteModelConfig | BuiltinModelConfig;
+
+export const DEFAULT_TEMPERATURE = 0;
+export const DEFAULT_MAX_TOKENS = 512;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password', 'authorization'];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function optionalNumber(o: Record<string, unknown>, field: string, where: string, check: (n: number) => boolean, what: string): void {
+  const v = o[field];
+  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || !check(v))) throw new ConfigError(`${where}.${field} must be ${what}`);
+}
+
+function checkRetry(v: unknown, where: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) throw new ConfigError(`${where}.retry must be an object`);
+  optionalNumber(v, 'maxAttempts', `${where}.retry`, (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'an integer from 1 to 100');
+  for (const f of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs']) optionalNumber(v, f, `${where}.retry`, (n) => n >= 0, 'a number ≥ 0');
+}
+
+/** Checks a model config from JSON; throws ConfigError with the field at fault. */
+export function validateModelConfig(raw: unknown, where = 'model'): ModelConfig {
+  if (!isObject(raw)) throw new ConfigError(`${where} must be an object`);
+  for (const f of SECRET_FIELDS) {
+    if (f in raw) throw new ConfigError(`${where}.${f}: API keys are never read from a config file; put the key in an environment variable and name it in ${where}.apiKeyEnv`);
+  }
+  optionalNumber(raw, 'temperature', where, (n) => n >= 0 && n <= 2, 'a number from 0 to 2');
+  optionalNumber(raw, 'maxTokens', where, (n) => Number.isInteger(n) && n >= 1, 'a positive integer');
+  optionalNumber(raw, 'timeoutMs', where, (n) => n > 0, 'a positive number');
+  if (raw.stop !== undefined && (!Array.isArray(raw.stop) || !raw.stop.every((s) => typeof s === 'string'))) throw new ConfigError(`${where}.stop must be a list of strings`);
+  checkRetry(raw.retry, where);
+  if (raw.provider === 'openai-compatible') {
+    if (typeof raw.baseUrl !== 'string' || !/^https?:\/\//.test(raw.baseUrl)) throw new ConfigError(`${where}.baseUrl must be an http(s) URL`);
+    try {
+      const u = new URL(raw.baseUrl);
+      if (u.username || u.password) throw new ConfigError(`${where}.baseUrl must not carry credentials; use apiKeyEnv`);
+    } catch (e) {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError(`${where}.baseUrl is not a URL`);
+    }
+    if (typeof raw.model !== 'string' || raw.model === '') throw new ConfigError(`${where}.model must name the model`);
+    if (raw.apiKeyEnv !== undefined && (typeof raw.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.apiKeyEnv))) {
+      throw new ConfigError(`${where}.apiKeyEnv must be the name of an environment variable`);
+    }
+    if (raw.authHeader !== undefined && raw.authHeader !== 'authorization' && raw.authHeader !== 'api-key') throw new ConfigError(`${where}.authHeader must be "authorization" or "api-key"`);
+    if (raw.maxTokensField !== undefined && raw.maxTokensField !== 'max_tokens' && raw.maxTokensField !== 'max_completion_tokens') {
+      throw new ConfigError(`${where}.maxTokensField must be "max_tokens" or "max_completion_tokens"`);
+    }
+    return raw as unknown as RemoteModelConfig;
+  }
+  if (raw.provider === 'builtin') {
+    if (!BUILTIN_MODELS.includes(raw.model as BuiltinModelName)) throw new ConfigError(`${where}.model must be one of ${BUILTIN_MODELS.join(', ')}`);
+    if (raw.transport !== undefined && raw.transport !== 'http' && raw.transport !== 'direct') throw new ConfigError(`${where}.transport must be "http" or "direct"`);
+    if (raw.faults !== undefined) {
+      if (!isObject(raw.faults)) throw new ConfigError(`${where}.faults must be an object`);
+      for (const f of ['timeout', 'rateLimit', 'serverError', 'malformed', 'drop']) optionalNumber(raw.faults, f, `${where}.faults`, (n) => n >= 0 && n <= 1, 'a probability from 0 to 1');
+      for (const f of ['retryAfterSeconds', 'retryAfterMs', 'delayMs', 'seed']) optionalNumber(raw.faults, f, `${where}.faults`, (n) => n >= 0, 'a number ≥ 0');
+      if (raw.transport === 'direct') throw new ConfigError(`${where}.faults needs the http transport`);
+    }
+    if (raw.text !== undefined && typeof raw.text !== 'string') throw new ConfigError(`${where}.text must be a string`);
+    return raw as unknown as BuiltinModelConfig;
+  }
+  throw new ConfigError(`${where}.provider must be "openai-compatible" or "builtin"`);
+}
+
+/** The parts of a model config that change its answers (not how they are fetched): part of a run's identity. */
+export function modelIdentity(config: ModelConfig): Record<string, unknown> {
+  const common = { temperature: config.temperature ?? DEFAULT_TEMPERATURE, maxTokens: config.maxTokens ?? DEFAULT_MAX_TOKENS, stop: config.stop ?? [] };
+  if (config.provider === 'openai-compatible') return { provider: config.provider, baseUrl: config.baseUrl.replace(/\/+$/, ''), model: config.model, ...common };
+  return { provider: config.provider, model: config.model, ...(config.model === 'constant' ? { text: config.text ?? null } : {}), ...common };
+}

@@ -1,0 +1,122 @@
+// A run config: what a benchmark run measures (suite, libraries, versions, tasks, levels, sampling, seed), with which
+// model, and how much of it (limit, shard). Validated from untrusted JSON; its identity decides whether a run
+// database may be resumed or merged with another.
+import { createHash } from 'node:crypto';
+import { ConfigError, modelIdentity, validateModelConfig, type ModelConfig } from '../models/config.js';
+import { BENCH_LEVELS, BENCH_TASKS, PROMPT_CONTRACT_VERSION, type BenchLevel, type BenchTask } from '../models/prompt-contract.js';
+import { canonicalJson, checkShard, parseShard, type ShardSpec } from './samples.js';
+
+export interface SamplingConfig {
+  /** Stable control group: at most this many stable APIs per library (paper: C = 1,000). */
+  stableApis?: number;
+  /** Versions per stable API (paper: m = 5). */
+  versionsPerApi?: number;
+  /** API-C snippets per (stable API, version) cell (paper: n = 3). */
+  snippetsPerCell?: number;
+  /** API-C raw pool cap per (API, version) cell (paper: 50). */
+  apiCPerCell?: number;
+}
+
+export const DEFAULT_SAMPLING: Required<SamplingConfig> = { stableApis: 1000, versionsPerApi: 5, snippetsPerCell: 3, apiCPerCell: 50 };
+
+export interface RunConfig {
+  /** Free text shown in reports. */
+  name?: string;
+  /** The dataset family, e.g. "libevobench" (matrices' libraries) or "workspace" (API-C from the user's code). */
+  suite: string;
+  /** Import names, e.g. ["numpy"]. */
+  libraries: string[];
+  /** Versions per library; a library not listed uses every tracked version. */
+  versions?: Record<string, string[]>;
+  tasks: BenchTask[];
+  /** API-C levels (ignored by API-I and SR). */
+  levels: BenchLevel[];
+  model: ModelConfig;
+  sampling?: SamplingConfig;
+  seed: number;
+  /** Only the first N samples of the dataset (quick runs). */
+  limit?: number;
+  /** This process's share of the samples. */
+  shard?: ShardSpec;
+  /** Requests in flight (default 8). */
+  concurrency?: number;
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringList(v: unknown, where: string): string[] {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((s) => typeof s === 'string' && s.length > 0)) throw new ConfigError(`${where} must be a non-empty list of strings`);
+  return v as string[];
+}
+
+/** Checks a run config from JSON (shard may be "i/n" or {index, count}); throws ConfigError naming the field. */
+export function validateRunConfig(raw: unknown): RunConfig {
+  if (!isObject(raw)) throw new ConfigError('the run config must be a JSON object');
+  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', '$schema', 'comment']);
+  for (const k of Object.keys(raw)) if (!known.has(k)) throw new ConfigError(`unknown field "${k}" in the run config`);
+  if (raw.name !== undefined && typeof raw.name !== 'string') throw new ConfigError('name must be a string');
+  if (typeof raw.suite !== 'string' || raw.suite === '') throw new ConfigError('suite must name the dataset family, e.g. "libevobench"');
+  const libraries = stringList(raw.libraries, 'libraries');
+  if (raw.versions !== undefined) {
+    if (!isObject(raw.versions)) throw new ConfigError('versions must map a library to a list of versions');
+    for (const [lib, list] of Object.entries(raw.versions)) stringList(list, `versions.${lib}`);
+  }
+  const tasks = stringList(raw.tasks, 'tasks');
+  for (const t of tasks) if (!BENCH_TASKS.includes(t as BenchTask)) throw new ConfigError(`tasks: unknown task "${t}" (known: ${BENCH_TASKS.join(', ')})`);
+  const levels = raw.levels === undefined ? [...BENCH_LEVELS] : stringList(raw.levels, 'levels');
+  for (const l of levels) if (!BENCH_LEVELS.includes(l as BenchLevel)) throw new ConfigError(`levels: unknown level "${l}" (known: ${BENCH_LEVELS.join(', ')})`);
+  const model = validateModelConfig(raw.model);
+  if (raw.sampling !== undefined) {
+    if (!isObject(raw.sampling)) throw new ConfigError('sampling must be an object');
+    for (const [k, v] of Object.entries(raw.sampling)) {
+      if (!(k in DEFAULT_SAMPLING)) throw new ConfigError(`sampling: unknown field "${k}"`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ConfigError(`sampling.${k} must be a positive integer`);
+    }
+  }
+  if (typeof raw.seed !== 'number' || !Number.isInteger(raw.seed)) throw new ConfigError('seed must be an integer');
+  if (raw.limit !== undefined && (typeof raw.limit !== 'number' || !Number.isInteger(raw.limit) || raw.limit < 1)) throw new ConfigError('limit must be a positive integer');
+  if (raw.concurrency !== undefined && (typeof raw.concurrency !== 'number' || !Number.isInteger(raw.concurrency) || raw.concurrency < 1 || raw.concurrency > 1024)) {
+    throw new ConfigError('concurrency must be an integer from 1 to 1024');
+  }
+  let shard: ShardSpec | undefined;
+  if (raw.shard !== undefined) {
+    try {
+      if (typeof raw.shard === 'string') shard = parseShard(raw.shard);
+      else if (isObject(raw.shard)) {
+        shard = { index: raw.shard.index as number, count: raw.shard.count as number };
+        checkShard(shard);
+      } else throw new Error('shard must be "i/n" or {index, count}');
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+  }
+  const config: RunConfig = { ...(raw as unknown as RunConfig), libraries, tasks: tasks as BenchTask[], levels: levels as BenchLevel[], model };
+  if (shard) config.shard = shard;
+  else delete config.shard;
+  return config;
+}
+
+/**
+ * What makes two runs the same measurement: everything but limit, shard, concurrency, name and transport settings
+ * (timeouts, retries, faults, the key's variable). A run database is resumed, and shards are merged, only under the
+ * same identity.
+ */
+export function runIdentity(config: RunConfig): string {
+  const levels = config.tasks.includes('API-C') ? [...config.levels].sort() : [];
+  const identity = {
+    contract: PROMPT_CONTRACT_VERSION,
+    suite: config.suite,
+    libraries: [...config.libraries].sort(),
+    versions: config.versions ?? {},
+    tasks: [...config.tasks].sort(),
+    levels,
+    model: modelIdentity(config.model),
+    sampling: { ...DEFAULT_SAMPLING, ...config.sampling },
+    seed: config.seed,
+  };
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 24);
+}
