@@ -103,6 +103,11 @@ describe('evidence per version', () => {
     assert.deepEqual(cells('lib.ghost'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'na', runtime: 0, documented: 1 }]);
     assert.deepEqual(cells('lib.hidden'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'absent', runtime: 1, documented: 0 }]);
     db.close();
+    assert.deepEqual(m.apiPaths(), ['lib.f', 'lib.ghost', 'lib.gone']);
+    assert.deepEqual(m.groundTruth('lib.gone')!.versions.map((c) => c.state), ['present', 'absent']);
+    assert.deepEqual(m.groundTruth('lib.ghost')!.versions.map((c) => c.state), ['absent', 'na']);
+    assert.deepEqual(m.groundTruth('lib.hidden')!.versions.map((c) => c.state), ['absent', 'absent'], 'resolvable but never documented is not part of the documented surface');
+    assert.equal(m.groundTruth('lib.f')!.evolution, 'evolving', 'its signature grew a parameter');
     const g = m.groundTruthCounts();
     assert.deepEqual({ apis: g.apis, present: g.present, na: g.na }, { apis: 3, present: 3, na: 1 });
     const agreement = result.agreements.get('2.0')!;

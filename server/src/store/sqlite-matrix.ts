@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import type { ApiHistory, ApiKind, CellState, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
+import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
 import { MATRIX_SCHEMA_VERSION } from './schema.js';
 
 interface SpanRow {
@@ -27,7 +28,7 @@ export interface VersionInfo {
   agreement: AgreementSummary | null;
 }
 
-export class SqliteMatrix implements LibraryMatrix {
+export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   readonly library: string;
   readonly distribution: string;
   readonly versions: readonly string[];
@@ -115,6 +116,26 @@ export class SqliteMatrix implements LibraryMatrix {
       if (this.unresolved.has(api.slice(0, cut))) return true;
     }
     return false;
+  }
+
+  apiPaths(): string[] {
+    const anyDocs = this.versionInfo.some((v) => v.hasDocs);
+    return (this.db.prepare(`SELECT path FROM apis ${anyDocs ? 'WHERE documented_ever = 1' : ''} ORDER BY path`).all() as { path: string }[]).map((r) => r.path);
+  }
+
+  groundTruth(api: string): GroundTruthHistory | undefined {
+    const row = this.db.prepare('SELECT id, kind, evolution, documented_ever FROM apis WHERE path = ?').get(api) as
+      | { id: number; kind: string; evolution: string; documented_ever: number }
+      | undefined;
+    if (!row) return undefined;
+    const cells = this.versions.map((version) => ({ version, state: 'absent' as GroundTruthState, signature: null as GroundTruthHistory['versions'][number]['signature'], doc: null as string | null }));
+    for (const span of this.spansOf.all(row.id)) {
+      const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
+      for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
+        cells[i] = { version: this.versions[i]!, state: span.state as GroundTruthState, signature, doc: span.doc };
+      }
+    }
+    return { api, kind: row.kind as ApiKind, evolution: row.evolution as 'stable' | 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
   }
 
   evolutionCounts(): { stable: number; evolving: number } {
