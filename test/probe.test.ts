@@ -164,6 +164,7 @@ def quiet():
   'exits.py': 'import sys\nsys.exit(3)\n',
   'slow.py': 'import time\ntime.sleep(60)\n',
   'lazy.py': String.raw`__all__ = ["ghost", "real", "unknown"]
+from ._private import Hidden  # also in extras, not exported by either
 
 
 def real():
@@ -175,7 +176,7 @@ def __getattr__(name):
         raise RuntimeError("lazy failure for " + name)
     raise AttributeError(name)
 `,
-  '_private.py': 'def secret():\n    pass\n',
+  '_private.py': 'def secret():\n    pass\n\n\nclass Hidden:\n    """Exported by no module."""\n\n    def peek(self, n):\n        pass\n',
   'tests/__init__.py': 'raise RuntimeError("tests must never be imported")\n',
   'tests/test_core.py': 'def test_nothing():\n    pass\n',
   'conftest.py': 'raise RuntimeError("conftest must never be imported")\n',
@@ -198,11 +199,122 @@ def local_fn(x, *, ratio=0.5):
     """Local function."""
 `,
   'sub/leaf.py': '"""Leaf module."""\n\n\ndef leaf_fn():\n    pass\n',
+  // __all__ plus names kept out of it: library objects (normal kinds), outside objects (opaque attributes), return types.
+  'extras.py': String.raw`"""__all__ and the names it leaves out."""
+import json
+import pickle
+from collections import OrderedDict
+
+from .core import Widget, api_function
+from .sub import local_fn as _local
+from ._private import Hidden
+
+__all__ = ["OrderedDict", "Rng", "annotated", "array_like", "exported_fn", "json", "make_rng", "two_returns", "union_returns"]
+
+int = int  # a deprecated alias of a builtin, kept out of __all__
+max = api_function  # a library function under another name, kept out of __all__
+
+
+def exported_fn(a):
+    """Exported."""
+
+
+def hidden_fn(a, b=2):
+    """Kept out of __all__ on purpose."""
+
+
+class Rng:
+    """A generator."""
+
+    def integers(self, low, high=None):
+        """Random integers.
+
+        Parameters
+        ----------
+        low : int
+            Lowest.
+
+        Returns
+        -------
+        out : :class:${'`'}~numpy.ndarray${'`'} of ints, shape (n,)
+            The integers.
+        """
+
+    def random(self) -> float:
+        """Annotated."""
+
+
+def make_rng(seed=None):
+    """Construct a generator.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seed.
+
+    Returns
+    -------
+    Rng
+        The generator.
+
+    See Also
+    --------
+    exported_fn
+    """
+
+
+def union_returns(x):
+    """Union.
+
+    Returns
+    -------
+    out : ndarray or scalar
+        Either.
+    """
+
+
+def two_returns(x):
+    """Two entries.
+
+    Returns
+    -------
+    a : ndarray
+        First.
+    b : ndarray
+        Second.
+    """
+
+
+def annotated(x) -> "Widget":
+    """Annotated; the docstring says otherwise.
+
+    Returns
+    -------
+    out : ndarray
+    """
+
+
+def array_like(*args, **kwargs) -> "Rng":
+    """array_like(shape, dtype=None)
+
+    inspect says only (*args, **kwargs) -> Rng; the docstring names the parameters."""
+`,
+  'extras.pyi': String.raw`from typing import Any, overload
+from numpy.typing import NDArray
+
+@overload
+def exported_fn(a: int) -> NDArray[Any]: ...
+@overload
+def exported_fn(a: float) -> NDArray[float]: ...
+`,
 };
 
 interface Param { name: string; kind: string; default: string | null }
 interface Signature { parameters: Param[]; returns: string | null; source: string }
-interface Api { path: string; kind: string; defined_in: string; signature: Signature | null; doc: string | null }
+interface Api {
+  path: string; kind: string; defined_in: string; signature: Signature | null; doc: string | null; exported: boolean;
+  members_at?: string;
+}
 interface Surface {
   schema: string; library: string; version: string | null; python: string; platform: string;
   provenance: Record<string, string>;
@@ -293,6 +405,7 @@ describe('python probe on a fixture package', () => {
       { name: `${LIB}.broken`, imported: false },
       { name: `${LIB}.core`, imported: true },
       { name: `${LIB}.exits`, imported: false },
+      { name: `${LIB}.extras`, imported: true },
       { name: `${LIB}.lazy`, imported: true },
       { name: `${LIB}.noisy`, imported: true },
       { name: `${LIB}.slow`, imported: false },
@@ -309,7 +422,7 @@ describe('python probe on a fixture package', () => {
     ]);
   });
 
-  test('public paths: __all__ (list and tuple), dir() filtering, no private or test modules, every alias path', () => {
+  test('public paths: __all__ (list and tuple) and the rest of dir(), no private or test modules, every alias path', () => {
     assert.ok(surface);
     const widget = (prefix: string) =>
       ['', '.Inner', '.area', '.build', '.helper', '.kind', '.resize', '.stub_method'].map((m) => `${prefix}.Widget${m}`);
@@ -325,14 +438,40 @@ describe('python probe on a fixture package', () => {
       ...widget(`${LIB}.core`),
       `${LIB}.core.api_function`,
       `${LIB}.core.builtin_like`,
+      `${LIB}.core.functools`,
+      `${LIB}.core.os`,
       `${LIB}.core.passthrough`,
       `${LIB}.core.stubbed`,
       `${LIB}.core.torch_like`,
       `${LIB}.core.uses_awkward_defaults`,
+      `${LIB}.extras`,
+      `${LIB}.extras.Hidden`,
+      `${LIB}.extras.Hidden.peek`,
+      `${LIB}.extras.OrderedDict`,
+      `${LIB}.extras.Rng`,
+      `${LIB}.extras.Rng.integers`,
+      `${LIB}.extras.Rng.random`,
+      `${LIB}.extras.Widget`, // members at LIB.Widget
+      `${LIB}.extras.annotated`,
+      `${LIB}.extras.api_function`,
+      `${LIB}.extras.array_like`,
+      `${LIB}.extras.exported_fn`,
+      `${LIB}.extras.hidden_fn`,
+      `${LIB}.extras.int`,
+      `${LIB}.extras.json`,
+      `${LIB}.extras.make_rng`,
+      `${LIB}.extras.max`,
+      `${LIB}.extras.pickle`,
+      `${LIB}.extras.two_returns`,
+      `${LIB}.extras.union_returns`,
       `${LIB}.lazy`,
+      `${LIB}.lazy.Hidden`, // members at extras.Hidden
       `${LIB}.lazy.real`,
       `${LIB}.noisy`,
+      `${LIB}.noisy.os`,
       `${LIB}.noisy.quiet`,
+      `${LIB}.noisy.sys`,
+      `${LIB}.noisy.warnings`,
       `${LIB}.stubbed`,
       `${LIB}.sub`,
       `${LIB}.sub.LIMIT`,
@@ -341,20 +480,23 @@ describe('python probe on a fixture package', () => {
       `${LIB}.sub.leaf`,
       `${LIB}.sub.leaf.leaf_fn`,
       `${LIB}.sub.local_fn`,
+      `${LIB}.sub.os`,
+      `${LIB}.sub.registry`,
+      `${LIB}.sub.wraps`,
     ];
     assert.deepEqual(surface.apis.map((a) => a.path), expected);
   });
 
   test('kinds, defined_in and docs', () => {
-    assert.deepEqual(api(LIB), { path: LIB, kind: 'module', defined_in: LIB, signature: null, doc: 'Fixture package for the anachron probe.' });
-    assert.deepEqual(api(`${LIB}.CONSTANT`), { path: `${LIB}.CONSTANT`, kind: 'attribute', defined_in: LIB, signature: null, doc: null });
-    assert.deepEqual(api(`${LIB}.sub.NAMES`), { path: `${LIB}.sub.NAMES`, kind: 'attribute', defined_in: `${LIB}.sub`, signature: null, doc: null });
-    assert.deepEqual(api(`${LIB}.core`), { path: `${LIB}.core`, kind: 'module', defined_in: `${LIB}.core`, signature: null, doc: 'Core implementation.' });
+    assert.deepEqual(api(LIB), { path: LIB, kind: 'module', defined_in: LIB, signature: null, exported: true, doc: 'Fixture package for the anachron probe.' });
+    assert.deepEqual(api(`${LIB}.CONSTANT`), { path: `${LIB}.CONSTANT`, kind: 'attribute', defined_in: LIB, signature: null, exported: true, doc: null });
+    assert.deepEqual(api(`${LIB}.sub.NAMES`), { path: `${LIB}.sub.NAMES`, kind: 'attribute', defined_in: `${LIB}.sub`, signature: null, exported: true, doc: null });
+    assert.deepEqual(api(`${LIB}.core`), { path: `${LIB}.core`, kind: 'module', defined_in: `${LIB}.core`, signature: null, exported: true, doc: 'Core implementation.' });
     assert.deepEqual(api(`${LIB}.sub.Widget.area`), {
-      path: `${LIB}.sub.Widget.area`, kind: 'property', defined_in: `${LIB}.core`, signature: null,
+      exported: true, path: `${LIB}.sub.Widget.area`, kind: 'property', defined_in: `${LIB}.core`, signature: null,
       doc: 'The area (never evaluated by the probe).',
     });
-    assert.deepEqual(api(`${LIB}.Widget.kind`), { path: `${LIB}.Widget.kind`, kind: 'attribute', defined_in: `${LIB}.core`, signature: null, doc: null });
+    assert.deepEqual(api(`${LIB}.Widget.kind`), { path: `${LIB}.Widget.kind`, kind: 'attribute', defined_in: `${LIB}.core`, signature: null, exported: true, doc: null });
     assert.equal(api(`${LIB}.api_function`).doc, 'Combine things.');
     assert.equal(api(`${LIB}.api_function`).defined_in, `${LIB}.core`);
   });
@@ -372,24 +514,24 @@ describe('python probe on a fixture package', () => {
       p('kw', 'var_keyword'),
     ]));
     assert.deepEqual(api(`${LIB}.Widget`), {
-      path: `${LIB}.Widget`, kind: 'class', defined_in: `${LIB}.core`, doc: 'A widget with a size.',
+      exported: true, path: `${LIB}.Widget`, kind: 'class', defined_in: `${LIB}.core`, doc: 'A widget with a size.',
       signature: sig('inspect', [p('size', 'positional_or_keyword'), p('color', 'keyword_only', "'red'")]),
     });
     assert.deepEqual(api(`${LIB}.Widget.resize`), {
-      path: `${LIB}.Widget.resize`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Resize the widget.',
+      exported: true, path: `${LIB}.Widget.resize`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Resize the widget.',
       signature: sig('inspect', [p('factor', 'positional_or_keyword'), p('minimum', 'positional_or_keyword', 'None')]),
     });
     assert.deepEqual(api(`${LIB}.Widget.build`), {
-      path: `${LIB}.Widget.build`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Build a widget from a spec.',
+      exported: true, path: `${LIB}.Widget.build`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Build a widget from a spec.',
       signature: sig('inspect', [p('spec', 'positional_only'), p('strict', 'positional_or_keyword', 'False')]),
     });
     assert.deepEqual(api(`${LIB}.Widget.helper`), {
-      path: `${LIB}.Widget.helper`, kind: 'method', defined_in: `${LIB}.core`, doc: 'A static helper.',
+      exported: true, path: `${LIB}.Widget.helper`, kind: 'method', defined_in: `${LIB}.core`, doc: 'A static helper.',
       signature: sig('inspect', [p('z', 'positional_or_keyword'), p('flag', 'keyword_only', 'False')]),
     });
     // A nested class is a member of kind class with its own signature; its members are not walked.
     assert.deepEqual(api(`${LIB}.Widget.Inner`), {
-      path: `${LIB}.Widget.Inner`, kind: 'class', defined_in: `${LIB}.core`, doc: 'Nested class.',
+      exported: true, path: `${LIB}.Widget.Inner`, kind: 'class', defined_in: `${LIB}.core`, doc: 'Nested class.',
       signature: sig('inspect', [p('q', 'positional_or_keyword')]),
     });
     assert.equal(byPath.has(`${LIB}.Widget.Inner.deep`), false);
@@ -404,7 +546,7 @@ describe('python probe on a fixture package', () => {
 
   test('docstring fallback: first-line signature with [, optional] parts', () => {
     assert.deepEqual(api(`${LIB}.builtin_like`), {
-      path: `${LIB}.builtin_like`, kind: 'function', defined_in: `${LIB}.core`, doc: 'Add arguments element-wise.',
+      exported: true, path: `${LIB}.builtin_like`, kind: 'function', defined_in: `${LIB}.core`, doc: 'Add arguments element-wise.',
       signature: sig('docstring', [
         p('x1', 'positional_only'),
         p('x2', 'positional_only'),
@@ -431,7 +573,7 @@ describe('python probe on a fixture package', () => {
   test('stub fallback for a method whose runtime signature is (self, *args, **kwargs), self dropped', () => {
     for (const prefix of [LIB, `${LIB}.core`, `${LIB}.sub`]) {
       assert.deepEqual(api(`${prefix}.Widget.stub_method`), {
-        path: `${prefix}.Widget.stub_method`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Only the stub knows the parameters.',
+        exported: true, path: `${prefix}.Widget.stub_method`, kind: 'method', defined_in: `${LIB}.core`, doc: 'Only the stub knows the parameters.',
         signature: sig('stub', [p('count', 'positional_only'), p('scale', 'keyword_only', '1.0')], 'None'),
       });
     }
@@ -439,7 +581,7 @@ describe('python probe on a fixture package', () => {
 
   test('stub fallback for a function of a C extension submodule: the .pyi files of the extension folder', () => {
     assert.deepEqual(api(`${LIB}.core.torch_like`), {
-      path: `${LIB}.core.torch_like`, kind: 'function', defined_in: `${LIB}._C._VariableFunctions`, doc: null,
+      exported: true, path: `${LIB}.core.torch_like`, kind: 'function', defined_in: `${LIB}._C._VariableFunctions`, doc: null,
       signature: sig('stub', [
         p('input', 'positional_or_keyword'),
         p('other', 'positional_or_keyword'),
@@ -449,15 +591,83 @@ describe('python probe on a fixture package', () => {
     });
   });
 
+  test('names left out of __all__: recorded, exported false; library objects keep their kind, outside ones are opaque', () => {
+    // A library function under a name __all__ leaves out (numpy.max, numpy.lib.NumpyVersion).
+    assert.deepEqual(api(`${LIB}.extras.hidden_fn`), {
+      path: `${LIB}.extras.hidden_fn`, kind: 'function', defined_in: `${LIB}.extras`, exported: false, doc: 'Kept out of __all__ on purpose.',
+      signature: sig('inspect', [p('a', 'positional_or_keyword'), p('b', 'positional_or_keyword', '2')]),
+    });
+    assert.equal(api(`${LIB}.extras.max`).kind, 'function');
+    assert.deepEqual(api(`${LIB}.extras.max`).signature, api(`${LIB}.api_function`).signature);
+    // A builtin (numpy.int), a stdlib module (numpy.compat.pickle), whether __all__ lists them or not: attributes
+    // without signature, doc or members.
+    const opaque = (path: string, definedIn: string, exported: boolean): Api =>
+      ({ path, kind: 'attribute', defined_in: definedIn, signature: null, doc: null, exported });
+    assert.deepEqual(api(`${LIB}.extras.int`), opaque(`${LIB}.extras.int`, 'builtins', false));
+    assert.deepEqual(api(`${LIB}.extras.pickle`), opaque(`${LIB}.extras.pickle`, 'pickle', false));
+    assert.deepEqual(api(`${LIB}.extras.json`), opaque(`${LIB}.extras.json`, 'json', true));
+    assert.deepEqual(api(`${LIB}.extras.OrderedDict`), opaque(`${LIB}.extras.OrderedDict`, 'collections', true));
+    assert.deepEqual(api(`${LIB}.sub.wraps`), opaque(`${LIB}.sub.wraps`, 'functools', false));
+    assert.deepEqual(api(`${LIB}.noisy.os`), opaque(`${LIB}.noisy.os`, 'os', false));
+    // A plain value the module defines that is no constant: still there, opaque.
+    assert.deepEqual(api(`${LIB}.sub.registry`), opaque(`${LIB}.sub.registry`, `${LIB}.sub`, false));
+    assert.equal([...byPath.keys()].some((k) => k.startsWith(`${LIB}.extras.OrderedDict.`) || k.startsWith(`${LIB}.extras.pickle.`)), false);
+    // Without __all__, what passes the old rules is exported; a submodule is exported as a public module of its own.
+    assert.equal(api(`${LIB}.sub.local_fn`).exported, true);
+    assert.equal(api(`${LIB}.sub.Widget.resize`).exported, true);
+    assert.equal(api(`${LIB}.lazy`).exported, true);
+    assert.equal(api(`${LIB}.extras`).exported, true);
+  });
+
+  test('a class under names not exported: members once, elsewhere members_at', () => {
+    // Walked under exported paths already: members_at the shortest of them, no members here.
+    assert.equal(api(`${LIB}.extras.Widget`).kind, 'class');
+    assert.equal(api(`${LIB}.extras.Widget`).exported, false);
+    assert.equal(api(`${LIB}.extras.Widget`).members_at, `${LIB}.Widget`);
+    assert.equal(byPath.has(`${LIB}.extras.Widget.resize`), false);
+    // Exported nowhere: members under the first such path, exported false; the other one points there.
+    assert.equal(api(`${LIB}.extras.Hidden`).members_at, undefined);
+    assert.deepEqual(api(`${LIB}.extras.Hidden.peek`), {
+      path: `${LIB}.extras.Hidden.peek`, kind: 'method', defined_in: `${LIB}._private`, exported: false, doc: null,
+      signature: sig('inspect', [p('n', 'positional_or_keyword')]),
+    });
+    assert.equal(api(`${LIB}.lazy.Hidden`).members_at, `${LIB}.extras.Hidden`);
+    assert.equal(byPath.has(`${LIB}.lazy.Hidden.peek`), false);
+    // Exported classes never carry members_at.
+    assert.equal(surface!.apis.filter((a) => a.exported && a.members_at !== undefined).length, 0);
+  });
+
+  test('return types: inspect annotation, agreeing stub overloads, numpydoc Returns section', () => {
+    // numpydoc "Returns" with one entry without a name: the type as written.
+    assert.deepEqual(api(`${LIB}.extras.make_rng`).signature, sig('inspect', [p('seed', 'positional_or_keyword', 'None')], 'Rng'));
+    // "out : :class:`~numpy.ndarray` of ints, shape (n,)": role and backticks removed, the type named first.
+    assert.equal(api(`${LIB}.extras.Rng.integers`).signature?.returns, 'numpy.ndarray');
+    // A union, two entries: none.
+    assert.equal(api(`${LIB}.extras.union_returns`).signature?.returns, null);
+    assert.equal(api(`${LIB}.extras.two_returns`).signature?.returns, null);
+    // The annotation comes first (function, method).
+    assert.equal(api(`${LIB}.extras.annotated`).signature?.returns, 'Widget');
+    assert.equal(api(`${LIB}.extras.Rng.random`).signature?.returns, 'float');
+    // inspect gave (*args, **kwargs) -> Rng: the docstring's parameters, inspect's return type.
+    assert.deepEqual(api(`${LIB}.extras.array_like`).signature, sig('docstring', [
+      p('shape', 'positional_or_keyword'),
+      p('dtype', 'positional_or_keyword', 'None'),
+    ], 'Rng'));
+    // inspect's parameters, the stub's return type: overloads returning NDArray[Any] and NDArray[float] agree on NDArray.
+    assert.deepEqual(api(`${LIB}.extras.exported_fn`).signature, sig('inspect', [p('a', 'positional_or_keyword')], 'NDArray'));
+  });
+
   test('stats', () => {
     assert.ok(surface);
     assert.deepEqual(surface.stats, {
-      modules: 9,
-      modules_imported: 6,
-      apis: 48,
-      callables: 32,
-      callables_with_signature: 32,
-      signature_sources: { inspect: 24, docstring: 2, stub: 6 },
+      modules: 10,
+      modules_imported: 7,
+      apis: 77,
+      apis_exported: 60,
+      callables: 48,
+      callables_with_signature: 48,
+      callables_with_returns: 10,
+      signature_sources: { inspect: 39, docstring: 3, stub: 6 },
     });
   });
 });
@@ -615,16 +825,16 @@ describe('python probe on C-extension-like callables', () => {
       p('layout', 'keyword_only', 'None'),
       p('dtype', 'keyword_only', '...'),
     ], 'Tensor'));
-    // The docstring names every keyword of the stub: the docstring stands.
+    // The docstring names every keyword of the stub: the docstring stands, with the stub's return type.
     assert.deepEqual(api2(`${LIB2}.doc_covers_stub`).signature, sig('docstring', [
       p('x', 'positional_or_keyword'),
       p('y', 'positional_or_keyword', '2'),
-    ]));
+    ], 'Tensor'));
   });
 
   test('a callable that names no module counts as the library\'s where the library exports it', () => {
     assert.deepEqual(api2(`${LIB2}.sub.exported_c`), {
-      path: `${LIB2}.sub.exported_c`, kind: 'function', defined_in: `${LIB2}.sub`, doc: 'Names no module.',
+      exported: true, path: `${LIB2}.sub.exported_c`, kind: 'function', defined_in: `${LIB2}.sub`, doc: 'Names no module.',
       signature: sig('docstring', [p('a', 'positional_or_keyword')]),
     });
   });

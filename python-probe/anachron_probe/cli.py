@@ -98,6 +98,8 @@ def build_surface(args, probe):
             "apis": len(apis),
             "callables": len(callables),
             "callables_with_signature": len(with_sig),
+            "callables_with_returns": sum(1 for a in with_sig if a["signature"]["returns"] is not None),
+            "apis_exported": sum(1 for a in apis if a.get("exported", True)),
             "signature_sources": sources,
         },
     }

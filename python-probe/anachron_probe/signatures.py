@@ -515,7 +515,8 @@ _UNDERLINE = re.compile(r"^\s*-{3,}\s*$")
 _ROLE = re.compile(r":[A-Za-z_][A-Za-z0-9_:]*:`~?([^`]*)`")
 _BACKTICKS = re.compile(r"`+~?([^`]*)`+")
 _UNION_WORD = re.compile(r"\bor\b")
-_RETURN_HEAD = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*")
+_RETURN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_RETURN_TAIL = re.compile(r"^(?:\s+of\s.*|\s*\(.*|\s+(?:object|instance)s?)$")
 
 
 def _indent(line):
@@ -584,10 +585,28 @@ def numpydoc_returns(doc):
     cut = _top_level_comma(entry)
     if cut >= 0:
         entry = entry[:cut]
-    entry = collapse(entry)
-    if not entry or "|" in entry or _UNION_WORD.search(entry) or not _RETURN_HEAD.match(entry):
+    entry = collapse(entry).rstrip(".").strip()
+    if not entry or "|" in entry or _UNION_WORD.search(entry):
         return None
-    return returns_text(entry)
+    m = _RETURN_NAME.match(entry)
+    if not m:
+        return None
+    end = m.end()
+    if entry[end:end + 1] == "[":  # generic arguments as written: NDArray[float64]
+        depth = 0
+        for i in range(end, len(entry)):
+            depth += {"[": 1, "]": -1}.get(entry[i], 0)
+            if depth == 0:
+                end = i + 1
+                break
+        else:
+            return None
+    rest = entry[end:]
+    # ``ndarray of ints``, ``ndarray (N, M)``, ``matrix object``: the type named first. Anything else after the
+    # name (``complex ndarray``, ``Standard Python scalar object``) is prose, not a type.
+    if rest and not _RETURN_TAIL.match(rest):
+        return None
+    return returns_text(entry[:end])
 
 
 def strip_generic_arguments(text):

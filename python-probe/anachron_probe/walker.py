@@ -12,7 +12,12 @@ from .signatures import (
     docstring_signature,
     from_inspect,
     inspect_signature,
+    VAR_KEYWORD,
+    VAR_POSITIONAL,
     is_meaningless,
+    make_param,
+    make_signature,
+    numpydoc_returns,
     reconcile_docstring_stub,
     signature_lines_consumed,
 )
@@ -155,6 +160,10 @@ class Probe(object):
         self._exported = None  # id -> object: what some module's __all__ exports while naming no module of its own
         self._owner_modules = {}  # class name -> library extension module defining it (None: not found)
         self._extension_index = None  # id -> [(extension module, name)] of the classes and builtins they hold
+        self._numpydoc_cache = {}  # docstring -> numpydoc Returns type or None
+        self._all_exported = None  # id -> object: everything the __all__ of some module of the library lists
+        self._walked_classes = {}  # id -> (class, first public path): classes whose members are recorded, exported
+        self._unwalked_classes = []  # (path, class, public module, name): classes under names not exported
 
     # -- helpers -------------------------------------------------------------------------------------------------
 
@@ -197,6 +206,7 @@ class Probe(object):
         for name in sorted(n for n, ok in self.modules.items() if ok):
             self._collect_module_guarded(name, self.module_objects[name], name)
         self._collect_aliases()
+        self._walk_unexported_classes()
         for mod, text in sorted(self.stubs.errors.items()):
             self.error(mod, "stub: " + text)
         return True
@@ -227,43 +237,70 @@ class Probe(object):
                 if _safe_getattr(mod, "__path__") is not None:
                     queue.append(mod)
 
-    def _collect_module_guarded(self, module_name, module, public_path):
+    def _collect_module_guarded(self, module_name, module, public_path, exported=True):
         staged = {}
-        _, err = self.guard.run(self._collect_module, module_name, module, public_path, staged)
+        classes = []
+        _, err = self.guard.run(self._collect_module, module_name, module, public_path, staged, exported, classes)
         if err:
             self.error(module_name if module_name == public_path else public_path, "collect: " + err)
             return
+        for path, cls, walked in classes:
+            old = self.records.get(path)
+            if old is not None and not (walked and not old["exported"]):
+                continue  # the record already there stands
+            if walked:
+                key = id(cls)
+                if key not in self._walked_classes or _path_order(path) < _path_order(self._walked_classes[key][1]):
+                    self._walked_classes[key] = (cls, path)
+            else:
+                self._unwalked_classes.append((path, cls, public_path, path[len(public_path) + 1:]))
         for path in sorted(staged):
-            self.records.setdefault(path, staged[path])
+            rec = staged[path]
+            old = self.records.get(path)
+            if old is None:
+                self.records[path] = rec
+            elif rec["exported"] and not old["exported"]:
+                # The same path seen again, exported this time (a submodule: an unexported attribute of its
+                # parent, and a public module of its own; torch.multiprocessing.spawn, a function of the package
+                # and a module): the exported record replaces the other.
+                self.records[path] = rec
 
     def _collect_aliases(self):
         """Modules the root package exposes under another public name (numpy.emath -> numpy.lib.scimath,
-        numpy.char -> numpy.core.defchararray) are walked under that name too. One level only."""
+        numpy.char -> numpy.core.defchararray) are walked under that name too, and so are private submodules a
+        package shows under a public name (numpy.testing.extbuild -> numpy.testing._private.extbuild). One level
+        only; not a module under its own descendant's name (torch.torch)."""
         aliases = []
         for path, rec in sorted(self.records.items()):
-            if rec["kind"] != "module" or path in self.modules or path == rec["defined_in"]:
+            target = rec["defined_in"]
+            if rec["kind"] != "module" or path in self.modules or path == target:
                 continue
-            if not is_public_module(path):
+            if not is_public_module(path) or path.startswith(target + "."):
                 continue
             parent, _, name = path.rpartition(".")
-            if parent == self.library:
-                aliases.append(path)
-        for path in aliases:
+            if parent == self.library or _public_prefix(target) == parent:
+                aliases.append((path, rec["exported"]))
+        for path, exported in aliases:
             parent, _, name = path.rpartition(".")
             try:
                 mod = getattr(self.module_objects[parent], name)
             except Exception:
                 continue
-            self._collect_module_guarded(_safe_getattr(mod, "__name__", path), mod, path)
+            self._collect_module_guarded(_safe_getattr(mod, "__name__", path), mod, path, exported)
 
     # -- public names --------------------------------------------------------------------------------------------
 
     def public_names(self, module_name, module, public_path):
+        """[(name, object, exported)] sorted by name: the ``__all__`` entries (exported), then every other name of
+        ``dir(module)`` without a leading underscore (not exported). Without ``__all__``, the names that are
+        submodules of the library, objects of the library or plain constants are the exported ones."""
         try:
             mdict = module.__dict__
         except Exception:
             mdict = {}
         all_ = mdict.get("__all__")
+        out = []
+        listed = None
         if all_ is not None:
             try:
                 entries = sorted(set(x for x in list(all_) if isinstance(x, str)))
@@ -271,7 +308,7 @@ class Probe(object):
                 self.error(public_path, "__all__: " + error_text(e))
                 entries = None
             if entries is not None:
-                out = []
+                listed = set(entries)
                 for name in entries:
                     try:
                         obj = getattr(module, name)
@@ -281,24 +318,85 @@ class Probe(object):
                     except Exception as e:
                         self.error(public_path, "__all__ entry %s: %s" % (name, error_text(e)))
                         continue
-                    out.append((name, obj))
-                return out
+                    out.append((name, obj, True))
         try:
             names = dir(module)
         except Exception as e:
             self.error(public_path, "dir: " + error_text(e))
             names = list(mdict)
-        out = []
         for name in sorted(set(n for n in names if isinstance(n, str))):
-            if name.startswith("_"):
+            if name.startswith("_") or (listed is not None and name in listed):
                 continue
             try:
                 obj = getattr(module, name)
             except Exception:
                 continue
-            if self.is_library_object(obj):
-                out.append((name, obj))
+            out.append((name, obj, listed is None and self.is_library_object(obj)))
+        out.sort(key=lambda t: t[0])
         return out
+
+    def is_foreign(self, obj, exported):
+        """An object from outside the library (a stdlib module, a builtin, a third-party object): recorded as an
+        opaque attribute. Modules by their name; anything its own module outside the library holds under its
+        name (``int``, ``pathlib.Path``, ``numpy.asarray`` seen from scipy); and, for names not exported, what
+        today's rules would not count as the library's."""
+        if isinstance(obj, types.ModuleType):
+            return not self.in_library(_safe_getattr(obj, "__name__"))
+        if self._held_outside(obj):
+            return True
+        if exported or isinstance(obj, type):
+            # A class whose __module__ does not hold it (a C type without a module in its name, a class made
+            # by make_dataclass) is the library's.
+            return False
+        # Not exported here: the library's by today's rules, or exported by some module of the library (numpy's
+        # ufuncs name no module: numpy.abs is numpy.absolute).
+        return not (self.is_library_object(obj) or id(obj) in self._exported_anywhere())
+
+    def _exported_anywhere(self):
+        """id -> object for every object some imported module of the library lists in its ``__all__``."""
+        if self._all_exported is None:
+            found = {}
+            for name in sorted(n for n, ok in self.modules.items() if ok):
+                mod = self.module_objects.get(name)
+                try:
+                    mdict = mod.__dict__
+                    all_ = mdict.get("__all__")
+                    entries = sorted(set(x for x in list(all_) if isinstance(x, str))) if all_ is not None else []
+                except Exception:
+                    continue
+                for entry in entries:
+                    try:
+                        obj = mdict.get(entry)
+                    except Exception:
+                        obj = None
+                    if obj is not None and not is_constant(obj):
+                        found[id(obj)] = obj
+            self._all_exported = found
+        return self._all_exported
+
+    def _held_outside(self, obj):
+        """``obj.__module__`` is a loaded module outside the library that holds ``obj`` under its qualified name."""
+        module = _safe_getattr(obj, "__module__")
+        if not isinstance(module, str) or self.in_library(module):
+            return False
+        home = sys.modules.get(module)
+        if home is None:
+            return False
+        qualname = _safe_getattr(obj, "__qualname__")
+        if not isinstance(qualname, str):
+            qualname = _safe_getattr(obj, "__name__")
+        if not isinstance(qualname, str) or not qualname:
+            return False
+        target = home
+        for i, part in enumerate(qualname.split(".")):
+            try:
+                d = _safe_getattr(target, "__dict__") if i == 0 else _class_dict(target)
+                target = d.get(part) if d is not None else None
+            except Exception:
+                return False
+            if target is None:
+                return False
+        return target is obj
 
     def is_library_object(self, obj):
         if isinstance(obj, types.ModuleType):
@@ -334,31 +432,85 @@ class Probe(object):
 
     # -- records -------------------------------------------------------------------------------------------------
 
-    def _collect_module(self, module_name, module, public_path, staged):
+    def _walk_unexported_classes(self):
+        """Members of the classes found under names that are not exported. A class's members are recorded under
+        every exported path that shows it (as before) and under at most one path that is not exported, when no
+        exported one shows it (the shortest, then the first in order); every other unexported record of the class
+        names as ``members_at`` the path where they are (the shortest exported one, else that one). torch.Tensor
+        is imported, not exported, by some hundred torch modules: 600 members each."""
+        pending = []
+        by_class = {}
+        for path, cls, public_module, name in sorted(self._unwalked_classes, key=lambda t: t[0]):
+            rec = self.records.get(path)
+            if rec is None or rec["kind"] != "class":
+                continue
+            if rec["exported"]:  # the same path also seen exported
+                pending.append((path, cls, public_module, name, rec))
+                continue
+            by_class.setdefault(id(cls), []).append((path, cls, public_module, name, rec))
+        for key, items in by_class.items():
+            home = self._walked_classes.get(key)
+            if home is None:
+                first = min(items, key=lambda t: _path_order(t[0]))
+                pending.append(first)
+                home = (first[1], first[0])
+            for item in items:
+                if item[0] != home[1]:
+                    self.records[item[0]] = dict(item[4], members_at=home[1])
+        for path, cls, public_module, name, rec in sorted(pending, key=lambda t: t[0]):
+            members, err = self.guard.run(self.class_members, cls, public_module, name)
+            if err:
+                self.error(public_module, "collect: %s: %s" % (name, err))
+                continue
+            for m in members:
+                mpath = path + "." + m["name"]
+                if mpath not in self.records:
+                    self.records[mpath] = self.record(
+                        mpath, m["kind"], m["defined_in"], m["signature"], m["doc"], rec["exported"]
+                    )
+
+    def _collect_module(self, module_name, module, public_path, staged, module_exported=True, classes=None):
         staged[public_path] = self.record(
-            public_path, "module", module_name, None, self.doc_of(module, "module")
+            public_path, "module", module_name, None, self.doc_of(module, "module"), module_exported
         )
-        for name, obj in self.public_names(module_name, module, public_path):
+        for name, obj, exported in self.public_names(module_name, module, public_path):
             path = public_path + "." + name
             kind = classify(obj)
             if kind == "module":
                 defined_in = _safe_getattr(obj, "__name__", module_name)
             else:
                 defined_in = _safe_getattr(obj, "__module__")
-                if not isinstance(defined_in, str):
-                    defined_in = module_name
+            if not isinstance(defined_in, str):
+                defined_in = module_name
+            if self.is_foreign(obj, exported):
+                # Opaque: no signature, no doc, members never walked (the checker reports nothing past it).
+                staged[path] = self.record(path, "attribute", defined_in, None, None, exported)
+                continue
             sig = None
             if kind in ("function", "class"):
                 sig = self.object_signature(obj, kind, public_path, name)
-            staged[path] = self.record(path, kind, defined_in, sig, self.doc_of(obj, kind))
+            staged[path] = self.record(path, kind, defined_in, sig, self.doc_of(obj, kind), exported)
             if kind == "class":
+                if classes is not None:
+                    classes.append((path, obj, exported))
+                if not exported:
+                    continue  # members later, see _walk_unexported_classes
                 for rec in self.class_members(obj, public_path, name):
                     mpath = path + "." + rec["name"]
-                    staged[mpath] = self.record(mpath, rec["kind"], rec["defined_in"], rec["signature"], rec["doc"])
+                    staged[mpath] = self.record(
+                        mpath, rec["kind"], rec["defined_in"], rec["signature"], rec["doc"], exported
+                    )
 
     @staticmethod
-    def record(path, kind, defined_in, signature, doc):
-        return {"path": path, "kind": kind, "defined_in": defined_in, "signature": signature, "doc": doc}
+    def record(path, kind, defined_in, signature, doc, exported):
+        return {
+            "path": path,
+            "kind": kind,
+            "defined_in": defined_in,
+            "signature": signature,
+            "doc": doc,
+            "exported": exported,
+        }
 
     def doc_of(self, obj, kind, raw=None):
         key = (id(obj), kind)
@@ -475,11 +627,21 @@ class Probe(object):
             ext = self._extension_candidates(_safe_getattr(obj, "__module__"), qualname, ())
             ext += self._owner_candidates(obj, qualname)
             sig = self._with_extension_stub(sig, ext)
-        if sig is not None:
+        candidates = None
+        if sig is None:
+            sig = self._xref_signature(obj, name.rsplit(".", 1)[-1])
+        if sig is None:
+            candidates = self._object_stub_candidates(obj, public_module, name, qualname)
+            sig = self._stub_signature(candidates)
+        if sig is None:
+            sig = fallback
+        if kind == "class":
             return sig
-        sig = self._xref_signature(obj, name.rsplit(".", 1)[-1])
-        if sig is not None:
-            return sig
+        return self._complete_returns(
+            sig, fallback, obj, lambda: candidates or self._object_stub_candidates(obj, public_module, name, qualname)
+        )
+
+    def _object_stub_candidates(self, obj, public_module, name, qualname):
         candidates = [(public_module, [name])]
         candidates += self._defining_candidates(_safe_getattr(obj, "__module__"), qualname, ())
         if isinstance(qualname, str) and qualname != name:
@@ -488,8 +650,38 @@ class Probe(object):
         for module_name, attr in self._extension_homes(obj):
             candidates.append((module_name, [attr]))
             candidates += [(m, [attr]) for m in self.stubs.directory_stubs(module_name) if m != module_name]
-        sig = self._stub_signature(candidates)
-        return sig if sig is not None else fallback
+        return candidates
+
+    def _complete_returns(self, sig, fallback, doc_target, candidates):
+        """The return type when the signature that won does not state one: the return annotation inspect gave
+        (with a ``(*args, **kwargs)`` signature), the matching stub's, the docstring's numpydoc Returns section.
+        ``candidates``: a function giving the stub lookups."""
+        if sig is not None and sig["returns"] is not None:
+            return sig
+        returns = None
+        if sig is not None:
+            returns = fallback["returns"] if fallback is not None else None
+            if returns is None:
+                stub = self._stub_signature(candidates())
+                returns = stub["returns"] if stub is not None else None
+        if returns is None:
+            doc = _safe_getattr(doc_target, "__doc__")
+            if isinstance(doc, str):
+                if doc not in self._numpydoc_cache:
+                    try:
+                        self._numpydoc_cache[doc] = numpydoc_returns(doc)
+                    except Exception:
+                        self._numpydoc_cache[doc] = None
+                returns = self._numpydoc_cache[doc]
+        if returns is None:
+            return sig
+        if sig is None:
+            # Nothing says what it takes (numpy 1.19's Cython default_rng: no signature line, no stub), its
+            # docstring says what it returns: parameters unknown, written (*args, **kwargs).
+            return make_signature(
+                [make_param("args", VAR_POSITIONAL), make_param("kwargs", VAR_KEYWORD)], returns, "docstring"
+            )
+        return make_signature(sig["parameters"], returns, sig["source"])
 
     def _extension_homes(self, obj):
         """Where library extension modules hold ``obj`` itself: [(module, name)]. For C classes and builtins whose
@@ -700,11 +892,23 @@ class Probe(object):
                     _safe_getattr(owner, "__module__"), _safe_getattr(owner, "__qualname__"), (name,)
                 )
             sig = self._with_extension_stub(sig, ext)
-        if sig is not None:
-            return sig
-        sig = self._xref_signature(doc_target, name)
-        if sig is not None:
-            return sig
+        candidates = []
+
+        def stub_candidates():
+            if not candidates:
+                candidates.extend(self._method_stub_candidates(cls, name, owner, public_module, class_name,
+                                                                cls_module, cls_qualname))
+            return candidates
+
+        if sig is None:
+            sig = self._xref_signature(doc_target, name)
+        if sig is None:
+            sig = self._stub_signature(stub_candidates())
+        if sig is None:
+            sig = fallback
+        return self._complete_returns(sig, fallback, doc_target, stub_candidates)
+
+    def _method_stub_candidates(self, cls, name, owner, public_module, class_name, cls_module, cls_qualname):
         candidates = [(public_module, [class_name, name])]
         candidates += self._defining_candidates(cls_module, cls_qualname, (name,))
         if owner is not cls:
@@ -715,8 +919,22 @@ class Probe(object):
             for module_name, attr in self._extension_homes(k):
                 candidates.append((module_name, [attr, name]))
                 candidates += [(m, [attr, name]) for m in self.stubs.directory_stubs(module_name) if m != module_name]
-        sig = self._stub_signature(candidates)
-        return sig if sig is not None else fallback
+        return candidates
+
+
+def _path_order(path):
+    """Shortest first, then alphabetical: where a class's members are recorded once (``members_at``)."""
+    return (path.count("."), path)
+
+
+def _public_prefix(module_name):
+    """``numpy.testing._private.extbuild`` -> ``numpy.testing``: the components before the first private one."""
+    out = []
+    for part in module_name.split("."):
+        if part.startswith("_"):
+            break
+        out.append(part)
+    return ".".join(out)
 
 
 def _reseed():

@@ -199,24 +199,27 @@ function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states
   // not show, so this is left to the type checker rather than guessed.
 }
 
+/** Resolves a return annotation ("Generator", "NDArray[float64]", "np.ndarray") to a class the matrix knows. */
+function classNamed(scope: Scope, producer: ApiHistory, returns: string | null): string | null {
+  if (!returns) return null;
+  const text = returns.replace(/^['"]|['"]$/g, '').trim();
+  const bare = text.replace(/\[.*$/, '');
+  if (/[|,]|\b(Optional|Union|Any|tuple|Tuple|list|List|dict|Dict|None)\b/.test(bare)) return null;
+  const library = scope.matrix.library;
+  const parts = bare.split('.');
+  const leaf = parts[parts.length - 1] === 'NDArray' ? 'ndarray' : parts[parts.length - 1]!;
+  const parent = producer.api.slice(0, producer.api.lastIndexOf('.'));
+  const candidates = parts.length > 1 ? [[library, ...parts.slice(1, -1), leaf].join('.')] : [`${parent}.${leaf}`, `${library}.${leaf}`];
+  return candidates.find((c) => scope.matrix.lookup(c)?.kind === 'class') ?? null;
+}
+
 /** The class a value has when a library call produced it: the class itself, or the recorded return type. */
 function producedClass(scope: Scope, producer: ApiHistory): string | null {
   if (producer.kind === 'class') return producer.api;
-  const texts = new Set(scope.versions.map((v) => stateAt(producer, v, scope.matrix.versions).cell?.returns ?? null));
-  if (texts.size !== 1) return null; // unknown at some pinned version, or different across them
-  let text = [...texts][0];
-  if (!text) return null;
-  text = text.replace(/^['"]|['"]$/g, '').trim();
-  if (/[|,]|\b(Optional|Union|Any|tuple|Tuple|list|List|dict|Dict|None)\b/.test(text.replace(/\[.*$/, ''))) return null;
-  const name = text.replace(/\[.*$/, '');
-  const library = scope.matrix.library;
-  const parts = name.split('.');
-  const leaf = parts[parts.length - 1] === 'NDArray' ? 'ndarray' : parts[parts.length - 1]!;
-  const parent = producer.api.slice(0, producer.api.lastIndexOf('.'));
-  const candidates = parts.length > 1
-    ? [[library, ...parts.slice(1, -1), leaf].join('.')]
-    : [`${parent}.${leaf}`, `${library}.${leaf}`];
-  return candidates.find((c) => scope.matrix.lookup(c)?.kind === 'class') ?? null;
+  // Every pinned version must say the same class (texts may differ: "NDArray" in a stub, "ndarray" in a docstring).
+  const classes = new Set(scope.versions.map((v) => classNamed(scope, producer, stateAt(producer, v, scope.matrix.versions).cell?.returns ?? null)));
+  if (classes.size !== 1) return null;
+  return [...classes][0] ?? null;
 }
 
 function checkInstanceReference(scope: Scope, ref: ApiReference): void {
