@@ -34,6 +34,8 @@ export interface VersionCell {
   /** Return annotation text, where the evidence records one (stubs, annotations, numpydoc "Returns"). */
   returns: string | null;
   doc: string | null;
+  /** In the module's __all__, so a star import brings it; null where unknown. */
+  exported?: boolean | null;
 }
 
 export interface ApiHistory {

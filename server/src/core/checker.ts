@@ -121,6 +121,12 @@ function resolvedSomewhere(history: ApiHistory | undefined): ApiHistory | undefi
   return history?.versions.some((c) => c.state === 'present') ? history : undefined;
 }
 
+/** What a star import brings: names a module exports (its __all__); other attributes stay the file's own names. */
+function exportedOnly(history: ApiHistory | undefined): ApiHistory | undefined {
+  if (!history) return undefined;
+  return { ...history, versions: history.versions.map((c) => (c.state === 'present' && c.exported === false ? { ...c, state: 'absent' as const } : c)) };
+}
+
 /** Everything a reference is checked against: one library's matrix, the pin in force, the versions it allows. */
 interface Scope {
   matrix: LibraryMatrix;
@@ -166,7 +172,7 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
 }
 
 function checkCall(scope: Scope, ref: ApiReference, history: ApiHistory, bound: boolean): void {
-  if (!ref.call) return;
+  if (!ref.call || ref.callGuarded) return;
   const states = scope.versions.map((v) => stateAt(history, v, scope.matrix.versions));
   for (const keyword of ref.call.keywords) checkKeyword(keyword, history, states, scope.pin, scope.matrix, scope.emit);
   // A method reached through its class takes the instance as an explicit first argument: arity is not comparable.
@@ -266,7 +272,7 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
       continue;
     }
     if (lastSegment.startsWith('_')) return; // private and dunder names are outside the public surface
-    history = resolvedSomewhere(matrix.lookup(prefix.path));
+    history = resolvedSomewhere(ref.origin === 'star' ? exportedOnly(matrix.lookup(prefix.path)) : matrix.lookup(prefix.path));
     if (!history) {
       const parentIsModule = i === 0 || parent?.kind === 'module';
       if (parentIsModule && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {

@@ -10,7 +10,7 @@ import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 
-export const BUILDER_VERSION = '2';
+export const BUILDER_VERSION = '3';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
@@ -118,11 +118,12 @@ interface Cell {
   signatureSource: string | null;
   returns: string | null;
   doc: string | null;
+  exported: number | null;
 }
 
 function sameCell(a: Cell, b: Cell): boolean {
   return a.state === b.state && a.runtime === b.runtime && a.documented === b.documented && a.kind === b.kind &&
-    a.signature === b.signature && a.signatureSource === b.signatureSource && a.returns === b.returns && a.doc === b.doc;
+    a.signature === b.signature && a.signatureSource === b.signatureSource && a.returns === b.returns && a.doc === b.doc && a.exported === b.exported;
 }
 
 export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: string, options: BuildOptions): BuildResult {
@@ -188,7 +189,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
       };
       const insertApi = db.prepare('INSERT INTO apis (id, path, kind, evolution, documented_ever) VALUES (?, ?, ?, ?, ?)');
       const insertSpan = db.prepare(
-        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, state, runtime, documented, kind, signature_id, signature_source, returns, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, state, runtime, documented, kind, signature_id, signature_source, returns, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       let stable = 0;
       allPaths.forEach((path, index) => {
@@ -209,6 +210,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
           return {
             state, runtime, documented, kind: record?.kind ?? null, signature: record ? canonicalParameters(record) : null,
             signatureSource: record?.signature?.source ?? null, returns: record?.signature?.returns ?? null, doc: record?.doc ?? null,
+            exported: record ? (record.exported === false ? 0 : 1) : null,
           };
         });
         const shapes = records.map(signatureShape);
@@ -230,7 +232,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
           const c = cells[start]!;
           if (!implicit(c)) {
             insertSpan.run(apiId, start, end, c.state, c.runtime, c.documented, c.kind, intern(signatureIds, insertSignature, c.signature),
-              c.signatureSource, c.returns, intern(docIds, insertDoc, c.doc));
+              c.signatureSource, c.returns, intern(docIds, insertDoc, c.doc), c.exported);
           }
           start = end + 1;
         }

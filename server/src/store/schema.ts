@@ -1,5 +1,5 @@
 // The SQLite layout of a compatibility matrix (one file per library). Bump MATRIX_SCHEMA_VERSION on any change.
-export const MATRIX_SCHEMA_VERSION = 2;
+export const MATRIX_SCHEMA_VERSION = 3;
 
 export const MATRIX_SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -41,6 +41,7 @@ CREATE TABLE spans (
   signature_source TEXT,
   returns TEXT,
   doc_id INTEGER REFERENCES docs(id),
+  exported INTEGER,               -- 1 in the module's __all__ (what a star import brings), 0 reachable but not exported
   PRIMARY KEY (api_id, first_ordinal)
 ) WITHOUT ROWID;
 -- Renamed APIs usually keep their documentation: the checker looks replacements up by doc.

@@ -16,6 +16,7 @@ interface SpanRow {
   signature_source: string | null;
   returns: string | null;
   doc: string | null;
+  exported: number | null;
 }
 
 export interface VersionInfo {
@@ -71,7 +72,7 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
         'SELECT DISTINCT apis.path FROM docs JOIN spans ON spans.doc_id = docs.id JOIN apis ON apis.id = spans.api_id WHERE docs.text = ? ORDER BY apis.path',
       );
       this.spansOf = this.db.prepare(
-        `SELECT s.first_ordinal, s.last_ordinal, s.state, s.runtime, s.kind, signatures.parameters, s.signature_source, s.returns, docs.text AS doc
+        `SELECT s.first_ordinal, s.last_ordinal, s.state, s.runtime, s.kind, signatures.parameters, s.signature_source, s.returns, docs.text AS doc, s.exported
          FROM spans s LEFT JOIN signatures ON signatures.id = s.signature_id LEFT JOIN docs ON docs.id = s.doc_id
          WHERE s.api_id = ?`,
       );
@@ -85,13 +86,13 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     const row = this.findApi.get(api);
     let history: ApiHistory | undefined;
     if (row) {
-      const cells: VersionCell[] = this.versions.map((version) => ({ version, state: 'absent', kind: null, signature: null, signatureSource: null, returns: null, doc: null }));
+      const cells: VersionCell[] = this.versions.map((version) => ({ version, state: 'absent', kind: null, signature: null, signatureSource: null, returns: null, doc: null, exported: null }));
       for (const span of this.spansOf.all(row.id)) {
         // The checker asks "would this call work": the runtime/static-resolution evidence decides.
         const state: CellState = span.runtime === null ? 'unknown' : span.runtime ? 'present' : 'absent';
         const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
         for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
-          cells[i] = { version: this.versions[i]!, state, kind: span.kind as ApiKind | null, signature, signatureSource: span.signature_source as SignatureSource | null, returns: span.returns, doc: span.doc };
+          cells[i] = { version: this.versions[i]!, state, kind: span.kind as ApiKind | null, signature, signatureSource: span.signature_source as SignatureSource | null, returns: span.returns, doc: span.doc, exported: span.exported === null ? null : span.exported === 1 };
         }
       }
       history = { api, library: this.library, kind: row.kind as ApiKind, versions: cells };

@@ -15,6 +15,8 @@ export interface SurfaceApi {
   defined_in?: string | null;
   signature: SurfaceSignature | null;
   doc: string | null;
+  /** In the module's __all__ (or public by the probe's rules when there is none); absent in older surfaces. */
+  exported?: boolean;
 }
 
 export interface Surface {

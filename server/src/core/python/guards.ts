@@ -7,9 +7,21 @@ import { walk } from './syntax.js';
 import type { TreeIndex } from './tree-index.js';
 
 /** Expressions that read a library's version: a condition using one selects code per version. */
-const READS_VERSION = /__version__|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution/;
+const READS_VERSION = /__version__|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution|\bversion\.(?:version|full_version|short_version)\b|\bversion\(\s*['"]/;
 
-const CATCHES_MISSING_API = /\b(ImportError|ModuleNotFoundError|AttributeError|NameError|Exception|BaseException)\b/;
+/** How a reference fails when what it names is missing: the exception a handler must catch to guard it. */
+export type Failure = 'module-import' | 'import' | 'attribute' | 'name' | 'call';
+
+/** Exceptions and the failures they catch (ModuleNotFoundError only covers a missing module, not a missing name). */
+const CAUGHT: [RegExp, Failure[]][] = [
+  [/\b(Exception|BaseException)\b/, ['module-import', 'import', 'attribute', 'name', 'call']],
+  [/\bImportError\b/, ['module-import', 'import']],
+  [/\bModuleNotFoundError\b/, ['module-import']],
+  [/\bAttributeError\b/, ['attribute']],
+  [/\bNameError\b/, ['name']],
+  [/\bTypeError\b/, ['call']],
+];
+
 
 /** `with pytest.raises(…)`, `with assert_raises(…)`, `with self.assertRaises(…)`: the block is meant to fail. */
 const EXPECTS_FAILURE = /(^|\.)(raises|assert_raises|assertRaises|assert_raises_regex|assertRaisesRegex|raises_regex)\s*\(/;
@@ -19,18 +31,24 @@ interface Region {
   end: number;
   /** Only references using one of these names are guarded; null guards every reference in the region. */
   names: Set<string> | null;
+  /** Only these failures are guarded (a try body guards what its handlers catch); null guards every failure. */
+  failures: Set<Failure> | null;
 }
 
 export interface GuardIndex {
-  isGuarded(node: Node, segments: readonly string[]): boolean;
+  isGuarded(node: Node, segments: readonly string[], failure: Failure): boolean;
 }
 
-function exceptCatchesMissingApi(clause: Node): boolean {
-  // Header is everything before the clause's block: `except (ImportError, X) as e:` or a bare `except:`.
+/** The failures an except clause catches: `except (ImportError, X) as e:`; a bare `except:` catches them all. */
+function caughtBy(clause: Node): Set<Failure> {
+  // Header is everything before the clause's block, comments dropped (`except:  # noqa: E722`).
   const block = clause.namedChildren.find((c) => c?.type === 'block');
   const header = block ? clause.text.slice(0, block.startIndex - clause.startIndex) : clause.text;
-  const caught = header.replace(/^except\*?/, '').replace(/:\s*$/, '').trim();
-  return caught === '' || CATCHES_MISSING_API.test(caught);
+  const caught = header.replace(/#[^\n]*/g, '').replace(/^except\*?/, '').replace(/:\s*$/, '').trim();
+  if (caught === '') return new Set(['module-import', 'import', 'attribute', 'name', 'call']);
+  const out = new Set<Failure>();
+  for (const [pattern, failures] of CAUGHT) if (pattern.test(caught)) failures.forEach((f) => out.add(f));
+  return out;
 }
 
 /** String literals passed to hasattr()/getattr() in a condition. */
@@ -64,18 +82,34 @@ function readsVersion(condition: Node, flags: Set<string>): boolean {
   return words.some((w) => flags.has(w));
 }
 
-const region = (node: Node, names: Set<string> | null): Region => ({ start: node.startIndex, end: node.endIndex, names });
+const region = (node: Node, names: Set<string> | null, failures: Set<Failure> | null = null): Region => ({ start: node.startIndex, end: node.endIndex, names, failures });
+
+/** `not hasattr(…)` / `not getattr(…)`: the probe is negated, so the branches swap roles. */
+function isNegated(condition: Node): boolean {
+  return condition.type === 'not_operator' || /^\(*\s*not\b/.test(condition.text);
+}
+
+const EXITS = new Set(['return_statement', 'raise_statement', 'continue_statement', 'break_statement']);
+
+/** Whether a block always leaves the enclosing code (its last statement returns, raises, continues or breaks). */
+function exits(block: Node | null): boolean {
+  const last = block?.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment').pop();
+  return !!last && EXITS.has(last.type);
+}
 
 export function buildGuardIndex(index: TreeIndex): GuardIndex {
   const regions: Region[] = [];
   const flags = versionFlags(index);
 
   for (const t of index.ofType('try_statement')) {
-    const handlers = t.namedChildren.filter((c): c is Node => c?.type === 'except_clause' && exceptCatchesMissingApi(c));
-    if (handlers.length === 0) continue;
+    const handlers = t.namedChildren.filter((c): c is Node => c?.type === 'except_clause');
+    const caught = new Set<Failure>();
+    for (const h of handlers) caughtBy(h).forEach((f) => caught.add(f));
+    if (caught.size === 0) continue;
     const body = t.childForFieldName('body');
-    if (body) regions.push(region(body, null));
-    for (const h of handlers) regions.push(region(h, null));
+    if (body) regions.push(region(body, null, caught));
+    // A handler is the fallback for the versions where the body failed.
+    for (const h of handlers) if (caughtBy(h).size > 0) regions.push(region(h, null));
   }
   for (const w of index.ofType('with_statement')) {
     const clause = w.namedChildren.find((c) => c?.type === 'with_clause');
@@ -92,10 +126,16 @@ export function buildGuardIndex(index: TreeIndex): GuardIndex {
     }
     const probed = probedAttributeNames(condition);
     if (probed.size === 0) continue;
+    const negated = isNegated(condition);
     const consequence = s.childForFieldName('consequence');
-    if (consequence) regions.push(region(consequence, probed));
-    // The branch taken when the probe fails is the fallback for the other versions.
-    for (const alt of s.childrenForFieldName('alternative')) if (alt) regions.push(region(alt, null));
+    const alternatives = s.childrenForFieldName('alternative').filter((a): a is Node => a !== null);
+    // The branch taken when the probe succeeds uses the probed names; the other branch is the fallback.
+    if (consequence) regions.push(region(consequence, negated ? null : probed));
+    for (const alt of alternatives) regions.push(region(alt, negated ? probed : null));
+    // `if not hasattr(np, "x"): return fallback()` — the rest of the block runs only where the probe succeeded.
+    if (negated && s.type === 'if_statement' && alternatives.length === 0 && exits(consequence) && s.parent) {
+      regions.push({ start: s.endIndex, end: s.parent.endIndex, names: probed, failures: null });
+    }
   }
   for (const e of index.ofType('conditional_expression')) {
     const [whenTrue, condition, whenFalse] = e.namedChildren;
@@ -106,15 +146,22 @@ export function buildGuardIndex(index: TreeIndex): GuardIndex {
     }
     const probed = probedAttributeNames(condition);
     if (probed.size === 0) continue;
-    if (whenTrue) regions.push(region(whenTrue, probed));
-    if (whenFalse) regions.push(region(whenFalse, null));
+    const negated = isNegated(condition);
+    if (whenTrue) regions.push(region(whenTrue, negated ? null : probed));
+    if (whenFalse) regions.push(region(whenFalse, negated ? probed : null));
+  }
+  // `getattr(np, "trapezoid", None) or np.trapz`: the right operand is the fallback.
+  for (const b of index.ofType('boolean_operator')) {
+    const left = b.childForFieldName('left');
+    const right = b.childForFieldName('right');
+    if (left && right && probedAttributeNames(left).size > 0) regions.push(region(right, null));
   }
 
   return {
-    isGuarded(node, segments) {
+    isGuarded(node, segments, failure) {
       const start = node.startIndex;
       const end = node.endIndex;
-      return regions.some((r) => r.start <= start && end <= r.end && (r.names === null || segments.some((s) => r.names!.has(s))));
+      return regions.some((r) => r.start <= start && end <= r.end && (r.failures === null || r.failures.has(failure)) && (r.names === null || segments.some((s) => r.names!.has(s))));
     },
   };
 }

@@ -6,7 +6,7 @@ import type { SourceRange } from '../source-range.js';
 import { chainParts, dottedParts, rangeBetween, rangeOf } from './syntax.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
 import { collectLocalBindings } from './local-bindings.js';
-import { buildGuardIndex } from './guards.js';
+import { buildGuardIndex, type Failure } from './guards.js';
 
 export interface PathPrefix {
   /** Fully qualified dotted path, e.g. "numpy.linalg". */
@@ -47,6 +47,8 @@ export interface ApiReference {
   call: CallSite | null;
   /** Inside a try/except that catches the failure, or under a hasattr() test for it: a deliberate fallback. */
   guarded: boolean;
+  /** The call's arguments are guarded (`except TypeError`, version branches): no parameter-level findings. */
+  callGuarded?: boolean;
   /** For origin "instance": the value's producer and the members used on it (prefixes are then empty). */
   receiver?: InstanceReceiver;
 }
@@ -72,7 +74,7 @@ function prefixesOfDotted(parts: Node[], basePath: string[] = [], baseStart?: No
   }));
 }
 
-function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTable, starModules: string[], isGuarded: (node: Node, segments: string[]) => boolean): void {
+function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTable, starModules: string[], isGuarded: (node: Node, segments: string[], failure: Failure) => boolean): void {
   for (const node of [...index.ofType('import_statement'), ...index.ofType('import_from_statement')]) {
     if (node.type === 'import_statement') {
       for (const item of node.namedChildren) {
@@ -81,7 +83,7 @@ function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTa
         if (!dotted || dotted.type !== 'dotted_name') continue;
         const parts = dottedParts(dotted);
         if (parts.length === 0) continue;
-        refs.push({ prefixes: prefixesOfDotted(parts), firstToCheck: 1, origin: 'import', call: null, guarded: isGuarded(node, parts.map((p) => p.text)) });
+        refs.push({ prefixes: prefixesOfDotted(parts), firstToCheck: 1, origin: 'import', call: null, guarded: isGuarded(node, parts.map((p) => p.text), 'module-import') });
         const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
         if (alias) bind(table, alias.text, parts.map((p) => p.text).join('.'));
         else bind(table, parts[0]!.text, parts[0]!.text);
@@ -91,7 +93,7 @@ function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTa
       if (!moduleNode || moduleNode.type !== 'dotted_name') continue; // relative imports stay inside the project
       const moduleParts = dottedParts(moduleNode);
       const modulePath = moduleParts.map((p) => p.text);
-      const guarded = isGuarded(node, modulePath);
+      const guarded = isGuarded(node, modulePath, 'import');
       // Each imported name is checked with its module, so a missing module is reported once (deduplicated by
       // position) and not again for every name imported from it.
       if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) {
@@ -108,7 +110,7 @@ function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTa
           firstToCheck: 1,
           origin: 'import',
           call: null,
-          guarded: isGuarded(node, [...modulePath, ...parts.map((p) => p.text)]),
+          guarded: isGuarded(node, [...modulePath, ...parts.map((p) => p.text)], 'import'),
         });
         const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
         bind(table, (alias ?? parts[parts.length - 1]!).text, prefixes[prefixes.length - 1]!.path);
@@ -200,6 +202,13 @@ function membersOnCall(node: Node): { call: Node; names: { name: string; range: 
   return { call: current, names };
 }
 
+/** Python's builtins: after a star import, a name the module does not export still means the builtin. */
+const BUILTINS = new Set(('abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex ' +
+  'delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int ' +
+  'isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr ' +
+  'reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ Ellipsis NotImplemented ' +
+  'True False None').split(' '));
+
 /** Resolves single-assignment aliases such as `fft = np.fft` to more bindings, to a fixed point. */
 function addAliases(assignments: Map<string, Node[]>, locallyBound: Set<string>, table: BindingTable): void {
   for (let changed = true; changed; ) {
@@ -220,7 +229,7 @@ function addAliases(assignments: Map<string, Node[]>, locallyBound: Set<string>,
 export function findApiReferences(tree: Tree): ApiReference[] {
   const index = indexTree(tree);
   const guards = buildGuardIndex(index);
-  const isGuarded = (node: Node, segments: string[]) => guards.isGuarded(node, segments);
+  const isGuarded = (node: Node, segments: string[], failure: Failure) => guards.isGuarded(node, segments, failure);
   const refs: ApiReference[] = [];
   const table: BindingTable = new Map();
   const starModules: string[] = [];
@@ -262,14 +271,14 @@ export function findApiReferences(tree: Tree): ApiReference[] {
         const members = membersOnCall(node);
         const producer = members ? producerOf(members.call) : null;
         if (members && producer) {
-          refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.names.map((m) => m.name)), receiver: { producer, members: members.names } });
+          refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.names.map((m) => m.name), 'attribute'), callGuarded: isGuarded(node, members.names.map((m) => m.name), 'call'), receiver: { producer, members: members.names } });
         }
         return;
       }
       const instanceProducer = instances.get(parts[0]!.text);
       if (instanceProducer) {
         const members = parts.slice(1).map((p) => ({ name: p.text, range: rangeBetween(parts[0]!, p) }));
-        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.map((m) => m.name)), receiver: { producer: instanceProducer, members } });
+        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.map((m) => m.name), 'attribute'), callGuarded: isGuarded(node, members.map((m) => m.name), 'call'), receiver: { producer: instanceProducer, members } });
         return;
       }
       const binding = table.get(parts[0]!.text);
@@ -287,7 +296,8 @@ export function findApiReferences(tree: Tree): ApiReference[] {
         firstToCheck: rootSegments.length,
         origin: 'attribute',
         call: calls.get(node.id) ?? null,
-        guarded: isGuarded(node, prefixes[prefixes.length - 1]!.path.split('.')),
+        guarded: isGuarded(node, prefixes[prefixes.length - 1]!.path.split('.'), 'attribute'),
+        callGuarded: isGuarded(node, prefixes[prefixes.length - 1]!.path.split('.'), 'call'),
       });
     } else if (node.type === 'identifier' && isValueIdentifier(node) && !isAssignmentTarget(node)) {
       const parent = node.parent;
@@ -302,10 +312,11 @@ export function findApiReferences(tree: Tree): ApiReference[] {
             firstToCheck: segments.length,
             origin: 'name',
             call,
-            guarded: isGuarded(node, segments),
+            guarded: isGuarded(node, segments, 'attribute'),
+            callGuarded: isGuarded(node, segments, 'call'),
           });
         }
-      } else if (binding === undefined && !boundNames.has(node.text) && !singleAssignments.has(node.text)) {
+      } else if (binding === undefined && !boundNames.has(node.text) && !singleAssignments.has(node.text) && !BUILTINS.has(node.text)) {
         for (const module of starModules) {
           const segments = [...module.split('.'), node.text];
           refs.push({
@@ -313,7 +324,8 @@ export function findApiReferences(tree: Tree): ApiReference[] {
             firstToCheck: segments.length - 1,
             origin: 'star',
             call: calls.get(node.id) ?? null,
-            guarded: isGuarded(node, segments),
+            guarded: isGuarded(node, segments, 'name'),
+            callGuarded: isGuarded(node, segments, 'call'),
           });
         }
       }
@@ -321,5 +333,17 @@ export function findApiReferences(tree: Tree): ApiReference[] {
   };
   for (const node of index.ofType('attribute')) visit(node);
   for (const node of index.ofType('identifier')) visit(node);
+
+  // `np.trapezoid = np.trapz` (a polyfill, usually under `if not hasattr(…)`): the file provides the name itself.
+  const polyfilled = new Set<string>();
+  for (const node of index.ofType('attribute')) {
+    if (!isAssignmentTarget(node)) continue;
+    const parts = chainParts(node);
+    const binding = parts ? table.get(parts[0]!.text) : null;
+    if (parts && binding) polyfilled.add([binding.path, ...parts.slice(1).map((p) => p.text)].join('.'));
+  }
+  if (polyfilled.size > 0) {
+    for (const ref of refs) if (ref.prefixes.some((p) => polyfilled.has(p.path))) ref.guarded = true;
+  }
   return refs;
 }
