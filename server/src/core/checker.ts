@@ -82,7 +82,13 @@ function checkKeyword(
     return s.state === 'present' && sig && !hasVarKeyword(sig) && !acceptsKeyword(sig, keyword.name);
   });
   if (rejecting.length === 0) return;
-  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name));
+  // A docstring signature often omits keywords the callable takes (numpy's ufuncs, dtype's metadata=): only trust
+  // "this version lacks it" when the rejecting signature is introspected or stubbed, or as partial as the accepting one.
+  const rejectingSource = rejecting[0]!.cell?.signatureSource;
+  const reliableReject = rejectingSource === 'inspect' || rejectingSource === 'stub';
+  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name) && (reliableReject || c.signatureSource === rejectingSource));
+  const acceptedAnywhere = history.versions.some((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name));
+  if (accepting.length === 0 && acceptedAnywhere) return; // accepted where the evidence is better: no verdict
   const api = history.api;
   if (accepting.length > 0) {
     const list = describeVersionRuns(matrix.versions, (i) => accepting.includes(history.versions[i]!));
@@ -190,9 +196,10 @@ function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states
   const { matrix, pin } = scope;
   const rejecting = states.filter((s) => s.state === 'present' && s.cell?.signature && maxPositional(s.cell.signature) < call.positionalCount);
   if (rejecting.length === 0) return;
-  // Compare like with like: a docstring signature shows optional positional outputs that an introspected one hides.
-  const source = rejecting[0]!.cell!.signatureSource;
-  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && c.signatureSource === source && maxPositional(c.signature) >= call.positionalCount);
+  // Arity is only compared between introspected signatures: docstrings show optional positional outputs, stubs
+  // merge overloads (ndarray.reshape(*shape) and reshape(shape)), so neither bounds what a call may pass.
+  if (rejecting.some((s) => s.cell?.signatureSource !== 'inspect')) return;
+  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && c.signatureSource === 'inspect' && maxPositional(c.signature) >= call.positionalCount);
   const limit = maxPositional(rejecting[0]!.cell!.signature!);
   const given = `${call.positionalCount} positional argument${call.positionalCount === 1 ? '' : 's'}`;
   if (accepting.length > 0) {
@@ -275,7 +282,9 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
     history = resolvedSomewhere(ref.origin === 'star' ? exportedOnly(matrix.lookup(prefix.path)) : matrix.lookup(prefix.path));
     if (!history) {
       const parentIsModule = i === 0 || parent?.kind === 'module';
-      if (parentIsModule && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {
+      // Test packages are never part of the surface the probe walks, so their absence proves nothing.
+      const inTests = prefix.path.split('.').some((segment) => segment === 'tests' || segment === 'test' || segment === 'conftest');
+      if (parentIsModule && !inTests && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {
         emit('unknown-api', 'warning',
           `\`${prefix.path}\` is in no tracked version of ${matrix.library} (${trackedSpan(matrix)}): possibly a hallucinated API.`,
           prefix.range, prefix.path, null, []);
