@@ -48,12 +48,12 @@ describe('matrix builder', () => {
     assert.ok(m.isUnresolved('lib.native.other'));
     assert.ok(!m.isUnresolved('lib.f'));
     const db = new Database(file, { readonly: true });
-    assert.deepEqual(db.prepare("SELECT state, runtime, documented FROM cells JOIN apis ON apis.id = api_id WHERE path = 'lib.native.h' ORDER BY version_id").all(), [
+    assert.deepEqual(db.prepare("SELECT state, runtime, documented FROM cells WHERE path = 'lib.native.h' ORDER BY version_id").all(), [
       { state: 'na', runtime: null, documented: null },
       { state: 'absent', runtime: 0, documented: null },
       { state: 'present', runtime: 1, documented: null },
     ]);
-    assert.deepEqual(db.prepare('SELECT path, evolution FROM apis ORDER BY path').all(), [
+    assert.deepEqual(db.prepare('SELECT path, evolution FROM api_list ORDER BY path').all(), [
       { path: 'lib', evolution: 'stable' },
       { path: 'lib.f', evolution: 'evolving' },
       { path: 'lib.g', evolution: 'evolving' },
@@ -98,7 +98,7 @@ describe('evidence per version', () => {
     assert.deepEqual(m.lookup('lib.f')!.versions[1]!.signature!.parameters.map((x) => x.name), ['x', 'axis']);
     assert.equal(m.lookup('lib.extra'), undefined, 'static-only names of a runtime version are not resolution evidence');
     const db = new Database(file, { readonly: true });
-    const cells = (path: string) => db.prepare('SELECT state, runtime, documented FROM cells JOIN apis ON apis.id = api_id WHERE path = ? ORDER BY version_id').all(path);
+    const cells = (path: string) => db.prepare('SELECT state, runtime, documented FROM cells WHERE path = ? ORDER BY version_id').all(path);
     assert.deepEqual(cells('lib.gone'), [{ state: 'present', runtime: 1, documented: 1 }, { state: 'absent', runtime: 0, documented: 0 }]);
     assert.deepEqual(cells('lib.ghost'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'na', runtime: 0, documented: 1 }]);
     assert.deepEqual(cells('lib.hidden'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'absent', runtime: 1, documented: 0 }]);

@@ -5,12 +5,13 @@ import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
+import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES, STATE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 
-export const BUILDER_VERSION = '3';
+export const BUILDER_VERSION = '4';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
@@ -174,9 +175,9 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
 
     db.transaction(() => {
       const signatureIds = new Map<string, number>();
-      const docIds = new Map<string, number>();
+      const textIds = new Map<string, number>();
       const insertSignature = db.prepare('INSERT INTO signatures (id, parameters) VALUES (?, ?)');
-      const insertDoc = db.prepare('INSERT INTO docs (id, text) VALUES (?, ?)');
+      const insertText = db.prepare('INSERT INTO texts (id, text) VALUES (?, ?)');
       const intern = (map: Map<string, number>, stmt: Database.Statement, text: string | null) => {
         if (!text) return null;
         let id = map.get(text);
@@ -187,13 +188,26 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         }
         return id;
       };
-      const insertApi = db.prepare('INSERT INTO apis (id, path, kind, evolution, documented_ever) VALUES (?, ?, ?, ?, ?)');
+      // Paths as a tree of names; a segment that is not itself an API (rare) gets a row with no kind.
+      const insertNode = db.prepare('INSERT INTO apis (id, parent_id, name, kind, evolution, documented_ever) VALUES (?, ?, ?, ?, ?, ?)');
+      const setNode = db.prepare('UPDATE apis SET kind = ?, evolution = ?, documented_ever = ? WHERE id = ?');
+      const nodeIds = new Map<string, number>();
+      const nodeFor = (path: string): number => {
+        let id = nodeIds.get(path);
+        if (id !== undefined) return id;
+        const cut = path.lastIndexOf('.');
+        const parent = cut < 0 ? 0 : nodeFor(path.slice(0, cut));
+        id = nodeIds.size + 1;
+        insertNode.run(id, parent, path.slice(cut + 1), null, null, 0);
+        nodeIds.set(path, id);
+        return id;
+      };
       const insertSpan = db.prepare(
-        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, state, runtime, documented, kind, signature_id, signature_source, returns, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, state, runtime, documented, kind, signature_id, signature_source, returns_id, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       let stable = 0;
       allPaths.forEach((path, index) => {
-        const apiId = index + 1;
+        const apiId = nodeFor(path);
         const records = byVersion.map((m) => m.get(path));
         const cells: Cell[] = records.map((record, v) => {
           const runtime = record ? 1 : underUnresolved(path, unresolved[v]!) ? null : 0;
@@ -222,7 +236,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         if (isStable) stable++;
         const newest = [...records].reverse().find((r) => r !== undefined);
         const documentedEver = cells.some((c) => c.documented === 1);
-        insertApi.run(apiId, path, newest?.kind ?? 'attribute', isStable ? 'stable' : 'evolving', documentedEver ? 1 : 0);
+        setNode.run(encode(KIND_CODES, newest?.kind ?? 'attribute'), encode(EVOLUTION_CODES, isStable ? 'stable' : 'evolving'), documentedEver ? 1 : 0, apiId);
 
         // Runs of identical cells; "not resolved, not documented" cells are implicit.
         const implicit = (c: Cell) => c.runtime === 0 && c.documented !== 1;
@@ -231,8 +245,8 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
           while (end + 1 < cells.length && sameCell(cells[end + 1]!, cells[start]!)) end++;
           const c = cells[start]!;
           if (!implicit(c)) {
-            insertSpan.run(apiId, start, end, c.state, c.runtime, c.documented, c.kind, intern(signatureIds, insertSignature, c.signature),
-              c.signatureSource, c.returns, intern(docIds, insertDoc, c.doc), c.exported);
+            insertSpan.run(apiId, start, end, encode(STATE_CODES, c.state), c.runtime, c.documented, encode(KIND_CODES, c.kind), intern(signatureIds, insertSignature, c.signature),
+              encode(SOURCE_CODES, c.signatureSource), intern(textIds, insertText, c.returns), intern(textIds, insertText, c.doc), c.exported);
           }
           start = end + 1;
         }

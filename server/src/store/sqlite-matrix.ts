@@ -4,16 +4,17 @@ import Database from 'better-sqlite3';
 import type { ApiHistory, ApiKind, CellState, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
+import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES, STATE_CODES } from './codes.js';
 import { MATRIX_SCHEMA_VERSION } from './schema.js';
 
 interface SpanRow {
   first_ordinal: number;
   last_ordinal: number;
-  state: string;
+  state: number;
   runtime: number | null;
-  kind: string | null;
+  kind: number | null;
   parameters: string | null;
-  signature_source: string | null;
+  signature_source: number | null;
   returns: string | null;
   doc: string | null;
   exported: number | null;
@@ -38,9 +39,12 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   private readonly db: Database.Database;
   private readonly cache = new Map<string, ApiHistory | undefined>();
   private readonly unresolved: Set<string>;
-  private readonly findApi: Database.Statement<[string], { id: number; kind: string }>;
+  private readonly childNamed: Database.Statement<[number, string], { id: number; kind: number | null; evolution: number | null; documented_ever: number }>;
+  private readonly nodeById: Database.Statement<[number], { parent_id: number; name: string }>;
+  private readonly idCache = new Map<string, { id: number; kind: number | null; evolution: number | null; documented_ever: number } | null>();
+  private readonly pathCache = new Map<number, string>();
   private readonly spansOf: Database.Statement<[number], SpanRow>;
-  private readonly withDoc: Database.Statement<[string], { path: string }>;
+  private readonly withDoc: Database.Statement<[string], { api_id: number }>;
 
   /** Opens a matrix; throws an Error that names the file and the problem when it is not a usable matrix. */
   constructor(readonly file: string) {
@@ -67,13 +71,12 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
         stats: JSON.parse(r.stats), agreement: r.agreement ? JSON.parse(r.agreement) : null,
       }));
       this.unresolved = new Set((this.db.prepare('SELECT DISTINCT module FROM unresolved_modules').all() as { module: string }[]).map((r) => r.module));
-      this.findApi = this.db.prepare('SELECT id, kind FROM apis WHERE path = ?');
-      this.withDoc = this.db.prepare(
-        'SELECT DISTINCT apis.path FROM docs JOIN spans ON spans.doc_id = docs.id JOIN apis ON apis.id = spans.api_id WHERE docs.text = ? ORDER BY apis.path',
-      );
+      this.childNamed = this.db.prepare('SELECT id, kind, evolution, documented_ever FROM apis WHERE parent_id = ? AND name = ?');
+      this.nodeById = this.db.prepare('SELECT parent_id, name FROM apis WHERE id = ?');
+      this.withDoc = this.db.prepare('SELECT DISTINCT spans.api_id FROM texts JOIN spans ON spans.doc_id = texts.id WHERE texts.text = ?');
       this.spansOf = this.db.prepare(
-        `SELECT s.first_ordinal, s.last_ordinal, s.state, s.runtime, s.kind, signatures.parameters, s.signature_source, s.returns, docs.text AS doc, s.exported
-         FROM spans s LEFT JOIN signatures ON signatures.id = s.signature_id LEFT JOIN docs ON docs.id = s.doc_id
+        `SELECT s.first_ordinal, s.last_ordinal, s.state, s.runtime, s.kind, signatures.parameters, s.signature_source, r.text AS returns, d.text AS doc, s.exported
+         FROM spans s LEFT JOIN signatures ON signatures.id = s.signature_id LEFT JOIN texts r ON r.id = s.returns_id LEFT JOIN texts d ON d.id = s.doc_id
          WHERE s.api_id = ?`,
       );
     } catch (e) {
@@ -83,22 +86,46 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
 
   lookup(api: string): ApiHistory | undefined {
     if (this.cache.has(api)) return this.cache.get(api);
-    const row = this.findApi.get(api);
+    const row = this.node(api);
     let history: ApiHistory | undefined;
-    if (row) {
+    if (row && row.kind !== null) {
       const cells: VersionCell[] = this.versions.map((version) => ({ version, state: 'absent', kind: null, signature: null, signatureSource: null, returns: null, doc: null, exported: null }));
       for (const span of this.spansOf.all(row.id)) {
         // The checker asks "would this call work": the runtime/static-resolution evidence decides.
         const state: CellState = span.runtime === null ? 'unknown' : span.runtime ? 'present' : 'absent';
+        const kind = decode(KIND_CODES, span.kind);
+        const source = decode(SOURCE_CODES, span.signature_source);
         const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
         for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
-          cells[i] = { version: this.versions[i]!, state, kind: span.kind as ApiKind | null, signature, signatureSource: span.signature_source as SignatureSource | null, returns: span.returns, doc: span.doc, exported: span.exported === null ? null : span.exported === 1 };
+          cells[i] = { version: this.versions[i]!, state, kind, signature, signatureSource: source, returns: span.returns, doc: span.doc, exported: span.exported === null ? null : span.exported === 1 };
         }
       }
-      history = { api, library: this.library, kind: row.kind as ApiKind, versions: cells };
+      history = { api, library: this.library, kind: decode(KIND_CODES, row.kind)!, versions: cells };
     }
     this.cache.set(api, history);
     return history;
+  }
+
+  /** The node of a dotted path, found segment by segment in the tree of names. */
+  private node(path: string): { id: number; kind: number | null; evolution: number | null; documented_ever: number } | null {
+    const cached = this.idCache.get(path);
+    if (cached !== undefined) return cached;
+    const cut = path.lastIndexOf('.');
+    const parent = cut < 0 ? { id: 0 } : this.node(path.slice(0, cut));
+    const row = parent ? (this.childNamed.get(parent.id, path.slice(cut + 1)) ?? null) : null;
+    this.idCache.set(path, row);
+    return row;
+  }
+
+  private pathOf(id: number): string {
+    let path = this.pathCache.get(id);
+    if (path === undefined) {
+      const row = this.nodeById.get(id);
+      if (!row) throw new Error(`${this.file}: no API with id ${id}`);
+      path = row.parent_id === 0 ? row.name : `${this.pathOf(row.parent_id)}.${row.name}`;
+      this.pathCache.set(id, path);
+    }
+    return path;
   }
 
   private readonly docCache = new Map<string, string[]>();
@@ -106,7 +133,7 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   apisWithDoc(doc: string): string[] {
     let paths = this.docCache.get(doc);
     if (!paths) {
-      paths = this.withDoc.all(doc).map((r) => r.path);
+      paths = this.withDoc.all(doc).map((r) => this.pathOf(r.api_id)).sort();
       this.docCache.set(doc, paths);
     }
     return paths;
@@ -121,26 +148,24 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
 
   apiPaths(): string[] {
     const anyDocs = this.versionInfo.some((v) => v.hasDocs);
-    return (this.db.prepare(`SELECT path FROM apis ${anyDocs ? 'WHERE documented_ever = 1' : ''} ORDER BY path`).all() as { path: string }[]).map((r) => r.path);
+    return (this.db.prepare(`SELECT path FROM api_list ${anyDocs ? 'WHERE documented_ever = 1' : ''} ORDER BY path`).all() as { path: string }[]).map((r) => r.path);
   }
 
   groundTruth(api: string): GroundTruthHistory | undefined {
-    const row = this.db.prepare('SELECT id, kind, evolution, documented_ever FROM apis WHERE path = ?').get(api) as
-      | { id: number; kind: string; evolution: string; documented_ever: number }
-      | undefined;
-    if (!row) return undefined;
+    const row = this.node(api);
+    if (!row || row.kind === null) return undefined;
     const cells = this.versions.map((version) => ({ version, state: 'absent' as GroundTruthState, signature: null as GroundTruthHistory['versions'][number]['signature'], doc: null as string | null }));
     for (const span of this.spansOf.all(row.id)) {
       const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
       for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
-        cells[i] = { version: this.versions[i]!, state: span.state as GroundTruthState, signature, doc: span.doc };
+        cells[i] = { version: this.versions[i]!, state: decode(STATE_CODES, span.state) as GroundTruthState, signature, doc: span.doc };
       }
     }
-    return { api, kind: row.kind as ApiKind, evolution: row.evolution as 'stable' | 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
+    return { api, kind: decode(KIND_CODES, row.kind)!, evolution: decode(EVOLUTION_CODES, row.evolution) ?? 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
   }
 
   evolutionCounts(): { stable: number; evolving: number } {
-    const rows = this.db.prepare('SELECT evolution, COUNT(*) AS n FROM apis GROUP BY evolution').all() as { evolution: string; n: number }[];
+    const rows = this.db.prepare('SELECT evolution, COUNT(*) AS n FROM api_list GROUP BY evolution').all() as { evolution: string; n: number }[];
     const get = (e: string) => rows.find((r) => r.evolution === e)?.n ?? 0;
     return { stable: get('stable'), evolving: get('evolving') };
   }
@@ -152,10 +177,19 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   groundTruthCounts(): { apis: number; stable: number; evolving: number; present: number; absent: number; na: number; signatures: number } {
     const anyDocs = this.versionInfo.some((v) => v.hasDocs);
     const rowFilter = anyDocs ? 'WHERE documented_ever = 1' : '';
-    const apis = this.db.prepare(`SELECT evolution, COUNT(*) AS n FROM apis ${rowFilter} GROUP BY evolution`).all() as { evolution: string; n: number }[];
-    const cells = this.db.prepare(`SELECT state, COUNT(*) AS n FROM cells WHERE api_id IN (SELECT id FROM apis ${rowFilter}) GROUP BY state`).all() as { state: string; n: number }[];
-    const signatures = this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT api_id, signature_id FROM spans WHERE signature_id IS NOT NULL AND state = 'present' AND api_id IN (SELECT id FROM apis ${rowFilter}))`).get() as { n: number };
-    const a = (e: string) => apis.find((r) => r.evolution === e)?.n ?? 0;
+    const rowFilter2 = anyDocs ? 'WHERE documented_ever = 1 AND kind IS NOT NULL' : 'WHERE kind IS NOT NULL';
+    const apis = this.db.prepare(`SELECT evolution, COUNT(*) AS n FROM apis ${rowFilter2} GROUP BY evolution`).all() as { evolution: number; n: number }[];
+    const stateRows = this.db.prepare(`SELECT state, SUM(last_ordinal - first_ordinal + 1) AS n FROM spans WHERE api_id IN (SELECT id FROM apis ${rowFilter2}) GROUP BY state`).all() as { state: number; n: number }[];
+    const signatures = this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT api_id, signature_id FROM spans WHERE signature_id IS NOT NULL AND state = 1 AND api_id IN (SELECT id FROM apis ${rowFilter2}))`).get() as { n: number };
+    const rowsCount = apis.reduce((n, r) => n + r.n, 0);
+    const explicit = stateRows.reduce((n, r) => n + r.n, 0);
+    // Cells not covered by a span are absent.
+    const cells = [
+      { state: 'present', n: stateRows.find((r) => r.state === 1)?.n ?? 0 },
+      { state: 'na', n: stateRows.find((r) => r.state === 2)?.n ?? 0 },
+      { state: 'absent', n: (stateRows.find((r) => r.state === 0)?.n ?? 0) + rowsCount * this.versions.length - explicit },
+    ];
+    const a = (e: string) => apis.find((r) => decode(EVOLUTION_CODES, r.evolution) === e)?.n ?? 0;
     const c = (s: string) => cells.find((r) => r.state === s)?.n ?? 0;
     return { apis: a('stable') + a('evolving'), stable: a('stable'), evolving: a('evolving'), present: c('present'), absent: c('absent'), na: c('na'), signatures: signatures.n };
   }

@@ -1,7 +1,5 @@
-// Adapter: the list of API paths a matrix records, which the reference models need and LibraryMatrix does not expose
-// (it answers lookups only). Matrices that offer `apiPaths()` are asked directly; a SQLite matrix file is read
-// read-only. When the store grows an `apiPaths()` of its own, this file shrinks to the first branch.
-import Database from 'better-sqlite3';
+// Adapter: the list of API paths a matrix records (the rows of its A matrix), which the reference models need and
+// LibraryMatrix does not expose (it answers lookups only). The SQLite store offers `apiPaths()`.
 import type { LibraryMatrix } from '../../core/api-model.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../../store/catalog.js';
 import type { ApiListing } from './reference.js';
@@ -9,22 +7,10 @@ import type { ApiListing } from './reference.js';
 interface WithApiPaths {
   apiPaths(): readonly string[];
 }
-interface WithFile {
-  readonly file: string;
-}
-
 export const listMatrixApis: ApiListing = (matrix: LibraryMatrix): readonly string[] => {
-  const m = matrix as LibraryMatrix & Partial<WithApiPaths> & Partial<WithFile>;
+  const m = matrix as LibraryMatrix & Partial<WithApiPaths>;
   if (typeof m.apiPaths === 'function') return m.apiPaths();
-  if (typeof m.file === 'string') {
-    const db = new Database(m.file, { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare('SELECT path FROM apis ORDER BY path').all() as { path: string }[]).map((r) => r.path);
-    } finally {
-      db.close();
-    }
-  }
-  throw new Error(`the ${matrix.library} matrix cannot list its APIs (no apiPaths() and no file)`);
+  throw new Error(`the ${matrix.library} matrix cannot list its APIs (no apiPaths())`);
 };
 
 export interface ReferenceKnowledge {
