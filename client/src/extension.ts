@@ -1,27 +1,408 @@
-// The VS Code side: starts the language server bundled beside this file and hands it the bundled matrices.
+// The VS Code side of anachron: picks a runtime that loads the matrix store, starts the bundled language server
+// with the bundled (and the user's) matrices, keeps it fed with the editor's settings and the selected interpreter's
+// installed versions, shows the pins in force, and offers the commands. Only this folder knows the VS Code API.
+import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ExtensionContext } from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  commands,
+  Disposable,
+  Range,
+  Selection,
+  TextEditorRevealType,
+  Uri,
+  window,
+  workspace,
+  type ExtensionContext,
+  type TextDocument,
+} from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type NodeModule,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import {
+  DidChangeEditorSettings,
+  DidChangeEnvironments,
+  HistoryRequest,
+  PinsRequest,
+  type ClientInitializationOptions,
+  type FolderEnvironment,
+  type HistoryParams,
+  type HistoryResponse,
+  type PinsResult,
+} from '../../server/src/lsp/protocol.js';
+import { addMatrixColumn, removeUserMatrices } from './add-column.js';
+import { openBenchmarkReports } from './bench-reports.js';
+import { checkWorkspace } from './check-workspace.js';
+import { HistoryPanel } from './history-panel.js';
+import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';
+import { createLogChannel, type LeveledChannel } from './log.js';
+import { chooseRuntime, noRuntimeMessage, readNativeBuild, type Attempt } from './server-runtime.js';
+import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, logLevel, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
+import { PinsStatus } from './status.js';
 
-let client: LanguageClient | undefined;
+/** Manifests whose edits can change the pins in force. */
+const MANIFEST_NAME = /^(requirements.*\.(txt|in)|constraints.*\.txt|pyproject\.toml|setup\.cfg|Pipfile(\.lock)?|.*\.lock|pylock(\..+)?\.toml|environment.*\.ya?ml)$/i;
+const MANIFEST_GLOB = '**/{requirements*.txt,requirements*.in,constraints*.txt,pyproject.toml,setup.cfg,Pipfile,Pipfile.lock,*.lock,pylock*.toml,environment*.yml,environment*.yaml}';
+
+/** Crashes within this window count towards giving up. */
+const CRASH_WINDOW_MS = 3 * 60_000;
+const MAX_CRASHES = 4;
+
+export class Anachron implements Disposable {
+  client: LanguageClient | undefined;
+  /** The runtime the server and the CLI run on. */
+  runtime: Attempt | undefined;
+  readonly log: LeveledChannel;
+  readonly status = new PinsStatus();
+  readonly interpreters: Interpreters;
+  readonly history: HistoryPanel;
+  private environments: FolderEnvironment[] = [];
+  private crashes: number[] = [];
+  private stopping = false;
+  private starting: Promise<void> | undefined;
+  private pinsTimer: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly disposables: Disposable[] = [];
+
+  constructor(readonly context: ExtensionContext) {
+    this.log = createLogChannel();
+    this.log.setLevel(logLevel());
+    this.interpreters = new Interpreters((m) => this.log.info(m));
+    this.history = new HistoryPanel(context, (params) => this.request<HistoryResponse | null>(HistoryRequest, params));
+    this.status.setRestricted(!workspace.isTrusted);
+  }
+
+  /** Where users' matrix columns go (anachron: Add Matrix Column…): the extension's global storage. */
+  get userMatricesFolder(): string {
+    return path.join(this.context.globalStorageUri.fsPath, 'matrices');
+  }
+
+  get running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  async request<R>(method: string, params?: unknown): Promise<R | undefined> {
+    if (!this.client || !this.running) {
+      void window.showWarningMessage('anachron is not running. Run "anachron: Restart Server", or see the output for why.', 'Show Output').then((c) => c && this.log.show(true));
+      return undefined;
+    }
+    return (await this.client.sendRequest(method, params)) as R;
+  }
+
+  start(): Promise<void> {
+    this.starting ??= this.doStart().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    this.status.setState({ kind: 'starting' });
+    const extensionPath = this.context.extensionPath;
+    const build = readNativeBuild(extensionPath);
+    const untrustedFolders = workspace.isTrusted ? [] : (workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const choice = await chooseRuntime({
+      configured: nodePathSetting(),
+      hostExecutable: process.execPath,
+      hostAbi: process.versions.modules,
+      sqliteModule: path.join(extensionPath, 'node_modules', 'better-sqlite3'),
+      build,
+      exclude: untrustedFolders,
+    });
+    for (const a of choice.attempts) {
+      this.log.info(`runtime ${a.kind} ${a.path}: ${a.ok ? `loads the matrix store (${a.node}, ABI ${a.abi})` : `cannot load the matrix store: ${a.error ?? 'unknown error'}`}`);
+    }
+    if (!choice.ok) {
+      const message = noRuntimeMessage(choice);
+      this.log.error(message);
+      this.status.setState({ kind: 'failed', reason: 'no runtime loads the matrix store; see the output' });
+      void window.showErrorMessage(message, 'Open Setting', 'Show Output', 'Retry').then((c) => {
+        if (c === 'Open Setting') void commands.executeCommand('workbench.action.openSettings', 'anachron.server.nodePath');
+        if (c === 'Show Output') this.log.show(true);
+        if (c === 'Retry') void this.restart();
+      });
+      return;
+    }
+    this.runtime = choice.runtime;
+    const configuredFailed = choice.attempts.find((a) => a.kind === 'configured' && !a.ok);
+    if (configuredFailed) {
+      void window.showWarningMessage(`anachron: anachron.server.nodePath (${configuredFailed.path}) cannot load the matrix store (${configuredFailed.error}); using ${choice.runtime.path} instead.`);
+    }
+    const serverModule = path.join(extensionPath, 'dist', 'server.js');
+    const node: NodeModule = { module: serverModule, transport: TransportKind.ipc };
+    if (choice.runtime.kind !== 'vscode') node.runtime = choice.runtime.path;
+    const serverOptions: ServerOptions = { run: node, debug: { ...node, options: { execArgv: ['--nolazy', '--inspect=6009'] } } };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'python' },
+        { scheme: 'file', pattern: MANIFEST_GLOB },
+      ],
+      diagnosticCollectionName: 'anachron',
+      outputChannel: this.log,
+      traceOutputChannel: this.log.inner,
+      markdown: { isTrusted: false, supportHtml: false },
+      initializationOptions: (): ClientInitializationOptions => ({
+        matricesFolder: path.join(extensionPath, 'matrices'),
+        userMatricesFolder: existsSync(this.userMatricesFolder) ? this.userMatricesFolder : undefined,
+        editorSettings: allFolderSettings(),
+        environments: this.environments,
+        trusted: workspace.isTrusted,
+      }),
+      initializationFailedHandler: (error) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.log.error(`the server failed to initialize: ${reason}`);
+        this.status.setState({ kind: 'failed', reason });
+        return false;
+      },
+      errorHandler: {
+        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        closed: () => {
+          if (this.stopping) return { action: CloseAction.DoNotRestart, handled: true };
+          const now = Date.now();
+          this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+          const said = this.log.recentRaw.slice(-1)[0];
+          const reason = `the language server stopped unexpectedly${said ? ` (${said})` : ''}`;
+          this.log.error(reason);
+          if (this.crashes.length > MAX_CRASHES) {
+            this.status.setState({ kind: 'failed', reason: `${reason}; it stopped ${this.crashes.length} times in 3 minutes` });
+            void window.showErrorMessage(`anachron: ${reason}, ${this.crashes.length} times in 3 minutes; it will not be restarted. Run "anachron: Restart Server" after fixing the cause.`, 'Show Output').then((c) => c && this.log.show(true));
+            return { action: CloseAction.DoNotRestart, handled: true };
+          }
+          this.status.setState({ kind: 'restarting', reason });
+          void window.showWarningMessage(`anachron: ${reason}; restarting it.`, 'Show Output').then((c) => c && this.log.show(true));
+          return { action: CloseAction.Restart, handled: true };
+        },
+      },
+    };
+    const client = new LanguageClient('anachron', 'anachron', serverOptions, clientOptions);
+    this.client = client;
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.status.setState({ kind: 'running' });
+        this.schedulePins(0);
+      }
+    });
+    try {
+      await client.start();
+    } catch (e) {
+      const reason = (e as Error).message;
+      this.log.error(`cannot start the language server: ${reason}`);
+      this.status.setState({ kind: 'failed', reason });
+      void window.showErrorMessage(`anachron cannot start its language server: ${reason}`, 'Show Output').then((c) => c && this.log.show(true));
+      return;
+    }
+    this.log.info(`server running on ${choice.runtime.kind === 'vscode' ? "VS Code's own runtime" : choice.runtime.path} (${choice.runtime.node}); ${workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: static checks only, no interpreter is run'}`);
+    this.status.setState({ kind: 'running' });
+    this.schedulePins(0);
+    void this.refreshEnvironments();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    this.stopping = true;
+    try {
+      if (client.state !== State.Stopped) await client.stop(5000);
+    } catch (e) {
+      this.log.warn(`stopping the server: ${(e as Error).message}`);
+    } finally {
+      this.stopping = false;
+      await client.dispose().catch(() => undefined);
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.starting;
+    await this.stop();
+    this.crashes = [];
+    await this.start();
+  }
+
+  scheduleRestart(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => void this.restart(), 500);
+  }
+
+  sendSettings(): void {
+    this.log.info('anachron settings changed: applying them');
+    if (this.running) void this.client!.sendNotification(DidChangeEditorSettings, { folders: allFolderSettings() });
+    this.schedulePins();
+  }
+
+  /** Lists what each folder's interpreter has installed (trusted workspaces only) and sends it to the server. */
+  async refreshEnvironments(): Promise<void> {
+    const environments: FolderEnvironment[] = [];
+    if (workspace.isTrusted) {
+      for (const folder of workspace.workspaceFolders ?? []) {
+        if (!workspace.getConfiguration('anachron', folder.uri).get<boolean>('interpreter.useInstalledVersions', true)) continue;
+        const interpreter = await this.interpreters.interpreterFor(folder.uri);
+        if (!interpreter) {
+          this.log.debug(`no interpreter for ${folder.name} (no Python extension and no anachron.interpreter.path)`);
+          continue;
+        }
+        try {
+          const found = await installedDistributions(interpreter, path.join(this.context.extensionPath, 'python-probe'));
+          environments.push({ folder: folder.uri.toString(), interpreter: found.executable || describeInterpreter(interpreter), distributions: found.distributions });
+          this.log.info(`interpreter for ${folder.name}: ${found.executable} (${interpreter.source}), ${Object.keys(found.distributions).length} installed distributions`);
+        } catch (e) {
+          this.log.warn(`cannot list what ${describeInterpreter(interpreter)} has installed: ${(e as Error).message}`);
+        }
+      }
+    }
+    this.environments = environments;
+    if (this.running) void this.client!.sendNotification(DidChangeEnvironments, { environments });
+    this.schedulePins();
+  }
+
+  /** Refreshes the status item with the pins of the active Python file. */
+  schedulePins(delay = 300): void {
+    clearTimeout(this.pinsTimer);
+    this.pinsTimer = setTimeout(() => void this.updatePins(), delay);
+  }
+
+  private async updatePins(): Promise<void> {
+    const doc = window.activeTextEditor?.document;
+    if (!doc || doc.languageId !== 'python' || doc.uri.scheme !== 'file' || !this.running) return;
+    try {
+      const pins = (await this.client!.sendRequest(PinsRequest, { uri: doc.uri.toString() })) as PinsResult | null;
+      this.status.setPins(pins);
+    } catch (e) {
+      this.log.debug(`pins for ${doc.uri.fsPath}: ${(e as Error).message}`);
+    }
+  }
+
+  async pinsFor(doc: TextDocument | undefined): Promise<PinsResult | null | undefined> {
+    if (!doc || doc.uri.scheme !== 'file') return undefined;
+    return this.request<PinsResult | null>(PinsRequest, { uri: doc.uri.toString() });
+  }
+
+  dispose(): void {
+    clearTimeout(this.pinsTimer);
+    clearTimeout(this.restartTimer);
+    this.disposables.forEach((d) => d.dispose());
+    this.history.dispose();
+    this.interpreters.dispose();
+    this.status.dispose();
+  }
+
+  watch(...items: Disposable[]): void {
+    this.disposables.push(...items);
+  }
+}
+
+async function openPinSource(uri: string, line: number): Promise<void> {
+  const editor = await window.showTextDocument(Uri.parse(uri), { preview: false });
+  const text = editor.document.lineAt(Math.min(line, editor.document.lineCount - 1));
+  editor.selection = new Selection(text.range.start, text.range.end);
+  editor.revealRange(new Range(text.range.start, text.range.end), TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+async function showPins(anachron: Anachron): Promise<void> {
+  const doc = window.activeTextEditor?.document;
+  if (!doc || doc.languageId !== 'python') {
+    void window.showInformationMessage('anachron: open a Python file to see the pins that apply to it.');
+    return;
+  }
+  const pins = await anachron.pinsFor(doc);
+  if (pins === undefined) return;
+  if (!pins || pins.pins.length === 0) {
+    void window.showInformationMessage(`anachron: no manifest pins anything for ${workspace.asRelativePath(doc.uri)}${pins?.unpinned.length ? `; ${pins.unpinned.join(', ')} are not checked` : ''}.`);
+    return;
+  }
+  type Item = { label: string; description?: string; detail?: string; uri?: string; line?: number; kind?: number };
+  const items: Item[] = pins.pins.map((p) => ({
+    label: `${p.library ? '$(history)' : '$(dash)'} ${p.distribution}${p.specifier}`,
+    description: p.origin,
+    detail: p.library
+      ? `checked at ${p.checkedVersions.join(', ') || 'no tracked version'}${p.exactVersion && !p.trackedVersions.includes(p.exactVersion) ? ' (not tracked: inferred from the versions around it)' : ''} · tracked: ${p.trackedVersions.join(', ')}${p.overridden.length ? ` · overrides ${p.overridden.join(', ')}` : ''}`
+      : `no matrix for ${p.distribution}: not checked${p.overridden.length ? ` · overrides ${p.overridden.join(', ')}` : ''}`,
+    uri: p.originUri ?? undefined,
+    line: p.originLine ?? undefined,
+  }));
+  if (pins.unpinned.length) items.push({ label: `$(circle-slash) ${pins.unpinned.join(', ')}`, description: 'tracked, but nothing pins them: not checked' });
+  if (pins.manifestsOff.length) items.push({ label: `$(settings-gear) manifests switched off: ${pins.manifestsOff.join(', ')}`, description: 'anachron.manifests' });
+  for (const p of pins.problems) items.push({ label: `$(warning) ${p}` });
+  const picked = await window.showQuickPick(items, { title: `anachron: pins for ${workspace.asRelativePath(doc.uri)}`, placeHolder: 'Pick a pin to open where it is written', matchOnDescription: true, matchOnDetail: true });
+  if (picked?.uri) await openPinSource(picked.uri, picked.line ?? 0);
+}
+
+async function showHistory(anachron: Anachron, api?: string): Promise<void> {
+  const editor = window.activeTextEditor;
+  const uri = editor?.document.uri.scheme === 'file' ? editor.document.uri.toString() : undefined;
+  const params: HistoryParams = api ? { api, uri } : editor && editor.document.languageId === 'python' ? { uri, position: { line: editor.selection.active.line, character: editor.selection.active.character } } : {};
+  if (!params.api && !params.position) {
+    const typed = await window.showInputBox({ title: 'anachron: API history', prompt: 'A fully qualified API', placeHolder: 'numpy.trapezoid', ignoreFocusOut: true });
+    if (!typed) return;
+    params.api = typed.trim();
+  }
+  if (await anachron.history.show(params)) return;
+  // Nothing tracked under the cursor: ask for a name.
+  const typed = await window.showInputBox({ title: 'anachron: API history', prompt: 'No tracked API under the cursor. Which API?', placeHolder: 'numpy.trapezoid', ignoreFocusOut: true });
+  if (typed) await anachron.history.show({ api: typed.trim(), uri });
+}
+
+let instance: Anachron | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
-  const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
-  };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'python' },
-      { scheme: 'file', pattern: '**/requirements*.txt' },
-    ],
-    initializationOptions: { matricesFolder: context.asAbsolutePath('matrices') },
-  };
-  client = new LanguageClient('anachron', 'anachron', serverOptions, clientOptions);
-  await client.start();
+  const anachron = new Anachron(context);
+  instance = anachron;
+  context.subscriptions.push(anachron, anachron.log);
+  mkdirSync(context.globalStorageUri.fsPath, { recursive: true });
+
+  context.subscriptions.push(
+    commands.registerCommand('anachron.restartServer', () => anachron.restart()),
+    commands.registerCommand('anachron.showOutput', () => anachron.log.show(true)),
+    commands.registerCommand('anachron.showPins', () => showPins(anachron)),
+    commands.registerCommand('anachron.openPinSource', (uri: string, line: number) => openPinSource(uri, line)),
+    commands.registerCommand('anachron.showHistory', (api?: unknown) => showHistory(anachron, typeof api === 'string' ? api : undefined)),
+    commands.registerCommand('anachron.checkWorkspace', () => checkWorkspace(anachron)),
+    commands.registerCommand('anachron.addMatrixColumn', () => addMatrixColumn(anachron)),
+    commands.registerCommand('anachron.removeUserMatrices', () => removeUserMatrices(anachron)),
+    commands.registerCommand('anachron.openBenchmarkReports', () => openBenchmarkReports()),
+  );
+
+  anachron.watch(
+    workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('anachron.logLevel')) anachron.log.setLevel(logLevel());
+      if (affectsAny(e, RESTART_SETTINGS)) anachron.scheduleRestart();
+      else if (affectsAny(e, SERVER_SETTINGS)) anachron.sendSettings();
+      if (affectsAny(e, INTERPRETER_SETTINGS)) void anachron.refreshEnvironments();
+    }),
+    anachron.interpreters.onDidChange(() => {
+      anachron.log.info('the selected interpreter changed: probing it again');
+      void anachron.refreshEnvironments();
+    }),
+    workspace.onDidGrantWorkspaceTrust(() => {
+      anachron.log.info('the workspace is trusted now: restarting with full support');
+      anachron.status.setRestricted(false);
+      anachron.scheduleRestart();
+    }),
+    // The server is told its workspace folders once; a new set needs a new server.
+    workspace.onDidChangeWorkspaceFolders(() => anachron.scheduleRestart()),
+    window.onDidChangeActiveTextEditor(() => anachron.schedulePins(0)),
+    workspace.onDidChangeTextDocument((e) => {
+      if (MANIFEST_NAME.test(path.basename(e.document.uri.fsPath))) anachron.schedulePins();
+    }),
+    workspace.onDidSaveTextDocument((d) => {
+      if (MANIFEST_NAME.test(path.basename(d.uri.fsPath))) anachron.schedulePins();
+    }),
+  );
+  const watcher = workspace.createFileSystemWatcher(MANIFEST_GLOB);
+  anachron.watch(watcher, watcher.onDidChange(() => anachron.schedulePins()), watcher.onDidCreate(() => anachron.schedulePins()), watcher.onDidDelete(() => anachron.schedulePins()));
+
+  void anachron.interpreters.subscribe();
+  await anachron.start();
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  await instance?.stop();
+  instance = undefined;
 }
+

@@ -21,9 +21,10 @@ import { hoverFor } from '../core/hover.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
 import { findApiReferences } from '../core/python/references.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
-import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
+import { registerCustomRequests } from './custom-requests.js';
 import { DocumentTrees } from './document-trees.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
 
@@ -73,7 +74,7 @@ function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base
 
 function contextFor(file: string) {
   const { pins } = manifestFor(file);
-  return { catalog: catalog!, pins: pins.pins, settings: pins.settings };
+  return editor.context(file, { catalog: catalog!, pins: pins.pins, settings: pins.settings });
 }
 
 function checkDocument(doc: TextDocument): void {
@@ -125,7 +126,7 @@ connection.onInitialize((params: InitializeParams) => {
     if (root) workspaceRoots = [root];
   }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  catalog = openMatrixCatalog(options.matricesFolder ?? defaultMatricesFolder());
+  catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), params.initializationOptions);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -203,6 +204,7 @@ connection.onCodeAction((params) => {
 });
 
 connection.onDidChangeWatchedFiles(() => recheckAll());
+const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, trees: () => trees, manifestFor, contextFor, recheckAll });
 connection.onShutdown(() => catalog?.close());
 
 const isManifest = (file: string | undefined) => !!file && isManifestName(basename(file));

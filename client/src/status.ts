@@ -1,0 +1,90 @@
+// The language status item on Python files: the pins in force for the active file and where they come from (its
+// command opens that manifest line), or why anachron is not running. Also the shared "what state are we in".
+import { languages, LanguageStatusSeverity, type Disposable, type LanguageStatusItem } from 'vscode';
+import type { PinInfo, PinsResult } from '../../server/src/lsp/protocol.js';
+
+export type ServerState = { kind: 'starting' } | { kind: 'running' } | { kind: 'restarting'; reason: string } | { kind: 'failed'; reason: string } | { kind: 'stopped' };
+
+export function pinLabel(p: PinInfo): string {
+  return p.exactVersion ? `${p.library ?? p.distribution} ${p.exactVersion}` : `${p.library ?? p.distribution}${p.specifier || ' (any version)'}`;
+}
+
+export class PinsStatus implements Disposable {
+  readonly item: LanguageStatusItem;
+  private state: ServerState = { kind: 'starting' };
+  private pins: PinsResult | null | undefined;
+  private restricted = false;
+
+  constructor() {
+    this.item = languages.createLanguageStatusItem('anachron.pins', [{ language: 'python' }]);
+    this.item.name = 'anachron';
+    this.render();
+  }
+
+  setState(state: ServerState): void {
+    this.state = state;
+    this.render();
+  }
+
+  setRestricted(restricted: boolean): void {
+    this.restricted = restricted;
+    this.render();
+  }
+
+  setPins(pins: PinsResult | null | undefined): void {
+    this.pins = pins;
+    this.render();
+  }
+
+  private render(): void {
+    const item = this.item;
+    item.busy = this.state.kind === 'starting' || this.state.kind === 'restarting';
+    item.severity = LanguageStatusSeverity.Information;
+    item.command = undefined;
+    switch (this.state.kind) {
+      case 'starting':
+        item.text = '$(history) anachron';
+        item.detail = 'starting';
+        return;
+      case 'restarting':
+        item.text = '$(history) anachron';
+        item.detail = `restarting: ${this.state.reason}`;
+        item.severity = LanguageStatusSeverity.Warning;
+        item.command = { title: 'Show Output', command: 'anachron.showOutput' };
+        return;
+      case 'failed':
+      case 'stopped':
+        item.text = '$(error) anachron: not running';
+        item.detail = this.state.kind === 'failed' ? this.state.reason : 'stopped';
+        item.severity = LanguageStatusSeverity.Error;
+        item.command = { title: 'Restart', command: 'anachron.restartServer' };
+        return;
+    }
+    const restricted = this.restricted ? ' · Restricted Mode: static checks only' : '';
+    const pins = this.pins;
+    if (!pins) {
+      item.text = '$(history) anachron';
+      item.detail = `no pins for this file${restricted}`;
+      item.command = { title: 'Show Pins', command: 'anachron.showPins' };
+      return;
+    }
+    const tracked = pins.pins.filter((p) => p.library !== null);
+    if (tracked.length === 0) {
+      item.text = '$(history) anachron: no pins';
+      item.detail = `${pins.unpinned.length ? `${pins.unpinned.join(', ')} unpinned: not checked` : 'no tracked library'}${restricted}`;
+      item.command = { title: 'Show Pins', command: 'anachron.showPins' };
+      return;
+    }
+    const first = tracked[0]!;
+    item.text = `$(history) ${tracked.map(pinLabel).slice(0, 2).join(', ')}${tracked.length > 2 ? ` +${tracked.length - 2}` : ''}`;
+    item.detail = `${tracked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}${restricted}`;
+    item.command = first.originUri
+      ? { title: `Open ${first.origin}`, command: 'anachron.openPinSource', arguments: [first.originUri, first.originLine ?? 0] }
+      : { title: 'Show Pins', command: 'anachron.showPins' };
+    item.accessibilityInformation = { label: `anachron pins: ${item.detail}` };
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

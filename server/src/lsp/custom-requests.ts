@@ -1,0 +1,268 @@
+// What the VS Code client asks beyond LSP (see protocol.ts): the pins in force for a file, an API's history for the
+// timeline view, checking files that are not open, the editor's settings and the selected interpreter's installed
+// versions, and the user's own matrices. server.ts registers this with one call and routes its analysis context
+// and catalog through it.
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { analyzeTree, type AnalysisContext } from '../core/analyze.js';
+import { formatSignature, type LibraryMatrix } from '../core/api-model.js';
+import { apiAt } from '../core/hover.js';
+import { normalizeDistributionName } from '../core/library-names.js';
+import { describeOrigin, type Pin } from '../core/pins.js';
+import { findApiReferences } from '../core/python/references.js';
+import { stateAt } from '../core/version-state.js';
+import { satisfies } from '../core/versions.js';
+import { loadPythonParser } from '../parser/python-parser.js';
+import type { LoadedCatalog } from '../store/catalog.js';
+import type { ManifestPins } from '../workspace/manifests.js';
+import type { DocumentTrees } from './document-trees.js';
+import { applyEditorState, editorPins, FolderValues, setEnvironments, setFolderSettings, type EditorState } from './editor-settings.js';
+import {
+  CheckFilesRequest,
+  DidChangeEditorSettings,
+  DidChangeEnvironments,
+  HistoryRequest,
+  LibrariesRequest,
+  PinsRequest,
+  type CheckFilesParams,
+  type CheckFilesResult,
+  type ClientInitializationOptions,
+  type DidChangeEditorSettingsParams,
+  type DidChangeEnvironmentsParams,
+  type HistoryParams,
+  type HistoryResponse,
+  type LibraryInfo,
+  type PinInfo,
+  type PinsParams,
+  type PinsResult,
+} from './protocol.js';
+import { findingToDiagnostic } from './to-diagnostic.js';
+import { openLayeredCatalog, type LayeredCatalog } from './user-matrices.js';
+
+/** What server.ts shares with this module. */
+export interface ServerParts {
+  documents: TextDocuments<TextDocument>;
+  catalog(): LoadedCatalog | undefined;
+  trees(): DocumentTrees | undefined;
+  manifestFor(file: string): { pins: ManifestPins; base: string };
+  /** The server's analysis context for a file (which already went through `context` below). */
+  contextFor(file: string): AnalysisContext;
+  recheckAll(): void;
+}
+
+export interface EditorHooks {
+  /** Opens the bundled matrices with the user's on top, and takes the client's initial settings. */
+  openCatalog(bundledFolder: string, initializationOptions: unknown): LoadedCatalog;
+  /** The analysis context with the editor's settings and installed/assumed versions applied. */
+  context(file: string, ctx: AnalysisContext): AnalysisContext;
+}
+
+/** Files larger than this are not checked from disk (generated code, data dumps). */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+const filePath = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+
+export function registerCustomRequests(connection: Connection, parts: ServerParts): EditorHooks {
+  const state: EditorState = { settings: new FolderValues(filePath), environments: new FolderValues(filePath) };
+  let layered: LayeredCatalog | undefined;
+  /** Files checked from disk by anachron/checkFiles and not open: re-checked when settings change. */
+  const checkedFromDisk = new Set<string>();
+
+  const userVersionsOf = (library: string) => layered?.userVersionsOf(library) ?? [];
+
+  function matrixForDistribution(distribution: string): LibraryMatrix | undefined {
+    return parts.catalog()?.libraries().find((m) => normalizeDistributionName(m.distribution) === distribution);
+  }
+
+  function versionsUnder(pin: Pin, matrix: LibraryMatrix | undefined): string[] {
+    if (pin.exactVersion !== null) return [pin.exactVersion];
+    if (!matrix || pin.specifier === '') return [];
+    return matrix.versions.filter((v) => satisfies(v, pin.specifier));
+  }
+
+  function checkText(uri: string, file: string, text: string, publish: boolean): number {
+    const parser = parsed;
+    if (!parser) throw new Error('the Python parser is not loaded');
+    const tree = parser.parse(text);
+    try {
+      const diagnostics = analyzeTree(tree, parts.contextFor(file)).map(findingToDiagnostic);
+      if (publish) void connection.sendDiagnostics({ uri, diagnostics });
+      return diagnostics.length;
+    } finally {
+      tree.delete();
+    }
+  }
+
+  let parsed: Awaited<ReturnType<typeof loadPythonParser>> | undefined;
+  let recheckTimer: NodeJS.Timeout | undefined;
+
+  /** Re-checks, in the background, the closed files a workspace check published diagnostics for. */
+  function recheckDiskFiles(): void {
+    clearTimeout(recheckTimer);
+    recheckTimer = setTimeout(async () => {
+      for (const uri of [...checkedFromDisk]) {
+        const file = filePath(uri);
+        if (!file || parts.documents.get(uri)) continue;
+        try {
+          checkText(uri, file, readFileSync(file, 'utf8'), true);
+        } catch {
+          checkedFromDisk.delete(uri);
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+    }, 200);
+  }
+
+  connection.onNotification(DidChangeEditorSettings, (params: DidChangeEditorSettingsParams) => {
+    setFolderSettings(state, params.folders ?? []);
+    parts.recheckAll();
+    recheckDiskFiles();
+  });
+
+  connection.onNotification(DidChangeEnvironments, (params: DidChangeEnvironmentsParams) => {
+    setEnvironments(state, params.environments ?? []);
+    parts.recheckAll();
+    recheckDiskFiles();
+  });
+
+  connection.onRequest(PinsRequest, (params: PinsParams): PinsResult | null => {
+    const file = filePath(params.uri);
+    if (!file || !parts.catalog()) return null;
+    const ctx = parts.contextFor(file);
+    const { pins: manifest, base } = parts.manifestFor(file);
+    const extra = editorPins(state, file, manifest.candidates, ctx.settings);
+    const candidates = extra?.candidates ?? manifest.candidates;
+    const absolute = (shown: string) => (isAbsolute(shown) ? shown : join(base, shown));
+    const pins: PinInfo[] = [...ctx.pins.values()]
+      .map((pin) => {
+        const matrix = matrixForDistribution(pin.distribution);
+        const fromFile = pin.origin.line !== null;
+        return {
+          distribution: pin.distribution,
+          library: matrix?.library ?? null,
+          specifier: pin.specifier,
+          exactVersion: pin.exactVersion,
+          kind: pin.kind ?? 'requirement',
+          origin: describeOrigin(pin.origin),
+          originUri: fromFile ? pathToFileURL(absolute(pin.origin.file)).toString() : null,
+          originLine: fromFile ? pin.origin.line! - 1 : null,
+          trackedVersions: [...(matrix?.versions ?? [])],
+          checkedVersions: versionsUnder(pin, matrix),
+          overridden: (candidates.get(pin.distribution) ?? []).slice(1).map((p) => `${p.distribution}${p.specifier} (${describeOrigin(p.origin)})`),
+        };
+      })
+      .sort((a, b) => Number(b.library !== null) - Number(a.library !== null) || (a.distribution < b.distribution ? -1 : 1));
+    const pinned = new Set(pins.map((p) => p.distribution));
+    return {
+      file,
+      pins,
+      manifests: manifest.manifests.map((m) => pathToFileURL(m).toString()),
+      settingsFile: manifest.settingsFile ? pathToFileURL(manifest.settingsFile).toString() : null,
+      manifestsOff: extra?.manifestsOff ?? [],
+      problems: manifest.problems.map((p) => `${p.file}:${p.line}: ${p.message}`),
+      unpinned: (parts.catalog()?.libraries() ?? []).filter((m) => !pinned.has(normalizeDistributionName(m.distribution))).map((m) => m.library),
+    };
+  });
+
+  connection.onRequest(HistoryRequest, (params: HistoryParams): HistoryResponse | null => {
+    const catalog = parts.catalog();
+    if (!catalog) return { error: 'the matrices are not loaded', suggestions: [] };
+    let api = params.api?.trim();
+    const file = params.uri ? filePath(params.uri) : undefined;
+    if (!api && params.uri && params.position) {
+      const doc = parts.documents.get(params.uri);
+      const trees = parts.trees();
+      if (!doc || !trees || doc.languageId !== 'python') return null;
+      const refs = findApiReferences(trees.treeFor(doc.uri, doc.getText()));
+      api = apiAt(refs, { line: params.position.line, column: params.position.character })?.path;
+      if (!api) return null;
+    }
+    if (!api) return { error: 'name an API, e.g. numpy.trapezoid', suggestions: [] };
+    const root = api.split('.')[0]!;
+    const matrix = catalog.forImportRoot(root);
+    if (!matrix) {
+      return { error: `no matrix tracks ${root}`, suggestions: catalog.libraries().map((m) => m.library) };
+    }
+    const history = matrix.lookup(api);
+    if (!history) {
+      const parent = api.slice(0, api.lastIndexOf('.'));
+      return { error: `${api} is in no tracked version of ${matrix.distribution} (${matrix.versions.join(', ')})`, suggestions: parent && matrix.lookup(parent) ? [parent] : [] };
+    }
+    const pin = file ? parts.contextFor(file).pins.get(normalizeDistributionName(matrix.distribution)) : undefined;
+    const pinned = new Set(pin ? versionsUnder(pin, matrix) : []);
+    const user = new Set(userVersionsOf(matrix.library));
+    const short = api.slice(api.lastIndexOf('.') + 1);
+    const at = pin?.exactVersion ? stateAt(history, pin.exactVersion, matrix.versions) : undefined;
+    const docs = [...new Set(history.versions.map((c) => c.doc).filter((d): d is string => !!d))];
+    const related = [...new Set(docs.flatMap((d) => matrix.apisWithDoc(d)))].filter((a) => a !== api).slice(0, 8);
+    return {
+      api,
+      library: matrix.library,
+      distribution: matrix.distribution,
+      kind: history.kind,
+      versions: history.versions.map((c) => ({
+        version: c.version,
+        state: c.state,
+        kind: c.kind,
+        signature: c.signature ? formatSignature(short, c.signature) : null,
+        signatureSource: c.signatureSource,
+        doc: c.doc,
+        pinned: pinned.has(c.version),
+        user: user.has(c.version),
+      })),
+      pin: pin ? `${matrix.distribution}${pin.specifier} (${describeOrigin(pin.origin)})` : null,
+      atPin: at ? { version: at.version, state: at.state, basis: at.basis } : null,
+      related,
+    };
+  });
+
+  connection.onRequest(LibrariesRequest, (): LibraryInfo[] =>
+    (parts.catalog()?.libraries() ?? []).map((m) => ({ library: m.library, distribution: m.distribution, versions: [...m.versions], userVersions: [...userVersionsOf(m.library)] })),
+  );
+
+  connection.onRequest(CheckFilesRequest, async (params: CheckFilesParams, token): Promise<CheckFilesResult> => {
+    const result: CheckFilesResult = { checked: 0, findings: 0, failed: [] };
+    if (!parts.catalog()) return { ...result, failed: params.uris.map((uri) => ({ uri, reason: 'the matrices are not loaded' })) };
+    parsed ??= await loadPythonParser();
+    for (const uri of params.uris) {
+      if (token.isCancellationRequested) break;
+      const file = filePath(uri);
+      if (!file) continue;
+      try {
+        const open = parts.documents.get(uri);
+        if (open) {
+          // Open documents have their own, live diagnostics; count them without publishing over them.
+          result.findings += checkText(uri, file, open.getText(), false);
+        } else {
+          if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; not checked`);
+          result.findings += checkText(uri, file, readFileSync(file, 'utf8'), true);
+          checkedFromDisk.add(uri);
+        }
+        result.checked++;
+      } catch (e) {
+        result.failed.push({ uri, reason: (e as Error).message });
+      }
+      // Let cancellation and other messages in between files.
+      await new Promise((r) => setImmediate(r));
+    }
+    return result;
+  });
+
+  parts.documents.onDidOpen((e) => checkedFromDisk.delete(e.document.uri));
+
+  return {
+    openCatalog(bundledFolder, initializationOptions) {
+      const options = (initializationOptions ?? {}) as ClientInitializationOptions;
+      setFolderSettings(state, options.editorSettings ?? []);
+      setEnvironments(state, options.environments ?? []);
+      layered = openLayeredCatalog(bundledFolder, options.userMatricesFolder);
+      return layered;
+    },
+    context(file, ctx) {
+      return applyEditorState(state, file, ctx, parts.manifestFor(file).pins.candidates);
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// The custom requests and notifications between the VS Code client and the language server, beyond LSP. Plain
+// types and method names only (no runtime imports), so both bundles can share them.
+
+/** Manifest kinds a user can switch off with `anachron.manifests`. */
+export const MANIFEST_KINDS = ['requirements', 'pyproject', 'setup.cfg', 'pipfile', 'conda', 'lock'] as const;
+export type ManifestKind = (typeof MANIFEST_KINDS)[number];
+
+export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
+
+/** The `anachron.*` settings the server applies, for one workspace folder (or the window, outside folders). */
+export interface EditorSettings {
+  /** Severity per finding code; "off" silences the code. Overrides [tool.anachron] severity for the same code. */
+  severity?: Record<string, SeverityOverride>;
+  /** Finding codes never reported, in addition to [tool.anachron] ignore. */
+  ignore?: string[];
+  /** Which manifests' pins count; absent = all. */
+  manifests?: ManifestKind[];
+  /** Versions assumed for distributions the manifests leave unpinned (precedence step "assumed"). */
+  assumeVersions?: Record<string, string>;
+}
+
+export interface FolderSettings {
+  /** file: URI of a workspace folder; null for files outside every folder. */
+  folder: string | null;
+  settings: EditorSettings;
+}
+
+/** What the selected interpreter of a folder has installed: pins of kind "installed". Only sent when trusted. */
+export interface FolderEnvironment {
+  folder: string | null;
+  /** The interpreter's path, shown as the pins' origin. */
+  interpreter: string;
+  /** Installed distributions and their versions. */
+  distributions: Record<string, string>;
+}
+
+/** `initializationOptions` the client sends. */
+export interface ClientInitializationOptions {
+  /** The bundled matrices. */
+  matricesFolder?: string;
+  /** Matrices the user built (anachron: Add Matrix Column…); their columns join the bundled ones. */
+  userMatricesFolder?: string;
+  editorSettings?: FolderSettings[];
+  environments?: FolderEnvironment[];
+  /** False in an untrusted workspace: the server then runs nothing but static checks (it never does more today). */
+  trusted?: boolean;
+}
+
+export const DidChangeEditorSettings = 'anachron/didChangeEditorSettings';
+export interface DidChangeEditorSettingsParams {
+  folders: FolderSettings[];
+}
+
+export const DidChangeEnvironments = 'anachron/didChangeEnvironments';
+export interface DidChangeEnvironmentsParams {
+  environments: FolderEnvironment[];
+}
+
+/** The pins in force for a file, and where each comes from. */
+export const PinsRequest = 'anachron/pins';
+export interface PinsParams {
+  uri: string;
+}
+export interface PinInfo {
+  distribution: string;
+  /** Import name of the tracked library, when a matrix tracks this distribution. */
+  library: string | null;
+  specifier: string;
+  exactVersion: string | null;
+  kind: 'lock' | 'requirement' | 'installed' | 'assumed';
+  /** Where the pin is written, as shown in findings ("requirements.txt:1"). */
+  origin: string;
+  /** file: URI of the manifest, when the pin comes from a file. */
+  originUri: string | null;
+  /** 0-based line in that file, when known. */
+  originLine: number | null;
+  /** Tracked versions of the library; empty when no matrix tracks it. */
+  trackedVersions: string[];
+  /** The versions the checker applies: the exact version, or the tracked versions a range allows. */
+  checkedVersions: string[];
+  /** Other pins stated for the distribution, which lost by precedence. */
+  overridden: string[];
+}
+export interface PinsResult {
+  file: string;
+  pins: PinInfo[];
+  /** file: URIs of the manifests read. */
+  manifests: string[];
+  /** The pyproject.toml whose [tool.anachron] applies, as a file: URI. */
+  settingsFile: string | null;
+  /** Manifest kinds switched off by `anachron.manifests`. */
+  manifestsOff: ManifestKind[];
+  problems: string[];
+  /** Tracked libraries without any pin for this file: their APIs are not checked. */
+  unpinned: string[];
+}
+
+/** What the matrix says about one API, for the history webview. */
+export const HistoryRequest = 'anachron/history';
+export interface HistoryParams {
+  /** A fully qualified API ("numpy.trapezoid"); or the API under `position` in `uri`. */
+  api?: string;
+  uri?: string;
+  position?: { line: number; character: number };
+}
+export interface HistoryVersion {
+  version: string;
+  state: 'present' | 'absent' | 'unknown';
+  kind: string | null;
+  signature: string | null;
+  signatureSource: string | null;
+  doc: string | null;
+  /** The pin applies this version. */
+  pinned: boolean;
+  /** The version is only in the user's matrices. */
+  user: boolean;
+}
+export interface HistoryResult {
+  api: string;
+  library: string;
+  distribution: string;
+  kind: string;
+  versions: HistoryVersion[];
+  /** The pin in force for `uri`, when one was given: "numpy==1.24.2 (requirements.txt:1)". */
+  pin: string | null;
+  /** For an exact pin: the state there, and whether it is tracked or inferred from the tracked versions around it. */
+  atPin: { version: string; state: 'present' | 'absent' | 'unknown'; basis: 'tracked' | 'interpolated' | 'extrapolated' } | null;
+  /** APIs with the same documentation, in some version: likely renames. */
+  related: string[];
+}
+export type HistoryResponse = HistoryResult | { error: string; suggestions: string[] };
+
+/** Checks files on disk (or their open text) and publishes their diagnostics; the client batches and cancels. */
+export const CheckFilesRequest = 'anachron/checkFiles';
+export interface CheckFilesParams {
+  uris: string[];
+}
+export interface CheckFilesResult {
+  checked: number;
+  findings: number;
+  /** Files that could not be read or parsed, with the reason. */
+  failed: { uri: string; reason: string }[];
+}
+
+/** Tracked libraries and versions (bundled and user), for pickers. */
+export const LibrariesRequest = 'anachron/libraries';
+export interface LibraryInfo {
+  library: string;
+  distribution: string;
+  versions: string[];
+  userVersions: string[];
+}

@@ -1,0 +1,97 @@
+// The bundled matrices plus the ones a user built in the editor (anachron: Add Matrix Column from Interpreter):
+// for a library in both, the user's version columns join the bundled ones (the user's cell wins for a version
+// both have). The core sees one MatrixCatalog either way.
+import { existsSync } from 'node:fs';
+import type { ApiHistory, LibraryMatrix, VersionCell } from '../core/api-model.js';
+import { sortVersions, versionsEqual } from '../core/versions.js';
+import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+
+/** One library's columns from two matrices; `user` wins where both track a version. */
+export class CombinedMatrix implements LibraryMatrix {
+  readonly library: string;
+  readonly distribution: string;
+  readonly versions: readonly string[];
+  readonly userVersions: readonly string[];
+  private readonly cache = new Map<string, ApiHistory | undefined>();
+
+  constructor(
+    private readonly bundled: LibraryMatrix,
+    private readonly user: LibraryMatrix,
+  ) {
+    this.library = bundled.library;
+    this.distribution = bundled.distribution;
+    this.userVersions = user.versions;
+    const fromBundle = bundled.versions.filter((v) => !user.versions.some((u) => versionsEqual(u, v)));
+    this.versions = sortVersions([...fromBundle, ...user.versions]);
+  }
+
+  lookup(api: string): ApiHistory | undefined {
+    if (this.cache.has(api)) return this.cache.get(api);
+    const mine = this.user.lookup(api);
+    const theirs = this.bundled.lookup(api);
+    let history: ApiHistory | undefined;
+    if (mine || theirs) {
+      const cellFor = (version: string): VersionCell => {
+        const own = this.user.versions.some((u) => versionsEqual(u, version));
+        const source = own ? mine : theirs;
+        const cell = source?.versions.find((c) => versionsEqual(c.version, version));
+        return cell ?? { version, state: 'absent', kind: null, signature: null, signatureSource: null, returns: null, doc: null };
+      };
+      const versions = this.versions.map(cellFor);
+      const newestPresent = [...versions].reverse().find((c) => c.state === 'present' && c.kind);
+      history = {
+        api,
+        library: this.library,
+        kind: newestPresent?.kind ?? (mine ?? theirs)!.kind,
+        versions,
+      };
+    }
+    this.cache.set(api, history);
+    return history;
+  }
+
+  isUnresolved(api: string): boolean {
+    return this.user.isUnresolved(api) || this.bundled.isUnresolved(api);
+  }
+
+  apisWithDoc(doc: string): string[] {
+    return [...new Set([...this.bundled.apisWithDoc(doc), ...this.user.apisWithDoc(doc)])].sort();
+  }
+}
+
+export interface LayeredCatalog extends LoadedCatalog {
+  /** Versions per library that come from the user's matrices. */
+  userVersionsOf(library: string): readonly string[];
+}
+
+/** The bundled catalog, with the user's matrices layered on top when that folder exists. */
+export function openLayeredCatalog(bundledFolder: string, userFolder: string | undefined): LayeredCatalog {
+  const bundled = openMatrixCatalog(bundledFolder);
+  const user = userFolder && existsSync(userFolder) ? openMatrixCatalog(userFolder) : undefined;
+  if (!user || user.matrices.length === 0) {
+    const userProblems = (user?.problems ?? []).filter((p) => !p.startsWith('no matrices'));
+    user?.close();
+    return Object.assign(bundled, { problems: [...bundled.problems, ...userProblems.map((p) => `your matrices (${userFolder}): ${p}`)], userVersionsOf: () => [] as string[] });
+  }
+  const byRoot = new Map<string, LibraryMatrix>();
+  const userVersions = new Map<string, readonly string[]>();
+  for (const m of bundled.matrices) byRoot.set(m.library, m);
+  for (const m of user.matrices) {
+    const base = byRoot.get(m.library);
+    byRoot.set(m.library, base ? new CombinedMatrix(base, m) : m);
+    userVersions.set(m.library, m.versions);
+  }
+  const libraries = [...byRoot.values()].sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : 0));
+  return {
+    // A user's broken matrix is reported like a bundled one; the bundled matrices still work.
+    problems: [...bundled.problems, ...user.problems.map((p) => `your matrices (${userFolder}): ${p}`)],
+    matrices: [...bundled.matrices, ...user.matrices],
+    forImportRoot: (root) => byRoot.get(root),
+    libraries: () => libraries,
+    userVersionsOf: (library) => userVersions.get(library) ?? [],
+    close: () => {
+      bundled.close();
+      user.close();
+    },
+  };
+}

@@ -1,0 +1,641 @@
+// End-to-end test of the packaged extension in a real VS Code: code-server (VS Code in the browser, run on plain
+// Node) driven by Debian chromium through playwright-core. Installs the .vsix, opens a copy of
+// test/e2e/fixture/sample (numpy==1.24.2) and checks, as a user would see it: findings in the Problems panel with
+// their text, the hover timeline, the status item with the pins, a quick fix changing the file, a pin change in
+// requirements.txt updating the findings, the API history view, and "Check Workspace" reporting a file never
+// opened. Then again in an untrusted workspace (Restricted Mode): static findings still appear, and a workspace
+// setting pointing the server at another executable is not applied. Screenshots go to the artifacts folder.
+//
+//   node test/e2e/run.mjs --vsix FILE --code-server BIN [--artifacts DIR] [--chromium BIN] [--timeout SECONDS]
+//
+// Every process it starts runs in its own process group and is killed (the whole group) on exit, on failure and on
+// SIGINT/SIGTERM; the run stops itself after --timeout seconds. Exit code 0 only when every check passed.
+import { spawn } from 'node:child_process';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: opts } = parseArgs({
+  options: {
+    vsix: { type: 'string' },
+    'code-server': { type: 'string' },
+    artifacts: { type: 'string', default: join(here, '..', '..', 'test-artifacts', 'e2e') },
+    chromium: { type: 'string', default: '/usr/bin/chromium' },
+    timeout: { type: 'string', default: '540' },
+    'keep-scratch': { type: 'boolean', default: false },
+    /** Also write the README screenshots (media/screenshot-*.png) here. */
+    media: { type: 'string' },
+  },
+});
+if (!opts.vsix || !opts['code-server']) {
+  console.error('usage: node test/e2e/run.mjs --vsix FILE --code-server BIN [--artifacts DIR] [--chromium BIN] [--timeout SECONDS]');
+  process.exit(2);
+}
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`;
+const log = (message) => console.log(`[e2e ${elapsed()}] ${message}`);
+const artifacts = resolve(opts.artifacts);
+rmSync(artifacts, { recursive: true, force: true });
+mkdirSync(artifacts, { recursive: true });
+const scratch = mkdtempSync(join(tmpdir(), 'anachron-e2e-'));
+
+// ---- processes: every child in its own group, all killed on the way out -------------------------------------------
+const groups = new Set();
+let browser;
+/** Process groups started, one per line: scripts/e2e.sh kills any still alive even if this process was killed. */
+const pidFile = join(artifacts, 'pids');
+
+function track(pid) {
+  groups.add(pid);
+  appendFileSync(pidFile, `${pid}\n`);
+}
+
+function killGroups(signal = 'SIGTERM') {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function cleanup() {
+  if (browser) await Promise.race([browser.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000))]);
+  browser = undefined;
+  killGroups('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  killGroups('SIGKILL');
+  groups.clear();
+}
+
+let finishing = false;
+async function finish(code, why) {
+  if (finishing) return;
+  finishing = true;
+  if (why) log(why);
+  await cleanup();
+  if (!opts['keep-scratch']) rmSync(scratch, { recursive: true, force: true });
+  log(code === 0 ? 'all checks passed' : `FAILED (exit ${code}); screenshots and logs in ${artifacts}`);
+  process.exit(code);
+}
+
+const deadline = setTimeout(() => void finish(1, `timed out after ${opts.timeout} s`), Number(opts.timeout) * 1000);
+deadline.unref();
+process.on('SIGINT', () => void finish(130, 'interrupted'));
+process.on('SIGTERM', () => void finish(143, 'terminated'));
+
+function run(command, args, options = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    track(child.pid);
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      groups.delete(child.pid);
+      if (code === 0) resolvePromise(output);
+      else reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+function freePort() {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+async function waitFor(what, check, timeoutMs = 60_000, intervalMs = 250) {
+  const until = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? ` (${last.message})` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+// ---- code-server ----------------------------------------------------------------------------------------------
+const codeServer = resolve(opts['code-server']);
+
+function codeServerEnv(home) {
+  return {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    TMPDIR: join(home, 'tmp'),
+  };
+}
+
+/** A code-server instance of its own: user data, extensions and home in the scratch folder. */
+async function startCodeServer(name, { settings, trust }) {
+  const base = join(scratch, name);
+  const home = join(base, 'home');
+  const userData = join(base, 'user-data');
+  const extensionsDir = join(base, 'extensions');
+  for (const d of [home, join(home, 'tmp'), join(userData, 'User'), extensionsDir]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const env = codeServerEnv(home);
+  const common = ['--user-data-dir', userData, '--extensions-dir', extensionsDir];
+  const installed = await run(codeServer, [...common, '--install-extension', resolve(opts.vsix)], { env });
+  if (!/successfully installed/i.test(installed)) throw new Error(`installing the .vsix said:\n${installed}`);
+  const port = await freePort();
+  const args = [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];
+  if (!trust) args.push('--disable-workspace-trust');
+  const child = spawn(codeServer, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child.pid);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  child.on('close', () => groups.delete(child.pid));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`code-server on ${url}`, async () => (await fetch(`${url}/healthz`)).ok, 60_000, 300);
+  log(`${name}: code-server ${url} (pid ${child.pid}), extension installed`);
+  return {
+    url,
+    userData,
+    stop: async () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // gone
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      groups.delete(child.pid);
+      writeFileSync(join(artifacts, `${name}-code-server.log`), output);
+    },
+  };
+}
+
+/** The extension's output channel and the extension host log, for the artifacts. */
+function collectLogs(name, userData) {
+  const logs = join(userData, 'logs');
+  if (!existsSync(logs)) return;
+  const out = join(artifacts, `${name}-logs`);
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir)) {
+      const full = join(dir, entry);
+      if (statSync(full).isDirectory()) visit(full);
+      else if (/anachron|exthost|remoteexthost/i.test(entry)) {
+        mkdirSync(out, { recursive: true });
+        cpSync(full, join(out, entry.replace(/[^\w.-]/g, '_')));
+      }
+    }
+  };
+  visit(logs);
+}
+
+/** The text of the first log file whose name contains `name`. */
+function readLog(userData, name) {
+  const found = [];
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir)) {
+      const full = join(dir, entry);
+      if (statSync(full).isDirectory()) visit(full);
+      else if (entry.includes(name)) found.push(full);
+    }
+  };
+  if (existsSync(join(userData, 'logs'))) visit(join(userData, 'logs'));
+  if (!found.length) throw new Error(`no ${name} log under ${userData}/logs`);
+  return found.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
+// ---- the workbench ------------------------------------------------------------------------------------------------
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.colorTheme': 'Default Dark Modern',
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'editor.minimap.enabled': false,
+  'editor.hover.delay': 200,
+  'editor.fontSize': 15,
+  'window.zoomLevel': 0,
+  'files.autoSave': 'off',
+  'chat.commandCenter.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'security.workspace.trust.startupPrompt': 'always',
+};
+
+const text = (s) => s.replace(/\u00a0/g, ' ');
+
+class Workbench {
+  constructor(page, name) {
+    this.page = page;
+    this.name = name;
+  }
+
+  async shot(file) {
+    await this.page.screenshot({ path: join(artifacts, file) });
+  }
+
+  /** A README screenshot (with --media): the region around the given elements, in the media folder. */
+  async mediaShot(file, selectors, pad = 16) {
+    if (!opts.media) return;
+    const boxes = [];
+    for (const selector of selectors) {
+      const box = await this.page.locator(selector).first().boundingBox();
+      if (box) boxes.push(box);
+    }
+    if (!boxes.length) throw new Error(`nothing to capture for ${file}`);
+    const view = this.page.viewportSize();
+    const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - pad);
+    const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - pad);
+    const right = Math.min(view.width, Math.max(...boxes.map((b) => b.x + b.width)) + pad);
+    const bottom = Math.min(view.height, Math.max(...boxes.map((b) => b.y + b.height)) + pad);
+    mkdirSync(resolve(opts.media), { recursive: true });
+    await this.page.screenshot({ path: join(resolve(opts.media), file), clip: { x, y, width: right - x, height: bottom - y } });
+  }
+
+  async step(title, fn) {
+    const t = Date.now();
+    try {
+      await fn();
+      log(`${this.name}: ok   ${title} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      log(`${this.name}: FAIL ${title}: ${e.message}`);
+      await this.shot(`${this.name}-FAILED.png`).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  async open(url, folder) {
+    await this.page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+  }
+
+  /** Opens a file by clicking its row in the Explorer (expanding folders on the way). */
+  async openFile(...parts) {
+    for (const [i, part] of parts.entries()) {
+      const row = this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${part}"]`).first();
+      await row.waitFor({ timeout: 30_000 });
+      if (i < parts.length - 1) {
+        if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+      } else await row.click();
+    }
+    const name = parts[parts.length - 1];
+    await this.page.locator(`.tabs-container .tab.active[aria-label^="${name}"]`).waitFor({ timeout: 30_000 });
+    await this.page.locator('.monaco-editor .view-lines').first().waitFor();
+  }
+
+  async command(title) {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input').first();
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+  }
+
+  async problemsText() {
+    return text(await this.page.locator('.markers-panel').innerText().catch(() => ''));
+  }
+
+  async showProblems() {
+    if (!(await this.page.locator('.markers-panel').isVisible().catch(() => false))) await this.command('View: Focus Problems');
+    await this.page.locator('.markers-panel').waitFor({ timeout: 15_000 });
+  }
+
+  async waitForProblem(fragment, timeoutMs = 60_000) {
+    return waitFor(`"${fragment}" in Problems`, async () => (await this.problemsText()).includes(fragment), timeoutMs);
+  }
+
+  async waitForNoProblem(fragment, timeoutMs = 60_000) {
+    return waitFor(`"${fragment}" to leave Problems`, async () => !(await this.problemsText()).includes(fragment), timeoutMs);
+  }
+
+  async editorText() {
+    return text(await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText());
+  }
+
+  /** Puts the cursor at a 1-based line and column of the active editor (Go to Line/Column). */
+  async goto(line, column) {
+    await this.page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input').first();
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`:${line}:${column}`);
+    await this.page.keyboard.press('Enter');
+    await waitFor(`the cursor at ${line}:${column}`, async () => (await this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText()).includes(`Ln ${line}, Col ${column}`), 10_000);
+  }
+
+  /** Moves the mouse onto the text at the cursor. */
+  async hoverAtCursor() {
+    const box = await this.page.locator('.editor-group-container.active .monaco-editor .cursors-layer .cursor').first().boundingBox();
+    if (!box) throw new Error('no cursor on screen');
+    await this.page.mouse.move(box.x + 4, box.y + box.height / 2);
+  }
+
+  async hoverText() {
+    const hovers = this.page.locator('.monaco-hover:visible');
+    const n = await hovers.count();
+    const parts = [];
+    for (let i = 0; i < n; i++) parts.push(await hovers.nth(i).innerText());
+    return text(parts.join('\n'));
+  }
+}
+
+function assertIncludes(haystack, needle, where) {
+  if (!haystack.includes(needle)) throw new Error(`${where} lacks ${JSON.stringify(needle)}; it reads:\n${haystack.slice(0, 2000)}`);
+}
+
+function assertExcludes(haystack, needle, where) {
+  if (haystack.includes(needle)) throw new Error(`${where} should not show ${JSON.stringify(needle)}; it reads:\n${haystack.slice(0, 2000)}`);
+}
+
+/**
+ * A "selected interpreter": a wrapper around the machine's python3 that also sees toylib 1.0 (with its dist-info,
+ * so it counts as installed), for the interpreter probe and for adding a matrix column.
+ */
+function toyInterpreter() {
+  const root = join(scratch, 'toy-python');
+  const site = join(root, 'site');
+  mkdirSync(join(site, 'toylib'), { recursive: true });
+  mkdirSync(join(site, 'toylib-1.0.dist-info'), { recursive: true });
+  writeFileSync(join(site, 'toylib', '__init__.py'), '__version__ = "1.0"\n__all__ = ["area"]\n\n\ndef area(r, *, precise=False):\n    """Area of a circle."""\n    return 3.14 * r * r\n');
+  writeFileSync(join(site, 'toylib-1.0.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: toylib\nVersion: 1.0\n');
+  const wrapper = join(root, 'python');
+  writeFileSync(wrapper, `#!/bin/sh\nPYTHONPATH="${site}" exec python3 "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return wrapper;
+}
+
+function project(name) {
+  const dir = join(scratch, name, 'sample');
+  cpSync(join(here, 'fixture', 'sample'), dir, { recursive: true });
+  return dir;
+}
+
+// ---- scenario 1: a trusted workspace --------------------------------------------------------------------------------
+async function trustedScenario() {
+  const folder = project('trusted');
+  const python = toyInterpreter();
+  const server = await startCodeServer('trusted', { settings: { ...USER_SETTINGS, 'anachron.interpreter.path': python }, trust: false });
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const wb = new Workbench(page, 'trusted');
+  try {
+    await wb.step('open the sample project', () => wb.open(server.url, folder));
+
+    await wb.step('open analysis.py: findings in Problems with their text', async () => {
+      await wb.openFile('analysis.py');
+      await wb.showProblems();
+      await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2, requirements.txt:2 pins numpy==1.24.2', 90_000);
+      const problems = await wb.problemsText();
+      assertIncludes(problems, 'anachronistic-api', 'the Problems panel');
+      assertIncludes(problems, 'anachron', 'the Problems panel');
+      assertExcludes(problems, 'numpy.product', 'the Problems panel at numpy 1.24.2');
+      await wb.shot('problems.png');
+      await wb.mediaShot('screenshot-problems.png', ['.editor-group-container.active', '.markers-panel'], 0);
+    });
+
+    await wb.step('hover np.trapezoid: its history timeline', async () => {
+      await page.keyboard.press('Escape');
+      await wb.goto(6, 17); // in `trapezoid`
+      await page.mouse.move(5, 5);
+      await wb.hoverAtCursor();
+      await waitFor('the hover', async () => {
+        const t = await wb.hoverText();
+        if (t.includes('numpy.trapezoid') && t.includes('absent') && t.includes('present')) return t;
+        await page.mouse.move(5, 5);
+        await wb.hoverAtCursor();
+        return false;
+      }, 30_000, 1000);
+      const hover = await wb.hoverText();
+      assertIncludes(hover, 'numpy==1.24.2 from requirements.txt:2', 'the hover');
+      assertIncludes(hover, '2.2.4', 'the hover');
+      await wb.shot('hover.png');
+      await wb.mediaShot('screenshot-hover.png', ['.editor-group-container.active .view-line', '.monaco-hover:visible'], 6);
+      await page.mouse.move(5, 5);
+      await page.keyboard.press('Escape');
+    });
+
+    await wb.step('the status item shows the pin and where it comes from', async () => {
+      const status = page.locator('.statusbar-item[id="status.languageStatus"]');
+      await status.waitFor({ timeout: 15_000 });
+      await status.click();
+      const item = await waitFor('the anachron language status item', async () => {
+        const t = text(await page.locator('.monaco-hover:visible, .hover-language-status:visible').first().innerText().catch(() => ''));
+        return t.includes('numpy 1.24.2') ? t : false;
+      }, 30_000, 500);
+      assertIncludes(item, 'numpy==1.24.2 from requirements.txt:2', 'the status item');
+      await page.waitForTimeout(500); // the hover fades in
+      await wb.shot('status.png');
+      await wb.mediaShot('screenshot-status.png', ['.monaco-hover:visible', '.statusbar-item[id="status.languageStatus"]', '.statusbar-item[id="status.editor.selection"]']);
+      await page.keyboard.press('Escape');
+    });
+
+    await wb.step('quick fix: "Use numpy.trapz" changes the file', async () => {
+      await wb.goto(6, 17);
+      await page.keyboard.press('Control+Period');
+      const menu = page.locator('.action-widget');
+      await menu.waitFor({ timeout: 20_000 });
+      // The preferred fix comes first and is selected.
+      const focused = await waitFor('the quick fix menu', async () => text(await menu.locator('.monaco-list-row.focused').first().innerText().catch(() => '')), 20_000);
+      assertIncludes(focused, 'Use `numpy.trapz`, which exists at numpy 1.24.2', 'the selected quick fix');
+      await wb.shot('quick-fix.png');
+      await page.keyboard.press('Enter');
+      await waitFor('np.trapz in the editor', async () => (await wb.editorText()).includes('np.trapz(samples'), 15_000);
+      assertExcludes(await wb.editorText(), 'np.trapezoid', 'the editor');
+      await page.keyboard.press('Control+S');
+      await waitFor('the file on disk to change', () => readFileSync(join(folder, 'analysis.py'), 'utf8').includes('return np.trapz(samples, dx=0.5)'), 15_000);
+      await wb.waitForNoProblem('numpy.trapezoid');
+    });
+
+    await wb.step('change the pin to numpy==2.2.4: the findings follow', async () => {
+      await wb.openFile('requirements.txt');
+      await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Shift+End');
+      await page.keyboard.type('numpy==2.2.4');
+      await page.keyboard.press('Control+S');
+      await waitFor('requirements.txt saved', () => readFileSync(join(folder, 'requirements.txt'), 'utf8').includes('numpy==2.2.4'), 15_000);
+      await wb.openFile('analysis.py');
+      await wb.showProblems();
+      await wb.waitForProblem('`numpy.product` is not in numpy 2.2.4, requirements.txt:2 pins numpy==2.2.4');
+      assertExcludes(await wb.problemsText(), 'numpy 1.24.2', 'the Problems panel after the pin change');
+      await wb.shot('pin-change.png');
+    });
+
+    await wb.step('anachron: Show API History draws the timeline of the API under the cursor', async () => {
+      await wb.goto(10, 17); // in `product`
+      await wb.command('anachron: Show API History');
+      const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'numpy.product' }).waitFor({ timeout: 30_000 });
+      const pin = text(await frame.locator('.pin-line').innerText());
+      assertIncludes(pin, 'numpy==2.2.4 (requirements.txt:2)', 'the pin line of the history view');
+      assertIncludes(pin, 'at 2.2.4: absent', 'the pin line of the history view');
+      const pinnedRow = text(await frame.locator('tr.pinned').innerText());
+      assertIncludes(pinnedRow, '2.2.4', 'the pinned row of the history view');
+      assertIncludes(pinnedRow, 'absent', 'the pinned row of the history view');
+      if ((await frame.locator('svg.timeline circle').count()) < 4) throw new Error('the timeline has fewer than 4 version nodes');
+      await wb.shot('history-view.png');
+      await wb.mediaShot('screenshot-history.png', ['iframe.webview.ready', '.tabs-container .tab[aria-label^="History"]'], 0);
+    });
+
+    await wb.step('anachron: Check Workspace reports a file that was never opened', async () => {
+      await wb.command('anachron: Check Workspace');
+      const toast = await waitFor('the summary of the check', async () => {
+        const t = text(await page.locator('.notifications-toasts').innerText().catch(() => ''));
+        return t.includes('Checked') ? t : false;
+      }, 60_000);
+      assertIncludes(toast, 'Checked 2 Python files', 'the notification');
+      assertIncludes(toast, '2 findings', 'the notification');
+      await wb.showProblems();
+      await wb.waitForProblem('report.py');
+      await wb.waitForProblem('`numpy.alltrue` is not in numpy 2.2.4');
+      await wb.shot('check-workspace.png');
+    });
+
+    await wb.step('settings apply live: ignored codes, then a severity override', async () => {
+      // Folder settings (resource scope), as a user editing .vscode/settings.json would change them.
+      const settingsFile = join(folder, '.vscode', 'settings.json');
+      mkdirSync(dirname(settingsFile), { recursive: true });
+      writeFileSync(settingsFile, JSON.stringify({ 'anachron.ignore': ['anachronistic-api'] }, null, 2));
+      await wb.waitForNoProblem('numpy.product');
+      await wb.waitForNoProblem('numpy.alltrue'); // report.py is closed: re-checked from disk
+      writeFileSync(settingsFile, JSON.stringify({ 'anachron.severity': { 'anachronistic-api': 'warning' } }, null, 2));
+      await wb.waitForProblem('numpy.product');
+      await wb.waitForProblem('numpy.alltrue');
+      await waitFor('the findings as warnings', async () => (await page.locator('.markers-panel .codicon-warning').count()) >= 2 && (await page.locator('.markers-panel .codicon-error').count()) === 0, 30_000);
+      writeFileSync(settingsFile, '{}');
+      await waitFor('the findings as errors again', async () => (await page.locator('.markers-panel .codicon-error').count()) >= 2, 30_000);
+    });
+
+    await wb.step('add a matrix column from the selected interpreter; its API history shows it', async () => {
+      await wb.command('anachron: Add Matrix Column from Interpreter');
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      await input.waitFor({ timeout: 20_000 });
+      await input.fill('toylib');
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'toylib 1.0' }).first().waitFor({ timeout: 20_000 });
+      await page.keyboard.press('Enter');
+      await waitFor('the column to be added', async () => text(await page.locator('.notifications-toasts').innerText().catch(() => '')).includes('toylib 1.0 is now a column of your matrices'), 60_000, 500);
+      writeFileSync(join(folder, 'tools', 'toy.py'), 'import toylib\n\ntoylib.area(2)\n');
+      await wb.openFile('tools', 'toy.py');
+      await wb.goto(3, 9); // in `area`
+      await wb.command('anachron: Show API History');
+      const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'toylib.area' }).waitFor({ timeout: 30_000 });
+      const row = text(await frame.locator('table.versions tbody tr').first().innerText());
+      assertIncludes(row, '1.0', 'the toylib history');
+      assertIncludes(row, 'your matrix', 'the toylib history');
+      assertIncludes(row, 'area(r, *, precise=False)', 'the toylib history');
+      await wb.shot('add-column.png');
+    });
+
+    await wb.step('anachron: Open Benchmark Reports shows a report page written in the workspace', async () => {
+      const dir = join(folder, 'bench-out', 'run-1');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'results.json'), '{}\n');
+      writeFileSync(join(dir, 'report.html'), '<!DOCTYPE html>\n<html><head><title>r</title><style>h1 { color: #222; }</style></head><body><h1>Benchmark results: e2e-run</h1><table><tr><th>SEUS</th><td>0.61</td></tr></table><script>document.body.textContent = "scripts ran";</script></body></html>\n');
+      await wb.command('anachron: Open Benchmark Reports');
+      const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'Benchmark results: e2e-run' }).waitFor({ timeout: 30_000 });
+      assertExcludes(text(await frame.locator('body').innerText()), 'scripts ran', 'the report view');
+      await wb.shot('benchmark-report.png');
+    });
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.stop();
+    collectLogs('trusted', server.userData);
+  }
+  const output = readLog(server.userData, 'anachron');
+  assertIncludes(output, `interpreter for sample: ${python} (setting anachron.interpreter.path), `, 'the anachron output');
+  assertIncludes(output, 'installed distributions', 'the anachron output');
+  log('trusted: ok   the output names the interpreter probed for installed versions');
+}
+
+// ---- scenario 2: an untrusted workspace (Restricted Mode) -------------------------------------------------------
+async function restrictedScenario() {
+  const folder = project('restricted');
+  // A workspace setting that would run another executable as the server: Restricted Mode must ignore it.
+  mkdirSync(join(folder, '.vscode'), { recursive: true });
+  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'anachron.server.nodePath': '/bin/false', 'anachron.interpreter.path': '/bin/false' }, null, 2));
+  const server = await startCodeServer('restricted', { settings: USER_SETTINGS, trust: true });
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const wb = new Workbench(page, 'restricted');
+  try {
+    await wb.step('open the project and do not trust it', async () => {
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      const no = page.locator('.monaco-dialog-box .monaco-button', { hasText: /No, I don.t trust/ }).first();
+      await no.waitFor({ timeout: 60_000 });
+      await no.click();
+      await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    });
+
+    await wb.step('static findings still appear, with the workspace nodePath ignored', async () => {
+      await wb.openFile('analysis.py');
+      await wb.showProblems();
+      await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2', 90_000);
+      const status = page.locator('.statusbar-item[id="status.languageStatus"]');
+      await status.click();
+      await waitFor('Restricted Mode in the status item', async () => text(await page.locator('.monaco-hover:visible').first().innerText().catch(() => '')).includes('Restricted Mode: static checks only'), 30_000, 500);
+      await page.waitForTimeout(500);
+      await wb.shot('restricted.png');
+      await page.keyboard.press('Escape');
+    });
+
+    await wb.step('adding a matrix column is refused in Restricted Mode', async () => {
+      await wb.command('anachron: Add Matrix Column from Interpreter');
+      await page.locator('.notifications-toasts', { hasText: 'Restricted Mode does not allow' }).waitFor({ timeout: 20_000 });
+    });
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.stop();
+    collectLogs('restricted', server.userData);
+  }
+  const output = readLog(server.userData, 'anachron');
+  assertIncludes(output, 'Restricted Mode: static checks only, no interpreter is run', 'the anachron output');
+  assertExcludes(output, '/bin/false', 'the anachron output (the workspace setting must not be applied)');
+  log('restricted: ok   the output says Restricted Mode and never tried the workspace nodePath');
+}
+
+try {
+  if (!existsSync(opts.chromium)) throw new Error(`no chromium at ${opts.chromium} (run scripts/e2e-setup.sh)`);
+  browser = await chromium.launch({
+    executablePath: opts.chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  await trustedScenario();
+  await restrictedScenario();
+  await finish(0);
+} catch (e) {
+  console.error(e.stack ?? e);
+  await finish(1);
+}
