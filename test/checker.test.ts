@@ -204,6 +204,14 @@ describe('suppressions and settings', () => {
   });
 });
 
+describe('where a pin comes from', () => {
+  test('an interpreter's installed version is named as such', () => {
+    const pin: Pin = { distribution: 'fakelib', kind: 'installed', specifier: '==1.0', exactVersion: '1.0', origin: { file: 'interpreter /venv/bin/python', line: null } };
+    const [f] = checkPythonSource(parser, 'import fakelib\nfakelib.new(1)\n', { catalog, pins: new Map([['fakelib', pin]]) });
+    assert.match(f!.message, /is not in fakelib 1\.0, which interpreter \/venv\/bin\/python has installed;/);
+  });
+});
+
 describe('ranges and untracked pins', () => {
   test('a range is checked at every tracked version it allows', () => {
     const found = check('import fakelib\nfakelib.new(1)\n', 'fakelib>=1.0,<3');

@@ -28,7 +28,11 @@ function pinText(pin: Pin, matrix: LibraryMatrix): string {
 }
 
 function pinClause(pin: Pin, matrix: LibraryMatrix, states: StateAtVersion[]): string {
-  const where = pin.origin.line === null ? `which --pin ${pinText(pin, matrix)} selects` : `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`;
+  const where =
+    pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`
+    : pin.kind === 'installed' ? `which ${describeOrigin(pin.origin)} has installed`
+    : pin.kind === 'assumed' ? `which ${describeOrigin(pin.origin)} assumes`
+    : `which --pin ${pinText(pin, matrix)} selects`;
   const first = states[0];
   if (pin.exactVersion === null || !first) return `which ${pinText(pin, matrix)} allows (${describeOrigin(pin.origin)})`;
   if (first.basis === 'extrapolated' && first.cell) {
