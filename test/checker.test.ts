@@ -205,7 +205,7 @@ describe('suppressions and settings', () => {
 });
 
 describe('where a pin comes from', () => {
-  test('an interpreter's installed version is named as such', () => {
+  test('the installed version of an interpreter is named as such', () => {
     const pin: Pin = { distribution: 'fakelib', kind: 'installed', specifier: '==1.0', exactVersion: '1.0', origin: { file: 'interpreter /venv/bin/python', line: null } };
     const [f] = checkPythonSource(parser, 'import fakelib\nfakelib.new(1)\n', { catalog, pins: new Map([['fakelib', pin]]) });
     assert.match(f!.message, /is not in fakelib 1\.0, which interpreter \/venv\/bin\/python has installed;/);
