@@ -1,4 +1,5 @@
 // The anachron command line: the same core as the editor, for CI and for reviewing AI-written code.
+import { runBench } from './bench-command.js';
 import { runBuildMatrices } from './build-matrices-command.js';
 import { runCheck } from './check-command.js';
 import { runCompareSurfaces } from './compare-surfaces-command.js';
@@ -35,6 +36,9 @@ commands:
       from a source tree, then rebuild that library's matrix.
   compare-surfaces REFERENCE CANDIDATE [--documented DOCS] [--format text|json] [--limit N]
       How far two surfaces of one version agree (e.g. runtime against static extraction).
+  bench run CONFIG [--limit N] [--shard i/n] [--out DIR] | bench merge A B… --out DIR | bench report RUN… [--out DIR]
+      LibEvoBench runs against a model: run (resumable, with a progress bar), merge shards, report and compare
+      runs (SEUS leaderboard). See anachron bench --help and docs/benchmark-scoring.md.
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -58,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix add LIB==VERSION --python PATH)`);
       case 'compare-surfaces':
         return runCompareSurfaces(rest, out);
+      case 'bench':
+        return await runBench(rest, out, err);
       case '--help':
       case '-h':
       case 'help':

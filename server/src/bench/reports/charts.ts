@@ -1,0 +1,334 @@
+// Hand-written SVG charts of benchmark results, after the paper's figures: stable vs evolving over normalised
+// versions (Figure 2), the API-C L0–L3 staircase (Figure 3), per-version taxonomy bars (Figure 5) and the SEUS
+// leaderboard (Table 7). Pure: results in, SVG text out; no scripts, no external resources.
+import type { Comparison } from '../scoring/compare.js';
+import { ALL, PRIMARY_METRIC, type ProgressionPoint, type RunResults, type ScoringUnit } from '../scoring/types.js';
+
+const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+const CATEGORY_COLORS: Record<string, string> = {
+  correct: '#2e7d32',
+  invalid: '#ef6c00',
+  anachronistic: '#c62828',
+  unknown: '#757575',
+  failed: '#c9c9c9',
+};
+const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
+
+export function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function n(x: number): string {
+  return (Math.round(x * 10) / 10).toString();
+}
+
+function svg(width: number, height: number, title: string, body: string[]): string {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(title)}" ${FONT} font-size="12">`,
+    `<title>${escapeXml(title)}</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14" font-weight="600">${escapeXml(title)}</text>`,
+    ...body,
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+interface Frame {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** Y axis 0–100 % with grid lines; returns the y mapping. */
+function yAxis(f: Frame, body: string[], label: string): (v: number) => number {
+  const y = (v: number) => f.top + f.height - (Math.max(0, Math.min(1, v)) * f.height);
+  for (let t = 0; t <= 100; t += 20) {
+    const yy = y(t / 100);
+    body.push(`<line x1="${n(f.left)}" y1="${n(yy)}" x2="${n(f.left + f.width)}" y2="${n(yy)}" stroke="#e5e5e5"/>`);
+    body.push(`<text x="${n(f.left - 6)}" y="${n(yy + 4)}" text-anchor="end" fill="#555">${t}</text>`);
+  }
+  body.push(`<line x1="${n(f.left)}" y1="${n(f.top)}" x2="${n(f.left)}" y2="${n(f.top + f.height)}" stroke="#333"/>`);
+  body.push(`<line x1="${n(f.left)}" y1="${n(f.top + f.height)}" x2="${n(f.left + f.width)}" y2="${n(f.top + f.height)}" stroke="#333"/>`);
+  body.push(`<text transform="translate(${n(f.left - 38)} ${n(f.top + f.height / 2)}) rotate(-90)" text-anchor="middle" fill="#333">${escapeXml(label)}</text>`);
+  return y;
+}
+
+function legend(body: string[], x: number, y: number, items: { label: string; color: string; dashed?: boolean; box?: boolean }[]): void {
+  items.forEach((item, i) => {
+    const yy = y + i * 16;
+    if (item.box) body.push(`<rect x="${x}" y="${yy - 9}" width="12" height="10" fill="${item.color}"/>`);
+    else body.push(`<line x1="${x}" y1="${yy - 4}" x2="${x + 18}" y2="${yy - 4}" stroke="${item.color}" stroke-width="2"${item.dashed ? ' stroke-dasharray="5 3"' : ''}/>`);
+    body.push(`<text x="${x + 24}" y="${yy}" fill="#333">${escapeXml(item.label)}</text>`);
+  });
+}
+
+/** Width a legend needs: the swatch and the longest label at about 7 px a character. */
+function legendWidth(labels: readonly string[]): number {
+  return 40 + 7 * Math.max(0, ...labels.map((l) => l.length));
+}
+
+function emptyChart(title: string, message: string): string {
+  return svg(480, 120, title, [`<text x="240" y="70" text-anchor="middle" fill="#777">${escapeXml(message)}</text>`]);
+}
+
+// ---- Figure 2: stable vs evolving over normalised versions ----------------------------------------------------------
+
+export interface LineSeries {
+  label: string;
+  color: string;
+  dashed: boolean;
+  points: { x: number; y: number | null; tip?: string }[];
+}
+
+export function lineChart(title: string, series: readonly LineSeries[], xLabel: string, yLabel: string): string {
+  if (!series.some((s) => s.points.some((p) => p.y !== null))) return emptyChart(title, 'no scored samples');
+  const legendRows = series.length;
+  const height = 380 + Math.max(0, legendRows - 18) * 16;
+  const f: Frame = { left: 64, top: 40, width: 460, height: 280 };
+  const width = Math.max(720, f.left + f.width + 24 + legendWidth(series.map((s) => s.label)));
+  const body: string[] = [];
+  const y = yAxis(f, body, yLabel);
+  const x = (v: number) => f.left + v * f.width;
+  for (let t = 0; t <= 4; t++) {
+    const xx = x(t / 4);
+    body.push(`<text x="${n(xx)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" fill="#555">${(t / 4).toFixed(2)}</text>`);
+  }
+  body.push(`<text x="${n(f.left + f.width / 2)}" y="${n(f.top + f.height + 34)}" text-anchor="middle" fill="#333">${escapeXml(xLabel)}</text>`);
+  for (const s of series) {
+    const pts = s.points.filter((p) => p.y !== null);
+    if (pts.length === 0) continue;
+    const path = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${n(x(p.x))} ${n(y(p.y!))}`).join(' ');
+    body.push(`<path d="${path}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    for (const p of pts) {
+      body.push(`<circle cx="${n(x(p.x))}" cy="${n(y(p.y!))}" r="3" fill="${s.dashed ? '#fff' : s.color}" stroke="${s.color}" stroke-width="1.5"><title>${escapeXml(`${s.label}${p.tip ? ` ${p.tip}` : ''}: ${(p.y! * 100).toFixed(1)}`)}</title></circle>`);
+    }
+  }
+  legend(body, f.left + f.width + 24, f.top + 10, series.map((s) => ({ label: s.label, color: s.color, dashed: s.dashed })));
+  return svg(width, height, title, body);
+}
+
+function seriesFromPoints(points: readonly ProgressionPoint[]): LineSeries['points'] {
+  return points.map((p) => ({ x: p.x, y: p.value, tip: p.version }));
+}
+
+/** Figure 2 for one run: a line per library and group (stable dashed, evolving solid). */
+export function progressionSvg(results: RunResults): string {
+  const series: LineSeries[] = results.progression.map((s) => {
+    const color = PALETTE[results.libraries.indexOf(s.library) % PALETTE.length]!;
+    return { label: `${s.library} ${s.group}`, color, dashed: s.group === 'stable', points: seriesFromPoints(s.points) };
+  });
+  return lineChart('Stable vs evolving APIs across versions (mean of API-C@L1, API-I, SR)', series, 'normalised version (0 = oldest, 1 = newest)', 'score (%)');
+}
+
+/** A run's progression averaged over its libraries, on the union of their normalised positions (linear interpolation). */
+export function pooledProgression(results: RunResults, group: 'stable' | 'evolving'): { x: number; y: number | null }[] {
+  const lines = results.progression.filter((s) => s.group === group).map((s) => s.points.filter((p) => p.value !== null).map((p) => ({ x: p.x, y: p.value! })));
+  const usable = lines.filter((l) => l.length > 0);
+  if (usable.length === 0) return [];
+  const xs = [...new Set(usable.flatMap((l) => l.map((p) => p.x)))].sort((a, b) => a - b);
+  const at = (line: { x: number; y: number }[], x: number): number => {
+    if (line.length === 1 || x <= line[0]!.x) return line[0]!.y;
+    for (let i = 1; i < line.length; i++) {
+      const a = line[i - 1]!;
+      const b = line[i]!;
+      if (x <= b.x) return a.y + ((x - a.x) / (b.x - a.x || 1)) * (b.y - a.y);
+    }
+    return line[line.length - 1]!.y;
+  };
+  return xs.map((x) => ({ x, y: usable.reduce((s, l) => s + at(l, x), 0) / usable.length }));
+}
+
+/** Figure 2 across runs: a colour per run, stable dashed and evolving solid, averaged over libraries. */
+export function comparisonProgressionSvg(runs: readonly RunResults[]): string {
+  const series: LineSeries[] = runs.flatMap((r, i) =>
+    (['stable', 'evolving'] as const).map((group) => ({
+      label: `${r.run.label} ${group}`,
+      color: PALETTE[i % PALETTE.length]!,
+      dashed: group === 'stable',
+      points: pooledProgression(r, group),
+    })),
+  );
+  return lineChart('Stable vs evolving APIs across versions, by run', series, 'normalised version (0 = oldest, 1 = newest)', 'score (%)');
+}
+
+// ---- bars -----------------------------------------------------------------------------------------------------------
+
+export interface BarSeries {
+  label: string;
+  color: string;
+  values: (number | null)[];
+}
+
+export function groupedBarChart(title: string, categories: readonly string[], series: readonly BarSeries[], yLabel: string): string {
+  if (!series.some((s) => s.values.some((v) => v !== null))) return emptyChart(title, 'no scored samples');
+  const height = 380 + Math.max(0, series.length - 18) * 16;
+  const f: Frame = { left: 64, top: 40, width: 460, height: 280 };
+  const width = Math.max(720, f.left + f.width + 24 + legendWidth(series.map((s) => s.label)));
+  const body: string[] = [];
+  const y = yAxis(f, body, yLabel);
+  const slot = f.width / categories.length;
+  const barWidth = Math.min(36, (slot * 0.8) / Math.max(1, series.length));
+  categories.forEach((cat, ci) => {
+    const start = f.left + ci * slot + (slot - barWidth * series.length) / 2;
+    series.forEach((s, si) => {
+      const v = s.values[ci];
+      if (v === null || v === undefined) return;
+      const x0 = start + si * barWidth;
+      body.push(`<rect x="${n(x0)}" y="${n(y(v))}" width="${n(barWidth - 2)}" height="${n(f.top + f.height - y(v))}" fill="${s.color}"><title>${escapeXml(`${s.label} ${cat}: ${(v * 100).toFixed(1)}`)}</title></rect>`);
+      body.push(`<text x="${n(x0 + (barWidth - 2) / 2)}" y="${n(y(v) - 3)}" text-anchor="middle" font-size="10" fill="#333">${(v * 100).toFixed(0)}</text>`);
+    });
+    body.push(`<text x="${n(f.left + ci * slot + slot / 2)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" fill="#333">${escapeXml(cat)}</text>`);
+  });
+  legend(body, f.left + f.width + 24, f.top + 10, series.map((s) => ({ label: s.label, color: s.color, box: true })));
+  return svg(width, height, title, body);
+}
+
+const STAIRCASE_CATEGORIES = ['L0 code', 'L1 +doc', 'L2 +version', 'L3 name+version'];
+
+function staircaseValues(results: RunResults, library: string, group: string): (number | null)[] {
+  return ['L0', 'L1', 'L2', 'L3'].map((level) => {
+    const row = results.staircase.find((s) => s.library === library && s.group === group && s.level === level);
+    if (!row) return null;
+    return level === 'L3' ? row.recall : row.exact;
+  });
+}
+
+/** Figure 3 for one run: L0–L2 API exact match and L3 parameter recall, stable and evolving, over all libraries. */
+export function staircaseSvg(results: RunResults): string {
+  const lib = results.libraries.length > 1 ? ALL : results.libraries[0] ?? ALL;
+  const series: BarSeries[] = [
+    { label: 'stable', color: '#90caf9', values: staircaseValues(results, lib, 'stable') },
+    { label: 'evolving', color: '#1565c0', values: staircaseValues(results, lib, 'evolving') },
+    { label: 'all', color: '#616161', values: staircaseValues(results, lib, ALL) },
+  ];
+  return groupedBarChart('API-C levels: exact match (L0–L2), parameter recall (L3)', STAIRCASE_CATEGORIES, series, 'score (%)');
+}
+
+export function comparisonStaircaseSvg(runs: readonly RunResults[]): string {
+  const series: BarSeries[] = runs.map((r, i) => ({
+    label: r.run.label,
+    color: PALETTE[i % PALETTE.length]!,
+    values: staircaseValues(r, r.libraries.length > 1 ? ALL : r.libraries[0] ?? ALL, ALL),
+  }));
+  return groupedBarChart('API-C levels by run: exact match (L0–L2), parameter recall (L3)', STAIRCASE_CATEGORIES, series, 'score (%)');
+}
+
+// ---- Figure 5: taxonomy per version ---------------------------------------------------------------------------------
+
+const TAXONOMY_PANELS: { unit: ScoringUnit; level: 'api' | 'parameter'; title: string }[] = [
+  { unit: 'API-C@L2', level: 'api', title: 'API-C@L2 (API)' },
+  { unit: 'API-I', level: 'api', title: 'API-I (API)' },
+  { unit: 'API-C@L3', level: 'parameter', title: 'API-C@L3 (parameters)' },
+  { unit: 'SR', level: 'parameter', title: 'SR (parameters)' },
+];
+
+/**
+ * Figure 5: per library (rows) and task (columns), a stacked bar per version of the taxonomy shares, API level for
+ * API-C@L2 and API-I, parameter level for API-C@L3 and SR; the API-C@L3 panel carries its parameter recall as a line.
+ */
+export function taxonomySvg(results: RunResults): string {
+  const title = 'Taxonomy per version';
+  const libs = results.libraries.filter((lib) => results.taxonomy.api.some((t) => t.library === lib) || results.taxonomy.parameters.some((t) => t.library === lib));
+  if (libs.length === 0) return emptyChart(title, 'no taxonomy (no matrix for these libraries)');
+  const panelW = 240;
+  const panelH = 170;
+  const left = 56;
+  const top = 56;
+  const width = left + TAXONOMY_PANELS.length * (panelW + 20) + legendWidth(['extraction failure', 'API-C@L3 recall']);
+  const height = top + libs.length * (panelH + 70) + 10;
+  const body: string[] = [];
+  libs.forEach((lib, li) => {
+    const versions = results.versions[lib] ?? [];
+    TAXONOMY_PANELS.forEach((panel, pi) => {
+      const f: Frame = { left: left + pi * (panelW + 20), top: top + li * (panelH + 70), width: panelW, height: panelH };
+      body.push(`<text x="${n(f.left + f.width / 2)}" y="${n(f.top - 8)}" text-anchor="middle" font-weight="600">${escapeXml(`${lib} · ${panel.title}`)}</text>`);
+      const y = (v: number) => f.top + f.height - Math.max(0, Math.min(1, v)) * f.height;
+      for (let t = 0; t <= 100; t += 25) {
+        body.push(`<line x1="${n(f.left)}" y1="${n(y(t / 100))}" x2="${n(f.left + f.width)}" y2="${n(y(t / 100))}" stroke="#eee"/>`);
+        if (pi === 0) body.push(`<text x="${n(f.left - 4)}" y="${n(y(t / 100) + 4)}" text-anchor="end" font-size="10" fill="#555">${t}</text>`);
+      }
+      body.push(`<rect x="${n(f.left)}" y="${n(f.top)}" width="${f.width}" height="${f.height}" fill="none" stroke="#999"/>`);
+      const slot = f.width / Math.max(1, versions.length);
+      const bar = Math.min(40, slot * 0.7);
+      const recallPoints: string[] = [];
+      versions.forEach((version, vi) => {
+        const x0 = f.left + vi * slot + (slot - bar) / 2;
+        let stack: { category: string; share: number }[] = [];
+        if (panel.level === 'api') {
+          const row = results.taxonomy.api.find((t) => t.library === lib && t.unit === panel.unit && t.group === ALL && t.version === version);
+          if (row) stack = (['correct', 'invalid', 'anachronistic', 'unknown', 'failed'] as const).map((c) => ({ category: c, share: row[c] }));
+        } else {
+          const row = results.taxonomy.parameters.find((t) => t.library === lib && t.unit === panel.unit && t.group === ALL && t.version === version);
+          if (row && row.parameters > 0) stack = (['correct', 'anachronistic', 'unknown'] as const).map((c) => ({ category: c, share: row[c] }));
+        }
+        let acc = 0;
+        for (const s of stack) {
+          if (s.share <= 0) continue;
+          body.push(`<rect x="${n(x0)}" y="${n(y(acc + s.share))}" width="${n(bar)}" height="${n(y(acc) - y(acc + s.share))}" fill="${CATEGORY_COLORS[s.category]}"><title>${escapeXml(`${lib} ${version} ${panel.unit} ${s.category}: ${(s.share * 100).toFixed(1)}%`)}</title></rect>`);
+          acc += s.share;
+        }
+        body.push(`<text x="${n(f.left + vi * slot + slot / 2)}" y="${n(f.top + f.height + 14)}" text-anchor="middle" font-size="10" fill="#333">${escapeXml(version)}</text>`);
+        if (panel.unit === 'API-C@L3') {
+          const m = results.metrics.find((r) => r.library === lib && r.unit === 'API-C@L3' && r.metric === PRIMARY_METRIC['API-C@L3'] && r.group === ALL && r.version === version);
+          if (m?.mean !== null && m?.mean !== undefined) recallPoints.push(`${n(f.left + vi * slot + slot / 2)} ${n(y(m.mean))}`);
+        }
+      });
+      if (recallPoints.length) {
+        body.push(`<polyline points="${recallPoints.join(' ')}" fill="none" stroke="#1e88e5" stroke-width="2"/>`);
+        for (const p of recallPoints) {
+          const [cx, cy] = p.split(' ');
+          body.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="#1e88e5"/>`);
+        }
+      }
+    });
+  });
+  legend(body, left + TAXONOMY_PANELS.length * (panelW + 20), top + 10, [
+    ...Object.entries(CATEGORY_COLORS).map(([label, color]) => ({ label: label === 'failed' ? 'extraction failure' : label, color, box: true })),
+    { label: 'API-C@L3 recall', color: '#1e88e5' },
+  ]);
+  return svg(width, height, title, body);
+}
+
+// ---- leaderboard ----------------------------------------------------------------------------------------------------
+
+/** SEUS per run as horizontal bars with their 95% intervals, best first. */
+export function leaderboardSvg(comparison: Comparison): string {
+  const title = `SEUS leaderboard (λ = ${comparison.lambda}, γ = ${comparison.gamma})`;
+  const rows = comparison.leaderboard;
+  if (!rows.some((r) => r.seus !== null)) return emptyChart(title, 'no run has a SEUS (each needs stable and evolving samples)');
+  const left = Math.max(140, 24 + 7 * Math.max(...rows.map((r) => `${r.rank}. ${r.label}`.length)));
+  const barArea = 420;
+  const rowH = 26;
+  const top = 44;
+  const width = left + barArea + 90;
+  const height = top + rows.length * rowH + 40;
+  const body: string[] = [];
+  const lo = Math.min(0, ...rows.map((r) => Math.min(r.seus ?? 0, r.ci?.[0] ?? 0)));
+  const x = (v: number) => left + ((v - lo) / (1 - lo)) * barArea;
+  for (let t = 0; t <= 100; t += 20) {
+    if (t / 100 < lo) continue;
+    body.push(`<line x1="${n(x(t / 100))}" y1="${top - 6}" x2="${n(x(t / 100))}" y2="${top + rows.length * rowH}" stroke="#eee"/>`);
+    body.push(`<text x="${n(x(t / 100))}" y="${top + rows.length * rowH + 16}" text-anchor="middle" font-size="10" fill="#555">${t}</text>`);
+  }
+  rows.forEach((r, i) => {
+    const yy = top + i * rowH;
+    body.push(`<text x="${left - 8}" y="${yy + 16}" text-anchor="end" fill="#333">${escapeXml(`${r.rank}. ${r.label}`)}</text>`);
+    if (r.seus === null) {
+      body.push(`<text x="${left + 4}" y="${yy + 16}" fill="#777">no SEUS</text>`);
+      return;
+    }
+    const x0 = x(Math.min(0, r.seus));
+    const x1 = x(Math.max(0, r.seus));
+    body.push(`<rect x="${n(x0)}" y="${yy + 4}" width="${n(Math.max(1, x1 - x0))}" height="${rowH - 10}" fill="${PALETTE[i % PALETTE.length]}"><title>${escapeXml(`${r.label}: SEUS ${(r.seus * 100).toFixed(1)}`)}</title></rect>`);
+    if (r.ci) {
+      const cy = yy + rowH / 2;
+      body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy}" x2="${n(x(r.ci[1]))}" y2="${cy}" stroke="#222" stroke-width="1.5"/>`);
+      body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy - 5}" x2="${n(x(r.ci[0]))}" y2="${cy + 5}" stroke="#222"/>`);
+      body.push(`<line x1="${n(x(r.ci[1]))}" y1="${cy - 5}" x2="${n(x(r.ci[1]))}" y2="${cy + 5}" stroke="#222"/>`);
+    }
+    body.push(`<text x="${n(Math.max(x1, r.ci ? x(r.ci[1]) : x1) + 6)}" y="${yy + 16}" fill="#333">${(r.seus * 100).toFixed(1)}</text>`);
+  });
+  return svg(width, height, title, body);
+}

@@ -1,0 +1,276 @@
+// CSV and Markdown tables of a run's results and of a comparison of runs, laid out like the paper's tables (3, 5, 6,
+// 7, 14 and the Figure 3 staircase). Pure: results in, text out.
+import type { Comparison } from '../scoring/compare.js';
+import { ALL, PRIMARY_METRIC, SCORING_UNITS, SEUS_UNITS, type MetricRow, type RunResults, type ScoringUnit } from '../scoring/types.js';
+
+/** Where the report page puts its figures (an HTML comment: invisible in Markdown viewers). */
+export const FIGURES_MARKER = '<!-- figures -->';
+
+export function csvField(v: unknown): string {
+  const s = v === null || v === undefined ? '' : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  return [header.map(csvField).join(','), ...rows.map((r) => r.map(csvField).join(','))].join('\n') + '\n';
+}
+
+/** Percentage with one decimal, "–" for nothing. */
+export function pct(x: number | null | undefined): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '–' : (x * 100).toFixed(1);
+}
+
+/** "90.4 ± 0.8": the mean and half the interval's width, in percent. */
+export function pctCi(meanValue: number | null | undefined, ci: [number, number] | null | undefined): string {
+  if (meanValue === null || meanValue === undefined) return '–';
+  return ci ? `${pct(meanValue)} ± ${((ci[1] - ci[0]) * 50).toFixed(1)}` : pct(meanValue);
+}
+
+function mdEscape(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string {
+  const sep = header.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'));
+  return [header, sep, ...rows].map((r) => `| ${r.map((c) => mdEscape(c)).join(' | ')} |`).join('\n') + '\n';
+}
+
+function kinds(k: Record<string, number>): string {
+  return Object.entries(k)
+    .sort()
+    .map(([name, n]) => `${name}=${n}`)
+    .join(';');
+}
+
+export function unitLabel(unit: ScoringUnit): string {
+  const metric = PRIMARY_METRIC[unit];
+  return metric === 'exact' ? `${unit} exact` : `${unit} ${metric === 'f1' ? 'F1' : metric}`;
+}
+
+// ---- CSV ------------------------------------------------------------------------------------------------------------
+
+export function runCsvFiles(results: RunResults): Record<string, string> {
+  return {
+    'metrics.csv': toCsv(
+      ['library', 'unit', 'metric', 'group', 'version', 'n', 'mean', 'ci_low', 'ci_high'],
+      results.metrics.map((m) => [m.library, m.unit, m.metric, m.group, m.version, m.n, m.mean, m.ci?.[0], m.ci?.[1]]),
+    ),
+    'taxonomy-api.csv': toCsv(
+      ['library', 'unit', 'group', 'version', 'n', 'correct', 'invalid', 'anachronistic', 'unknown', 'failed'],
+      results.taxonomy.api.map((t) => [t.library, t.unit, t.group, t.version, t.n, t.correct, t.invalid, t.anachronistic, t.unknown, t.failed]),
+    ),
+    'taxonomy-parameters.csv': toCsv(
+      ['library', 'unit', 'group', 'version', 'samples', 'parameters', 'correct', 'anachronistic', 'unknown'],
+      results.taxonomy.parameters.map((t) => [t.library, t.unit, t.group, t.version, t.samples, t.parameters, t.correct, t.anachronistic, t.unknown]),
+    ),
+    'failures.csv': toCsv(
+      ['library', 'unit', 'samples', 'answered', 'extraction_failures', 'extraction_rate', 'extraction_kinds', 'model_failures', 'model_kinds', 'pending'],
+      results.failures.map((f) => [f.library, f.unit, f.samples, f.answered, f.extraction, f.extractionRate, kinds(f.extractionKinds), f.model, kinds(f.modelKinds), f.pending]),
+    ),
+    'seus.csv': toCsv(
+      ['library', 'unit', 'balanced', 'evolving_std', 'anachronism', 'stable', 'evolving', 'retention', 'term'],
+      results.seus.components.map((c) => [c.library, c.unit, c.balanced, c.evolvingStd, c.anachronism, c.stable, c.evolving, c.retention, c.term]),
+    ),
+    'seus-versions.csv': toCsv(
+      ['library', 'unit', 'version', 'stable', 'evolving', 'balanced', 'n_stable', 'n_evolving'],
+      results.seus.components.flatMap((c) => c.versions.map((v) => [c.library, c.unit, v.version, v.stable, v.evolving, v.balanced, v.nStable, v.nEvolving])),
+    ),
+    'sweep.csv': toCsv(['lambda', 'gamma', 'seus'], results.seus.sweep.map((s) => [s.lambda, s.gamma, s.seus])),
+  };
+}
+
+export function comparisonCsvFiles(comparison: Comparison): Record<string, string> {
+  return {
+    'leaderboard.csv': toCsv(
+      ['rank', 'run', 'model', 'seus', 'ci_low', 'ci_high', 'stable', 'evolving', 'retention', 'stability_penalty', 'anachronism_penalty', 'samples'],
+      comparison.leaderboard.map((r) => [r.rank, r.label, r.model, r.seus, r.ci?.[0], r.ci?.[1], r.stable, r.evolving, r.retention, r.stabilityPenalty, r.anachronismPenalty, r.samples]),
+    ),
+    'sweep.csv': toCsv(
+      ['lambda', 'gamma', 'spearman', ...comparison.leaderboard.map((r) => `seus:${r.label}`)],
+      comparison.sweep.map((s) => [s.lambda, s.gamma, s.spearman, ...s.seus]),
+    ),
+  };
+}
+
+// ---- Markdown -------------------------------------------------------------------------------------------------------
+
+function findMetric(results: RunResults, library: string, unit: ScoringUnit, group: string, version: string | null): MetricRow | undefined {
+  const metric = PRIMARY_METRIC[unit];
+  return results.metrics.find((m) => m.library === library && m.unit === unit && m.metric === metric && m.group === group && m.version === version);
+}
+
+function libraryKeys(results: RunResults): string[] {
+  return results.libraries.length > 1 ? [...results.libraries, ALL] : [...results.libraries];
+}
+
+export function seusSummaryTable(results: RunResults): string {
+  const s = results.seus;
+  const h = s.headline;
+  return markdownTable(
+    ['SEUS', 'Stable', 'Evolving', 'Retention', 'Stability penalty', 'Anachronism penalty', `λ, γ`],
+    [[pctCi(s.value, s.ci), pct(h.stable), pct(h.evolving), pct(h.retention), pct(h.stabilityPenalty), pct(h.anachronismPenalty), `${s.lambda}, ${s.gamma}`]],
+    ['r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
+
+export function runMarkdown(results: RunResults): string {
+  const out: string[] = [];
+  const c = results.counts;
+  out.push(`# Benchmark results: ${results.run.label}\n\n`);
+  out.push(
+    `Model ${results.run.model ?? 'unknown'}; suite ${results.run.suite ?? 'unknown'}; ${c.samples} samples: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending. Scores in percent; ± is half the 95% bootstrap interval (${results.options.bootstrap} resamples, seed ${results.options.seed}).\n\n`,
+  );
+
+  out.push('## SEUS\n\n');
+  out.push(seusSummaryTable(results));
+  if (results.seus.excluded.length) out.push(`\nLeft out of SEUS: ${results.seus.excluded.map((e) => `${e.library} ${e.unit} (${e.reason})`).join('; ')}.\n\n`);
+  out.push('\n### Components\n\n');
+  out.push(
+    markdownTable(
+      ['library', 'task', 'E_v[B_v]', 'Std_v(E_v)', 'A', 'Stable', 'Evolving', 'Retention', 'term'],
+      results.seus.components.map((x) => [x.library, unitLabel(x.unit), pct(x.balanced), pct(x.evolvingStd), pct(x.anachronism), pct(x.stable), pct(x.evolving), pct(x.retention), pct(x.term)]),
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+
+  out.push(`\n${FIGURES_MARKER}\n`);
+  out.push('\n## Stable and evolving APIs (Table 3)\n\n');
+  const rows: string[][] = [];
+  for (const lib of libraryKeys(results)) {
+    for (const unit of SCORING_UNITS) {
+      const st = findMetric(results, lib, unit, 'stable', null);
+      const ev = findMetric(results, lib, unit, 'evolving', null);
+      const all = findMetric(results, lib, unit, ALL, null);
+      if (!all) continue;
+      rows.push([lib, unitLabel(unit), pctCi(st?.mean, st?.ci), String(st?.n ?? 0), pctCi(ev?.mean, ev?.ci), String(ev?.n ?? 0), pctCi(all.mean, all.ci), String(all.n)]);
+    }
+  }
+  out.push(markdownTable(['library', 'task', 'Stable', 'n', 'Evolving', 'n', 'All', 'n'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r']));
+
+  out.push('\n## Per version\n\n');
+  const perVersion: string[][] = [];
+  for (const lib of results.libraries) {
+    for (const version of results.versions[lib] ?? []) {
+      for (const unit of SCORING_UNITS) {
+        const st = findMetric(results, lib, unit, 'stable', version);
+        const ev = findMetric(results, lib, unit, 'evolving', version);
+        if (!st && !ev) continue;
+        perVersion.push([lib, version, unitLabel(unit), pct(st?.mean), String(st?.n ?? 0), pct(ev?.mean), String(ev?.n ?? 0)]);
+      }
+    }
+  }
+  out.push(markdownTable(['library', 'version', 'task', 'Stable', 'n', 'Evolving', 'n'], perVersion, ['l', 'l', 'l', 'r', 'r', 'r', 'r']));
+
+  if (results.staircase.length) {
+    out.push('\n## API-C levels (Figure 3)\n\n');
+    const keys = [...new Set(results.staircase.map((s) => `${s.library}\u0000${s.group}`))];
+    out.push(
+      markdownTable(
+        ['library', 'group', 'L0 exact', 'L1 exact', 'L2 exact', 'L3 exact', 'L3 recall'],
+        keys.map((k) => {
+          const [lib, group] = k.split('\u0000') as [string, string];
+          const at = (level: string) => results.staircase.find((s) => s.library === lib && s.group === group && s.level === level);
+          return [lib, group, pct(at('L0')?.exact), pct(at('L1')?.exact), pct(at('L2')?.exact), pct(at('L3')?.exact), pct(at('L3')?.recall)];
+        }),
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+      ),
+    );
+  }
+
+  const apiRows = results.taxonomy.api.filter((t) => t.version === null);
+  if (apiRows.length) {
+    out.push('\n## API-level taxonomy (Table 5)\n\n');
+    out.push('Shares of answered samples: C correct, I invalid, A anachronistic, U unknown, F extraction failure.\n\n');
+    out.push(
+      markdownTable(
+        ['library', 'task', 'group', 'n', 'C', 'I', 'A', 'U', 'F'],
+        apiRows.map((t) => [t.library, t.unit, t.group, String(t.n), pct(t.correct), pct(t.invalid), pct(t.anachronistic), pct(t.unknown), pct(t.failed)]),
+        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
+    );
+  }
+  const parameterRows = results.taxonomy.parameters.filter((t) => t.version === null);
+  if (parameterRows.length) {
+    out.push('\n## Parameter-level taxonomy (Table 6)\n\n');
+    out.push('Shares of predicted parameters: C correct, A anachronistic, U unknown; the score is the task\'s metric.\n\n');
+    out.push(
+      markdownTable(
+        ['library', 'task', 'group', 'score', 'samples', 'parameters', 'C', 'A', 'U'],
+        parameterRows.map((t) => {
+          const m = findMetric(results, t.library, t.unit, t.group, null);
+          return [t.library, unitLabel(t.unit), t.group, pct(m?.mean), String(t.samples), String(t.parameters), pct(t.correct), pct(t.anachronistic), pct(t.unknown)];
+        }),
+        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
+    );
+  }
+
+  out.push('\n## Extraction failures (Table 14)\n\n');
+  out.push('Answered samples from which no prediction could be extracted, in percent; the model\'s own failures (never answered) are counted apart.\n\n');
+  const fl = libraryKeys(results);
+  out.push(
+    markdownTable(
+      ['library', ...SCORING_UNITS, 'model failures', 'pending'],
+      fl.map((lib) => {
+        const rs = results.failures.filter((f) => f.library === lib);
+        return [lib, ...SCORING_UNITS.map((u) => pct(rs.find((f) => f.unit === u)?.extractionRate)), String(rs.reduce((s, f) => s + f.model, 0)), String(rs.reduce((s, f) => s + f.pending, 0))];
+      }),
+      ['l', ...SCORING_UNITS.map(() => 'r' as const), 'r', 'r'],
+    ),
+  );
+  const kindsSeen = results.failures.filter((f) => f.extraction > 0 || f.model > 0);
+  if (kindsSeen.length) {
+    out.push('\n' + markdownTable(['library', 'task', 'extraction failures by kind', 'model failures by kind'], kindsSeen.map((f) => [f.library, f.unit, kinds(f.extractionKinds) || '–', kinds(f.modelKinds) || '–'])));
+  }
+
+  out.push('\n## SEUS sensitivity (Appendix C)\n\n');
+  const grid = [...new Set(results.seus.sweep.map((s) => s.lambda))];
+  out.push(
+    markdownTable(
+      ['λ \\ γ', ...grid.map(String)],
+      grid.map((l) => [String(l), ...grid.map((g) => pct(results.seus.sweep.find((s) => s.lambda === l && s.gamma === g)?.seus))]),
+      ['l', ...grid.map(() => 'r' as const)],
+    ),
+  );
+  return out.join('');
+}
+
+export function comparisonMarkdown(comparison: Comparison, runs: readonly RunResults[]): string {
+  const out: string[] = [];
+  out.push(`# Benchmark comparison: ${runs.length} runs\n\n`);
+  out.push(`## SEUS leaderboard (Table 7), λ = ${comparison.lambda}, γ = ${comparison.gamma}\n\n`);
+  out.push(
+    markdownTable(
+      ['rank', 'run', 'model', 'SEUS', 'Stable', 'Evolving', 'Retention', 'Stability', 'Anach.', 'samples'],
+      comparison.leaderboard.map((r) => [String(r.rank), r.label, r.model ?? '–', pctCi(r.seus, r.ci), pct(r.stable), pct(r.evolving), pct(r.retention), pct(r.stabilityPenalty), pct(r.anachronismPenalty), String(r.samples)]),
+      ['r', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+  out.push(`\n${FIGURES_MARKER}\n`);
+  out.push(`\n## Per task, stable and evolving\n\n`);
+  const rows: string[][] = [];
+  for (const r of comparison.leaderboard) {
+    const res = runs.find((x) => x.run.label === r.label)!;
+    for (const unit of SEUS_UNITS) {
+      const st = res.metrics.find((m) => m.library === (res.libraries.length > 1 ? ALL : res.libraries[0]) && m.unit === unit && m.metric === PRIMARY_METRIC[unit] && m.group === 'stable' && m.version === null);
+      const ev = res.metrics.find((m) => m.library === (res.libraries.length > 1 ? ALL : res.libraries[0]) && m.unit === unit && m.metric === PRIMARY_METRIC[unit] && m.group === 'evolving' && m.version === null);
+      if (!st && !ev) continue;
+      rows.push([r.label, unitLabel(unit), pctCi(st?.mean, st?.ci), pctCi(ev?.mean, ev?.ci)]);
+    }
+  }
+  out.push(markdownTable(['run', 'task', 'Stable', 'Evolving'], rows, ['l', 'l', 'r', 'r']));
+  out.push(`\n## Sensitivity to (λ, γ) (Appendix C)\n\n`);
+  out.push(
+    comparison.minSpearman === null
+      ? 'Rank correlation needs at least two runs with a SEUS.\n\n'
+      : `Spearman rank correlation with the ranking at the default weights: minimum ${comparison.minSpearman.toFixed(3)} over ${comparison.sweep.length} settings.\n\n`,
+  );
+  out.push(
+    markdownTable(
+      ['λ', 'γ', 'Spearman ρ', ...comparison.leaderboard.map((r) => r.label)],
+      comparison.sweep.map((s) => [String(s.lambda), String(s.gamma), s.spearman === null ? '–' : s.spearman.toFixed(3), ...s.seus.map(pct)]),
+      ['r', 'r', 'r', ...comparison.leaderboard.map(() => 'r' as const)],
+    ),
+  );
+  return out.join('');
+}
