@@ -324,6 +324,11 @@ class Probe(object):
         except Exception as e:
             self.error(public_path, "dir: " + error_text(e))
             names = list(mdict)
+        # Names a module serves through __getattr__ with a DeprecationWarning (numpy's np.int in 1.20-1.23, np.bool8
+        # in 1.24) still work at this version: dir() does not list them, __deprecated_attrs__ does.
+        deprecated = mdict.get("__deprecated_attrs__")
+        if isinstance(deprecated, dict):
+            names = list(names) + [n for n in deprecated if isinstance(n, str)]
         for name in sorted(set(n for n in names if isinstance(n, str))):
             if name.startswith("_") or (listed is not None and name in listed):
                 continue
