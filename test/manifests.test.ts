@@ -140,7 +140,7 @@ describe('precedence', () => {
     assert.equal(winners(r)['requests'], '==2.31.0 pyproject.toml:7');
   });
 
-  test('ties go to the file first in the file order, then to the earlier line', () => {
+  test('ties go to the file first in the file order; ranges on several lines of one requirements file intersect', () => {
     const r = pinsForFile('/q/main.py', {
       displayBase: '/q',
       reader: memoryReader({
@@ -151,7 +151,7 @@ describe('precedence', () => {
         '/q/environment.yml': 'dependencies:\n  - scipy>=1.8\n',
       }),
     });
-    assert.deepEqual(winners(r), { numpy: '==1.25.0 requirements.txt:2', scipy: '>=1.9 requirements.txt:1', attrs: '==23.2.0 uv.lock:2' });
+    assert.deepEqual(winners(r), { numpy: '==1.25.0 requirements.txt:2', scipy: '>=1.9,>=1.10 requirements.txt:1', attrs: '==23.2.0 uv.lock:2' });
     assert.deepEqual(r.manifests, ['/q/uv.lock', '/q/poetry.lock', '/q/requirements.txt', '/q/requirements-dev.txt', '/q/environment.yml']);
   });
 

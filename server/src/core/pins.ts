@@ -119,7 +119,14 @@ export function choosePins(pins: Iterable<Pin>, precedence?: readonly Precedence
   const chosen = new Map<string, Pin>();
   for (const [name, list] of candidates) {
     list.sort((a, b) => rank(a) - rank(b)); // stable: ties keep source order
-    chosen.set(name, list[0]!);
+    const winner = list[0]!;
+    // Several unconditional ranges in one requirements file (`numpy>=1.20` and `numpy<2` on two lines): pip installs a version
+    // that satisfies all of them, so they count as one range, their intersection. Entries with markers are
+    // alternatives for different environments, not constraints on one.
+    const ranges = winner.exactVersion === null && winner.specifier !== ''
+      ? list.filter((p) => p.exactVersion === null && p.specifier !== '' && rank(p) === rank(winner) && p.origin.file === winner.origin.file && /\.(txt|in)$/.test(p.origin.file) && !p.marker && !winner.marker)
+      : [];
+    chosen.set(name, ranges.length > 1 ? { ...winner, specifier: ranges.map((p) => p.specifier.trim()).join(',') } : winner);
   }
   return { pins: chosen, candidates };
 }
