@@ -19,6 +19,7 @@ class GitTree(object):
             raise SourceError("unknown tag %r in %s" % (tag, git_dir))
         out = self._git("ls-tree", "-r", "-z", "--full-tree", self.commit)
         self._blobs = {}
+        self.submodules = []
         for entry in out.split("\0"):
             if not entry:
                 continue
@@ -26,6 +27,8 @@ class GitTree(object):
             parts = meta.split()
             if len(parts) == 3 and parts[1] == "blob":
                 self._blobs[path] = parts[2]
+            elif len(parts) == 3 and parts[1] == "commit":
+                self.submodules.append(path)
         self._proc = None
 
     def _git(self, *args):
@@ -85,6 +88,7 @@ class DirTree(object):
             raise SourceError("not a directory: %s" % root)
         self.root = root
         self.commit = None
+        self.submodules = []
         self._files = []
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(d for d in dirnames if d not in (".git", "__pycache__", "node_modules"))

@@ -1,0 +1,298 @@
+"""Static surfaces for many tags of one library, cached (scripts/static-tags.sh runs this).
+
+    python3 -m anachron_probe.static.batch LIBRARY --git-dir REPO --out-dir DIR
+        [--tags TAG...] [--minors FIRST LAST] [--patches] [--external LIB=REPO] [--version-map TAG=VERSION]...
+        [--cache-dir DIR]
+
+Writes DIR/LIBRARY-VERSION.static.json.gz for every tag in --tags and every minor release ``X.Y.0`` between FIRST
+and LAST; with --patches also every patch release of those minors whose public surface (API paths and parameter
+names) differs from its ``.0``; the others are reported and left out. A tag whose output exists with the same
+extractor version is skipped. --external LIB=REPO reads that dependency from its repository at the newest minor
+release tagged before the tag (what scipy < 1.9 re-exports from numpy). One line per tag on stdout.
+"""
+import argparse
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+from . import EXTRACTOR_VERSION
+from .cli import build_surface, encode, extract, write
+from .external import ExternalSurface
+from .source import GitTree
+
+_RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", "--git-dir", repo] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, check=False).stdout.decode("utf-8", "replace")
+
+
+def release_tags(repo):
+    """{tag: ((major, minor, patch), commit time)} of final releases."""
+    out = {}
+    for line in _git(repo, "for-each-ref", "--format=%(refname:short) %(*committerdate:unix)%(committerdate:unix)",
+                     "refs/tags").splitlines():
+        parts = line.split()
+        if len(parts) != 2:
+            continue
+        m = _RELEASE.match(parts[0])
+        if m:
+            out[parts[0]] = (tuple(int(g) for g in m.groups()), int(parts[1]))
+    return out
+
+
+def _version_of(tag, version_map):
+    return version_map.get(tag) or (tag[1:] if tag[:1] in "vV" else tag)
+
+
+def _signature_key(surface):
+    """What the patch rule compares: the exported API paths and their parameter names."""
+    out = set()
+    for a in surface["apis"]:
+        if not a.get("exported", True):
+            continue
+        sig = a.get("signature")
+        params = tuple(p["name"] for p in sig["parameters"]) if sig else None
+        out.add((a["path"], params))
+    return out
+
+
+def _read(path):
+    try:
+        with gzip.open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _current(path):
+    s = _read(path)
+    if s is not None and s.get("provenance", {}).get("extractor") == EXTRACTOR_VERSION:
+        return s
+    return None
+
+
+class Batch(object):
+    def __init__(self, args):
+        self.args = args
+        self.library = args.library
+        self.repo = args.git_dir
+        self.tags = release_tags(self.repo)
+        self.version_map = dict(v.split("=", 1) for v in args.version_map)
+        self.cache_dir = args.cache_dir
+        self.externals = {}
+        for item in args.external:
+            lib, repo = item.split("=", 1)
+            self.externals[lib] = (repo, release_tags(repo), {})
+        os.makedirs(args.out_dir, exist_ok=True)
+        if self.cache_dir:
+            os.makedirs(self.cache_dir, exist_ok=True)
+
+    def out_path(self, tag, directory=None):
+        version = _version_of(tag, self.version_map)
+        return os.path.join(directory or self.args.out_dir, "%s-%s.static.json.gz" % (self.library, version))
+
+    def external_for(self, tag):
+        """LIB -> ExternalSurface of the dependency's newest minor release tagged before ``tag``'s minor release
+        (the ``.0``: all patch releases of a minor see the same dependency, so the patch rule compares the
+        library, not its dependency)."""
+        v = self.tags.get(tag, ((0, 0, 0), 0))[0]
+        base = [name for name, (bv, t) in self.tags.items() if bv[:2] == v[:2] and bv[2] == 0]
+        ref = base[0] if base else tag
+        when = self.tags.get(ref, ((0, 0, 0), 0))[1] or _commit_time(self.repo, ref)
+        out = {}
+        for lib, (repo, tags, memo) in sorted(self.externals.items()):
+            minors = [(v, t, name) for name, (v, t) in tags.items() if v[2] == 0 and t <= when]
+            if not minors:
+                continue
+            v, t, name = max(minors)
+            if name not in memo:
+                memo[name] = self._external_surface(lib, repo, name)
+            out[lib] = memo[name]
+        return out
+
+    def _external_surface(self, lib, repo, tag):
+        cached = None
+        if self.cache_dir:
+            cached = os.path.join(self.cache_dir, "external-%s-%s-%s.json.gz" % (lib, tag, EXTRACTOR_VERSION))
+            data = _read(cached)
+            if data is not None:
+                return ExternalSurface(lib, data=data["surface"], alls=data["alls"], origin=data["origin"])
+        from .external import surface_from_git
+
+        surf = surface_from_git(lib, "%s@%s" % (repo, tag))
+        if cached:
+            blob = {"surface": {"version": surf.version, "apis": list(surf.records.values()),
+                                "modules": [{"name": m, "imported": True} for m in sorted(surf.modules)]},
+                    "alls": surf.alls, "origin": surf.origin}
+            write(json.dumps(blob, sort_keys=True).encode("utf-8"), cached)
+        return surf
+
+    def minor_target(self, tag):
+        """The target Python of ``tag``'s minor release (its ``.0``): patch releases are read for the same Python,
+        so the patch rule compares the library, not the Pythons their classifiers name."""
+        v = self.tags.get(tag, ((0, 0, 0), 0))[0]
+        if v[2] == 0:
+            return None
+        base = [name for name, (bv, t) in self.tags.items() if bv[:2] == v[:2] and bv[2] == 0]
+        if not base:
+            return None
+        s = _read(self.out_path(base[0]))
+        tp = s.get("provenance", {}).get("target_python") if s else None
+        if not tp:
+            return None
+        major, minor = tp.split(".")[:2]
+        return (int(major), int(minor))
+
+    def run_tag(self, tag, out):
+        """Extract ``tag`` into ``out`` unless it is current. Returns (surface, seconds, status)."""
+        existing = _current(out)
+        target = self.minor_target(tag)
+        if existing is not None and (target is None or
+                                     existing.get("provenance", {}).get("target_python") == "%d.%d" % target):
+            return existing, 0.0, "cached"
+        t0 = time.time()
+        tree = GitTree(self.repo, tag)
+        try:
+            version = _version_of(tag, self.version_map)
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ext = self.external_for(tag)
+                x, records, modules, errors = _extract_with(self.library, tree, version, ext, target)
+        finally:
+            tree.close()
+        prov = {"source": "static", "extractor": EXTRACTOR_VERSION, "repository": _repo_name(self.repo),
+                "tag": tag, "commit": tree.commit, "target_python": "%d.%d" % x.target_python}
+        if version != (tag[1:] if tag[:1] in "vV" else tag):
+            prov["tag_version"] = tag[1:] if tag[:1] in "vV" else tag
+        for lib, surf in sorted(ext.items()):
+            prov["external_" + lib] = surf.origin
+        surface = build_surface(self.library, version, prov, x, records, modules, errors)
+        write(encode(surface), out)
+        return surface, time.time() - t0, "extracted"
+
+    def line(self, tag, surface, seconds, status, note=""):
+        st = surface["stats"]
+        pct = 100.0 * st["callables_with_signature"] / st["callables"] if st["callables"] else 0.0
+        print("%s %-10s %6.1fs  apis %6d  callables %6d  with signature %5.1f%%  %s%s" % (
+            self.library, tag, seconds, st["apis"], st["callables"], pct, status, (" " + note) if note else ""))
+        sys.stdout.flush()
+
+    def main(self):
+        args = self.args
+        chosen = list(args.tags)
+        minors = []
+        if args.minors:
+            lo = _parse(args.minors[0])
+            hi = _parse(args.minors[1])
+            for name, (v, t) in sorted(self.tags.items(), key=lambda kv: kv[1][0]):
+                if v[2] == 0 and lo <= v <= hi:
+                    minors.append(name)
+        for tag in minors:
+            if tag not in chosen:
+                chosen.append(tag)
+        # minor releases first: the patch releases (and any other tags) read for their target Python
+        chosen.sort(key=lambda t: (self.tags.get(t, ((0, 0, 0), 0))[0][2] != 0, self.tags.get(t, ((0, 0, 0), 0))[0]))
+        kept_patches = []
+        failed = []
+        for tag in chosen:
+            try:
+                surface, seconds, status = self.run_tag(tag, self.out_path(tag))
+            except Exception as e:  # report and go on with the other tags
+                failed.append(tag)
+                print("%s %-10s failed: %s: %s" % (self.library, tag, type(e).__name__, e))
+                continue
+            self.line(tag, surface, seconds, status)
+        if args.patches:
+            for base in minors:
+                bv = self.tags[base][0]
+                base_surface = _read(self.out_path(base))
+                if base_surface is None:
+                    continue
+                base_key = _signature_key(base_surface)
+                patches = sorted((v, name) for name, (v, t) in self.tags.items()
+                                 if v[:2] == bv[:2] and v[2] > 0)
+                for v, tag in patches:
+                    out = self.out_path(tag)
+                    if tag in chosen:
+                        continue
+                    scratch = self.out_path(tag, self.cache_dir) if self.cache_dir else out
+                    try:
+                        surface, seconds, status = self.run_tag(tag, out if os.path.exists(out) else scratch)
+                    except Exception as e:
+                        failed.append(tag)
+                        print("%s %-10s failed: %s: %s" % (self.library, tag, type(e).__name__, e))
+                        continue
+                    key = _signature_key(surface)
+                    if key != base_key:
+                        if not os.path.exists(out):
+                            write(encode(surface), out)
+                        added = len(set(p for p, _ in key) - set(p for p, _ in base_key))
+                        removed = len(set(p for p, _ in base_key) - set(p for p, _ in key))
+                        kept_patches.append(tag)
+                        self.line(tag, surface, seconds, status, "kept: differs from %s (+%d -%d paths, %d changed)" % (
+                            base, added, removed, len(key ^ base_key)))
+                    else:
+                        if os.path.exists(out) and out != scratch:
+                            os.remove(out)
+                        self.line(tag, surface, seconds, status, "same surface as %s: left out" % base)
+        print("%s: %d tags, patch releases kept: %s" % (self.library, len(chosen) + len(kept_patches),
+                                                         " ".join(kept_patches) or "none"))
+        if failed:
+            print("%s: failed: %s" % (self.library, " ".join(failed)))
+            return 1
+        return 0
+
+
+def _extract_with(library, tree, version, external, target=None):
+    from .extract import Extractor
+
+    x = Extractor(library, tree, None, version, target, external_surfaces=external)
+    x.run()
+    x.knowledge.finalize()
+    records, modules, errors = x.module_records()
+    return x, records, modules, errors
+
+
+def _commit_time(repo, tag):
+    out = _git(repo, "log", "-1", "--format=%ct", tag).strip()
+    return int(out) if out.isdigit() else 0
+
+
+def _repo_name(git_dir):
+    from .cli import _repository_name
+
+    return _repository_name(git_dir)
+
+
+def _parse(v):
+    m = _RELEASE.match(v)
+    if not m:
+        raise SystemExit("not a release version: %s" % v)
+    return tuple(int(g) for g in m.groups())
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="static-tags", description=__doc__.split("\n\n")[0])
+    p.add_argument("library")
+    p.add_argument("--git-dir", required=True)
+    p.add_argument("--out-dir", required=True)
+    p.add_argument("--tags", nargs="*", default=[])
+    p.add_argument("--minors", nargs=2, metavar=("FIRST", "LAST"))
+    p.add_argument("--patches", action="store_true")
+    p.add_argument("--external", action="append", default=[], metavar="LIB=REPO")
+    p.add_argument("--version-map", action="append", default=[], metavar="TAG=VERSION")
+    p.add_argument("--cache-dir")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    return Batch(args).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

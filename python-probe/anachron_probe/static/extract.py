@@ -1,0 +1,625 @@
+"""Static extraction: the public API surface of a library read from its source tree at a release tag."""
+import ast
+import re
+import sys
+import time
+
+from ..signatures import Source
+from ..text import doc_summary, error_text
+from ..signatures import signature_lines_consumed
+from . import cython, stdlib
+from .interp import AllList, Interp, ModuleState, Raise, Return, Scope
+from .knowledge import knowledge_for
+from .modules import discover
+from .sigs import Signatures
+from .treestubs import TreeStubIndex
+from .values import (
+    BoundMethodValue,
+    ClassValue,
+    CompiledValue,
+    ConstValue,
+    ContainerValue,
+    ExternalValue,
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+    PartialValue,
+    UnknownValue,
+    is_constant_value,
+)
+
+TEST_COMPONENTS = frozenset(("tests", "test", "conftest", "setup"))
+CALLABLE_KINDS = ("function", "class", "method")
+
+
+def is_public_module(name):
+    for part in name.split("."):
+        if not part or part.startswith("_") or part in TEST_COMPONENTS:
+            return False
+    return True
+
+
+class Extractor(object):
+    def __init__(self, library, tree, package_dir=None, version=None, target_python=None, parent=None,
+                 external_surfaces=None):
+        """``parent``: build the stub view of ``parent``'s tree (modules read from their ``.pyi`` where
+        the release ships one, as a type checker would)."""
+        self.library = library
+        self.tree = tree
+        self.version = version
+        self.parent = parent
+        self.stub_mode = parent is not None
+        self._stub_world = None
+        self.external = dict(external_surfaces or {}) if parent is None else parent.external
+        if parent is not None:
+            self.notes = parent.notes
+            self.files = parent.files
+            self.package_dir = parent.package_dir
+            self._texts = parent._texts
+            self.layout = parent.layout
+            self.target_python = parent.target_python
+        else:
+            self.notes = set()
+            self.forced_target = target_python
+            self.files = tree.files()
+            self.package_dir = package_dir or _find_package_dir(self.files, library)
+            self._texts = {}
+            self.layout = discover(self, library, self.package_dir)
+            self.target_python = target_python or self.layout.target_python or (3, 12)
+        self.modules = {}
+        for name, info in self.layout.modules.items():
+            st = ModuleState(name, info.path, info.is_package, info.kind)
+            if name in self.layout.stubs and (info.kind == "compiled" or self.stub_mode):
+                st.path, st.is_package = self.layout.stubs[name]
+                st.kind = "stub"
+            self.modules[name] = st
+        self.requirements = self.layout.requirements
+        self.interp = Interp(self)
+        from .knowledge import Knowledge
+
+        self.knowledge = Knowledge(self) if self.stub_mode else knowledge_for(library)(self)
+        for name in list(self.modules):
+            st = self.modules[name]
+            if st.kind == "stub" and self.knowledge.generated_module(name) is not None:
+                del self.modules[name]
+        self.stubs = TreeStubIndex(self)
+        self.sigs = Signatures(self)
+        self.load_order = []
+
+    @property
+    def stub_world(self):
+        if self._stub_world is None:
+            self._stub_world = Extractor(self.library, self.tree, parent=self)
+        return self._stub_world
+
+    def stub_lookup(self, modname, name):
+        """``modname.name`` as the release's stubs describe it (None without a stub for the module)."""
+        if self.stub_mode or modname not in self.layout.stubs:
+            return None
+        sw = self.stub_world
+        st = sw.load(modname)
+        if st is None or st.status != "done":
+            return None
+        if name in st.ns:
+            v = st.ns[name]
+            if isinstance(v, UnknownValue):
+                return None
+            return v
+        return None
+
+    def stub_all(self, modname):
+        if self.stub_mode or modname not in self.layout.stubs:
+            return None
+        st = self.stub_world.load(modname)
+        if st is None or st.status != "done" or st.all_ is None:
+            return None
+        return list(st.all_.items)
+
+    # -- plumbing ----------------------------------------------------------------------------------------------
+
+    def note(self, module, text):
+        self.notes.add((module, text))
+
+    def in_library(self, name):
+        return name == self.library or name.startswith(self.library + ".")
+
+    def read_text(self, path):
+        if path in self._texts:
+            return self._texts[path]
+        data = self.tree.read(path)
+        text = None
+        if data is None:
+            self._texts[path] = None
+            return None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        self._texts[path] = text
+        return text
+
+    def parse_file(self, path):
+        """The AST of a file of the tree (cached; raises SyntaxError)."""
+        cache = self.__dict__.setdefault("_ast_cache", {}) if self.parent is None else \
+            self.parent.__dict__.setdefault("_ast_cache", {})
+        hit = cache.get(path)
+        if hit is None:
+            text = self.read_text(path)
+            if text is None:
+                hit = SyntaxError("missing blob")
+            else:
+                try:
+                    hit = ast.parse(text, filename=path)
+                except (SyntaxError, ValueError) as e:
+                    hit = e if isinstance(e, SyntaxError) else SyntaxError(str(e))
+            cache[path] = hit
+        if isinstance(hit, SyntaxError):
+            raise hit
+        return hit
+
+    def external_available(self, name):
+        top = name.split(".")[0]
+        added = stdlib.ADDED_IN.get(top)
+        if added is not None:
+            return tuple(self.target_python[:2]) >= added
+        if stdlib.is_stdlib(top):
+            removed = stdlib.REMOVED_IN.get(top)
+            return removed is None or tuple(self.target_python[:2]) < removed
+        return top in self.requirements
+
+    def external_value(self, dotted):
+        """Something outside the library: described by a given surface of its library, else (standard library)
+        by this interpreter."""
+        top = dotted.split(".")[0]
+        surf = self.external.get(top)
+        if surf is not None:
+            rec = surf.record(dotted)
+            if rec is not None:
+                if rec.get("kind") == "module":
+                    return ModuleValue(rec.get("defined_in") or dotted, False)
+                v = ExternalValue(dotted, rec.get("kind"), False)
+                v.record = rec
+                return v
+            if dotted in surf.modules or dotted == top:
+                return ModuleValue(dotted, False)
+        return stdlib.external_value(dotted)
+
+    def external_star_names(self, module):
+        top = module.split(".")[0]
+        surf = self.external.get(top)
+        if surf is not None and (module in surf.modules or surf.children.get(module)):
+            return [n for n in surf.module_names(module) if not n.startswith("_")]
+        return stdlib.star_names(module)
+
+    def module_exists(self, name):
+        return name in self.modules or self.knowledge.generated_module(name) is not None
+
+    # -- loading -----------------------------------------------------------------------------------------------
+
+    def parse(self, state):
+        """AST of a module's source (Python, stub or Cython), or None (recorded)."""
+        text = state.text
+        if text is None:
+            return None
+        try:
+            if state.kind == "pyx":
+                tree, problems = cython.to_python_ast(text, state.path)
+                for p in problems:
+                    self.note(state.name, p)
+                return tree
+            if state.path is not None and text is self._texts.get(state.path):
+                return self.parse_file(state.path)
+            return ast.parse(text, filename=state.path or state.name)
+        except SyntaxError as e:
+            self.note(state.name, "SyntaxError: %s (line %s)" % (e.msg, e.lineno))
+            if tuple(self.target_python[:2]) > tuple(sys.version_info[:2]):
+                # newer syntax than this interpreter reads: the module imports on the target Python; its names
+                # stay unknown (run the extractor with a newer Python to read it)
+                self.note(state.name, "not read: Python %d.%d syntax (this interpreter is %d.%d)" % (
+                    tuple(self.target_python[:2]) + tuple(sys.version_info[:2])))
+                state.kind = "compiled"
+                state.path = None
+                return None
+            state.error = "SyntaxError: %s" % e.msg
+            raise Raise("SyntaxError", state.error)
+        except (ValueError, RecursionError, MemoryError) as e:
+            state.error = error_text(e)
+            self.note(state.name, "parse: " + state.error)
+            raise Raise("Other", state.error)
+
+    def load(self, name, importer=None):
+        """Import ``name`` (a library module) the way Python would: parents first, each body once."""
+        state = self.modules.get(name)
+        if state is None:
+            gen = self.knowledge.generated_module(name)
+            if gen is None:
+                # Not in the tree: a compiled extension, a file generated at build time, or a package vendored
+                # from a git submodule (whose files the repository does not hold).
+                state = ModuleState(name, None, "." not in name, "compiled")
+                state.placeholder = True
+                self.modules[name] = state
+                rel = "/".join([self.package_dir] + name.split(".")[1:])
+                sub = [s for s in getattr(self.tree, "submodules", []) if rel == s or rel.startswith(s + "/")]
+                if sub:
+                    self.note(name, "vendored from the git submodule %s (not in the repository): names unknown"
+                              % sub[0])
+                else:
+                    self.note(name, "module not in the source tree (compiled or generated at build time); "
+                                    "its names are unknown unless documented elsewhere")
+            else:
+                kind, text = gen
+                state = ModuleState(name, None, False, kind, text)
+                self.modules[name] = state
+        if state.status != "new":
+            return state
+        parent = name.rsplit(".", 1)[0] if "." in name else None
+        if parent is not None:
+            pst = self.load(parent)
+            if pst is None or pst.status == "failed":
+                state.status = "failed"
+                state.error = "parent package %s failed" % parent
+                return state
+            if state.status != "new":
+                return state
+        state.status = "running"
+        self.load_order.append(name)
+        if state.path is not None and state.text is None:
+            state.text = self.read_text(state.path)
+            if state.text is None:
+                self.note(name, "source blob missing from the repository (%s)" % state.path)
+                state.kind = "compiled"
+        if state.text is not None:
+            state.source = Source(state.text)
+        try:
+            try:
+                if state.text is not None:
+                    self.interp.run_module(state)
+                self.knowledge.module_loaded(state)
+            except (Raise, Return, RecursionError):
+                raise
+            except Exception as e:  # a defect of the reader: the module stays as far as it was read
+                self.note(name, "static reader: %s (module read in part)" % error_text(e))
+        except Raise as r:
+            state.status = "failed"
+            state.error = state.error or ("%s: %s" % (r.type_name, r.message))
+            return state
+        except Return:
+            pass
+        except RecursionError:
+            state.status = "failed"
+            state.error = "RecursionError while reading the module"
+            return state
+        state.status = "done"
+        if parent is not None:
+            pst = self.modules.get(parent)
+            last = name.rsplit(".", 1)[1]
+            if pst is not None:
+                pst.bind(last, ModuleValue(name, True))
+                pst.loaded_children.add(last)
+        return state
+
+    # -- lookups -----------------------------------------------------------------------------------------------
+
+    def module_getattr(self, modname, name, depth=0):
+        st = self.modules.get(modname)
+        if st is None:
+            st = self.load(modname)
+            if st is None:
+                return None
+        if st.status == "new":
+            self.load(modname)
+        if name == "__all__" and st.all_ is not None:
+            return self.interp.module_all_value(modname)
+        if name in st.ns:
+            return st.ns[name]
+        if name == "__name__":
+            return ConstValue(modname)
+        if name == "__doc__":
+            return ConstValue(st.doc)
+        if name in ("__file__", "__package__"):
+            from .interp import _unknown_const
+
+            return _unknown_const(str)
+        if name in ("__path__",) and st.is_package:
+            return ContainerValue("list", None, complete=False)
+        if name in ("__spec__", "__loader__", "__builtins__", "__dict__"):
+            return UnknownValue(name)
+        if st.getattr_fn is not None and depth < 4:
+            v = self.interp.call_function_body(st.getattr_fn, [ConstValue(name)])
+            if v is not None:
+                return v
+        for src, is_lib in st.open_sources:
+            v = self.open_lookup(src, is_lib, name)
+            if v is not None:
+                return v
+        if getattr(st, "dynamic", False):
+            v = self.stub_lookup(modname, name)
+            if v is not None:
+                return v
+        if st.kind in ("compiled", "generated") and st.path is None:
+            return self.knowledge.compiled_value(modname, name, create=True)
+        if st.kind == "stub":
+            # a compiled module described by its stub: what the build scripts say about it
+            return self.knowledge.compiled_value(modname, name, create=False, described_only=True)
+        return None
+
+    def module_closed(self, modname):
+        """True when the reader knows every name of the module (plain Python, nothing dynamic)."""
+        st = self.modules.get(modname)
+        if st is None or st.status != "done" or st.kind not in ("py", "generated", "pyx"):
+            return False
+        return not (st.open_sources or getattr(st, "dynamic", False) or st.getattr_fn is not None)
+
+    def resolve_path(self, ref):
+        """The value a dotted reference names (``ndarray.sum``, ``numpy.ndarray.sum``), from the root module."""
+        parts = ref.split(".")
+        if parts and parts[0] == self.library:
+            parts = parts[1:]
+        if not parts:
+            return None
+        cur = ModuleValue(self.library, True)
+        for p in parts:
+            if isinstance(cur, ModuleValue) and cur.library:
+                cur = self.module_getattr(cur.name, p)
+            elif isinstance(cur, ClassValue):
+                cur = self.class_member(cur, p)
+            elif isinstance(cur, CompiledValue):
+                cur = self.compiled_member(cur, p)
+            else:
+                return None
+            if cur is None:
+                return None
+        return cur
+
+    def module_has(self, modname, name):
+        """Whether ``getattr(module, name)`` succeeds: True / False / None (cannot tell)."""
+        st = self.modules.get(modname)
+        if st is None or st.status != "done":
+            return None
+        if name in st.ns or (name == "__all__" and st.all_ is not None):
+            return True
+        if st.kind not in ("py", "generated", "pyx") or getattr(st, "dynamic", False):
+            return None
+        if st.getattr_fn is not None:
+            kind, v = self.interp.call_function_body(st.getattr_fn, [ConstValue(name)], outcome=True)
+            if kind == "value":
+                return True
+            if kind == "raise" and v == "AttributeError" and not st.open_sources:
+                return False
+            return None
+        if st.open_sources:
+            # a star import from a compiled module: what the source says about it is not all it holds
+            return None
+        return False
+
+    def open_lookup(self, src, is_lib, name):
+        if is_lib:
+            st = self.modules.get(src)
+            if st is not None and name in st.ns:
+                return st.ns[name]
+            return self.knowledge.compiled_value(src, name, create=True)
+        if name.startswith("_"):
+            return None
+        return None
+
+    def star_names(self, state):
+        if state.all_ is not None:
+            if not state.all_.complete:
+                # __all__ only partly known: its known part and what the module itself defines (imports left out)
+                names = list(state.all_.items)
+                have = set(names)
+                for n in state.order:
+                    if n.startswith("_") or n in have or n in state.stub_hidden:
+                        continue
+                    v = state.ns.get(n)
+                    if isinstance(v, (FunctionValue, ClassValue)) and v.module == state.name or \
+                            isinstance(v, InstanceValue) and isinstance(v.cls, ClassValue):
+                        names.append(n)
+                return names
+            return list(state.all_.items)
+        names = [n for n in state.order if not n.startswith("_") and n not in state.stub_hidden]
+        if state.kind in ("compiled", "generated") or state.open_sources:
+            extra = self.knowledge.compiled_names(state.name)
+            names += [n for n in extra if not n.startswith("_") and n not in state.ns]
+        return names
+
+    def class_member(self, cls, attr):
+        for c in self.mro(cls):
+            if isinstance(c, ClassValue) and attr in c.ns:
+                return c.ns[attr]
+            if isinstance(c, CompiledValue) and c.members and attr in c.members:
+                return self.compiled_member(c, attr)
+        return None
+
+    def compiled_member(self, cv, attr):
+        if cv.members and attr in cv.members:
+            kind, sig, doc = cv.members[attr]
+            v = CompiledValue(cv.module, cv.name + "." + attr, kind, sig, doc, defined_in=cv.module_attr())
+            return v
+        return None
+
+    def mro(self, cls, _depth=0):
+        """C3 linearisation over the library's classes; classes from elsewhere stay at their place, once."""
+        if _depth > 30:
+            return [cls]
+        key = id(cls)
+        cache = getattr(self, "_mro_cache", None)
+        if cache is None:
+            cache = self._mro_cache = {}
+        if key in cache:
+            return cache[key][1]
+        bases = []
+        if isinstance(cls, ClassValue):
+            bases = [b for b in cls.bases if isinstance(b, (ClassValue, CompiledValue, ExternalValue))]
+        elif isinstance(cls, CompiledValue):
+            bases = list(getattr(cls, "bases", None) or [])
+        seqs = [self.mro(b, _depth + 1) for b in bases] + [list(bases)]
+        out = [cls]
+        seqs = [list(s) for s in seqs if s]
+        while True:
+            seqs = [s for s in seqs if s]
+            if not seqs:
+                break
+            for s in seqs:
+                head = s[0]
+                if not any(head in t[1:] for t in seqs):
+                    break
+            else:
+                # inconsistent: fall back to depth-first order
+                for s in seqs:
+                    for c in s:
+                        if c not in out:
+                            out.append(c)
+                break
+            out.append(head)
+            for s in seqs:
+                if s and s[0] is head:
+                    del s[0]
+        cache[key] = (cls, out)
+        return out
+
+    def is_property_like(self, cls):
+        for c in self.mro(cls):
+            if isinstance(c, ClassValue) and "__get__" in c.ns:
+                return True
+        return False
+
+    def cython_binding(self, state):
+        """Whether Cython functions of this module are introspectable (``binding=True``): the file's
+        directive comment, else the default of the Cython the release requires (3.x: True)."""
+        cached = getattr(state, "cython_binding", None)
+        if cached is not None:
+            return cached
+        value = None
+        for line in (state.text or "").splitlines()[:30]:
+            m = re.match(r"^\s*#\s*cython\s*:(.*)$", line)
+            if m:
+                b = re.search(r"binding\s*=\s*(True|False)", m.group(1))
+                if b:
+                    value = b.group(1) == "True"
+        if value is None:
+            default = getattr(self, "_cython_default", None)
+            if default is None:
+                default = False
+                for f in ("pyproject.toml", "setup.py", "requirements/build_requirements.txt"):
+                    if f in self.files:
+                        m = re.search(r"[Cc]ython\s*>=?\s*(\d+)", self.read_text(f) or "")
+                        if m:
+                            default = int(m.group(1)) >= 3
+                            break
+                self._cython_default = default
+            value = default
+        state.cython_binding = value
+        return value
+
+    def returned_class(self, fv):
+        """The library class every ``return`` of ``fv`` instantiates, or None."""
+        node = fv.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or fv.scope is None:
+            return None
+        cache = getattr(self, "_returns_cache", None)
+        if cache is None:
+            cache = self._returns_cache = {}
+        key = id(node)
+        if key in cache:
+            return cache[key][1]
+        cache[key] = (node, None)
+        found = None
+        ok = True
+        for n in _walk_function(node):
+            if isinstance(n, ast.Return):
+                if not isinstance(n.value, ast.Call):
+                    ok = False
+                    break
+                try:
+                    v = self.interp.eval(n.value.func, Scope(self.interp, fv.scope))
+                except (Raise, Return):
+                    v = None
+                if not isinstance(v, ClassValue) or (found is not None and v is not found):
+                    ok = False
+                    break
+                found = v
+        result = found if ok else None
+        cache[key] = (node, result)
+        return result
+
+    def returned_nested_def(self, fv):
+        """A function whose every ``return`` hands back one def nested in it returns that function."""
+        node = fv.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or fv.scope is None:
+            return None
+        nested = dict((n.name, n) for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        if not nested:
+            return None
+        found = None
+        for n in _walk_function(node):
+            if isinstance(n, ast.Return):
+                if not (isinstance(n.value, ast.Name) and n.value.id in nested) or \
+                        (found is not None and found.name != n.value.id):
+                    return None
+                found = nested[n.value.id]
+        if found is None:
+            return None
+        return FunctionValue(found, fv.module, fv.qualname + ".<locals>." + found.name, fv.source, fv.scope)
+
+    def apply_library_decorator(self, value, dec_fn, dec_node, scope):
+        return self.sigs.apply_library_decorator(value, dec_fn, dec_node, scope)
+
+    # -- the run -----------------------------------------------------------------------------------------------
+
+    def run(self):
+        t0 = time.time()
+        root = self.load(self.library)
+        if root is None:
+            self.note(self.library, "package %s not found under %s" % (self.library, self.package_dir))
+            return
+        # Like the runtime walk: every public module below an importable package, breadth first.
+        queue = [self.library]
+        self.walked = []
+        seen = set()
+        while queue:
+            pkg = queue.pop(0)
+            st = self.modules.get(pkg)
+            if st is None or st.status != "done" or not st.is_package:
+                continue
+            children = sorted(n for n in self.modules if n.startswith(pkg + ".") and "." not in n[len(pkg) + 1:])
+            children += sorted(n for n in self.knowledge.extra_modules() if n.startswith(pkg + ".")
+                               and "." not in n[len(pkg) + 1:] and n not in self.modules)
+            for name in children:
+                if name in seen or not is_public_module(name):
+                    continue
+                if self.modules.get(name) is not None and (self.modules[name].kind == "namespace" or
+                                                           getattr(self.modules[name], "placeholder", False)):
+                    continue
+                seen.add(name)
+                cst = self.load(name)
+                if cst is None:
+                    continue
+                self.walked.append(name)
+                if cst.status == "done" and cst.is_package:
+                    queue.append(name)
+        self.elapsed_load = time.time() - t0
+
+    def module_records(self):
+        from .collect import Collector
+
+        return Collector(self).collect()
+
+
+def _walk_function(node):
+    """Nodes of a function body, not descending into nested functions or classes."""
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        yield n
+        for child in ast.iter_child_nodes(n):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            stack.append(child)
+
+
+def _find_package_dir(files, library):
+    cands = [f[: -len("/__init__.py")] for f in files if f.endswith(library + "/__init__.py")]
+    cands = [c for c in cands if c == library or c.endswith("/" + library)]
+    cands.sort(key=lambda c: (c.count("/"), c))
+    return cands[0] if cands else library

@@ -1,0 +1,6 @@
+"""qiskit: nothing special yet."""
+from . import Knowledge
+
+
+class QiskitKnowledge(Knowledge):
+    pass
