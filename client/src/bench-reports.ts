@@ -1,6 +1,7 @@
 // "anachron: Open Benchmark Reports": the report pages `anachron bench run|merge|report` writes (report.html beside
-// results.json or comparison.json) anywhere in the workspace, newest first, shown in a webview without scripts.
-import { statSync } from 'node:fs';
+// results.json or comparison.json) anywhere in the workspace, and those of runs started from the editor into the
+// extension's global storage, newest first, shown in a webview without scripts.
+import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Uri, ViewColumn, window, workspace, type QuickPickItem } from 'vscode';
@@ -29,8 +30,40 @@ function sandboxed(html: string): string {
   return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (m) => `${m}\n${head}`) : `${head}\n${html}`;
 }
 
-export async function openBenchmarkReports(): Promise<void> {
+/** Shows one report page in a webview (scripts off, nothing loaded from outside the page). */
+export async function showBenchmarkReport(file: string, title: string): Promise<void> {
+  const html = await readFile(file, 'utf8');
+  const panel = window.createWebviewPanel('anachron.benchReport', title, ViewColumn.Active, { enableScripts: false, localResourceRoots: [] });
+  panel.webview.html = sandboxed(html);
+}
+
+/** report.html of each run folder directly under the given folders (runs started from the editor). */
+function reportsUnder(roots: readonly string[]): Uri[] {
+  const out: Uri[] = [];
+  for (const root of roots) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(root);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const file = path.join(root, name, 'report.html');
+      try {
+        if (statSync(file).isFile()) out.push(Uri.file(file));
+      } catch {
+        // no report yet
+      }
+    }
+  }
+  return out;
+}
+
+/** `extraRoots`: folders whose run folders are listed too (the extension's global storage). */
+export async function openBenchmarkReports(extraRoots: readonly string[] = []): Promise<void> {
   const found = await workspace.findFiles('**/report.html', '**/node_modules/**', 500);
+  const seen = new Set(found.map((u) => u.fsPath));
+  found.push(...reportsUnder(extraRoots).filter((u) => !seen.has(u.fsPath)));
   const reports: Report[] = [];
   for (const uri of found) {
     const kind = reportKind(uri);
@@ -38,7 +71,7 @@ export async function openBenchmarkReports(): Promise<void> {
   }
   if (reports.length === 0) {
     void window.showInformationMessage(
-      'anachron: no benchmark reports in this workspace. `npx anachron bench run …` writes one (report.html beside results.json); open its folder here to see it.',
+      'anachron: no benchmark reports yet. Run "anachron: Run Benchmark…", or `npx anachron bench run …` (it writes report.html beside results.json; open its folder here to see it).',
     );
     return;
   }
@@ -52,7 +85,5 @@ export async function openBenchmarkReports(): Promise<void> {
   }));
   const picked = reports.length === 1 ? items[0] : await window.showQuickPick(items, { title: 'anachron: benchmark reports', placeHolder: 'Which report?', matchOnDescription: true });
   if (!picked) return;
-  const html = await readFile(picked.report.uri.fsPath, 'utf8');
-  const panel = window.createWebviewPanel('anachron.benchReport', `Benchmark: ${picked.label}`, ViewColumn.Active, { enableScripts: false, localResourceRoots: [] });
-  panel.webview.html = sandboxed(html);
+  await showBenchmarkReport(picked.report.uri.fsPath, `Benchmark: ${picked.label}`);
 }

@@ -38,6 +38,7 @@ import {
 } from '../../server/src/lsp/protocol.js';
 import { addMatrixColumn, removeUserMatrices } from './add-column.js';
 import { openBenchmarkReports } from './bench-reports.js';
+import { editorRunsFolders, runBenchmark } from './bench-run.js';
 import { checkWorkspace } from './check-workspace.js';
 import { HistoryPanel } from './history-panel.js';
 import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';
@@ -365,7 +366,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
     commands.registerCommand('anachron.checkWorkspace', () => checkWorkspace(anachron)),
     commands.registerCommand('anachron.addMatrixColumn', () => addMatrixColumn(anachron)),
     commands.registerCommand('anachron.removeUserMatrices', () => removeUserMatrices(anachron)),
-    commands.registerCommand('anachron.openBenchmarkReports', () => openBenchmarkReports()),
+    commands.registerCommand('anachron.openBenchmarkReports', () => openBenchmarkReports(editorRunsFolders(anachron))),
+    commands.registerCommand('anachron.runBenchmark', () => runBenchmark(anachron)),
   );
 
   anachron.watch(

@@ -319,6 +319,15 @@ class Workbench {
     await row.click();
   }
 
+  /** In the quick pick whose title contains `step`, filters by `filter` and accepts the focused row. */
+  async quickPick(step, filter) {
+    await this.page.locator('.quick-input-widget .quick-input-title', { hasText: step }).waitFor({ timeout: 20_000 });
+    const input = this.page.locator('.quick-input-widget .quick-input-box input').first();
+    await input.fill(filter);
+    await this.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: filter }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
   async problemsText() {
     return text(await this.page.locator('.markers-panel').innerText().catch(() => ''));
   }
@@ -567,6 +576,39 @@ async function trustedScenario() {
       assertExcludes(text(await frame.locator('body').innerText()), 'scripts ran', 'the report view');
       await wb.shot('benchmark-report.png');
     });
+
+    await wb.step('anachron: Run Benchmark… runs reference-pinned at the quick size, shows the report, and resumes', async () => {
+      // vscode.lm has no models in code-server (no Copilot): the model step offers the built-in ones and says so.
+      const runs = join(folder, '.anachron', 'bench');
+      const runOnce = async () => {
+        await wb.command('anachron: Run Benchmark');
+        await wb.quickPick('(1/4)', 'API-I and SR');
+        // Libraries: numpy (bundled) is pre-selected; toylib (the user's matrix added above) is offered too.
+        await page.locator('.quick-input-widget .quick-input-title', { hasText: '(2/4)' }).waitFor({ timeout: 20_000 });
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'toylib' }).first().waitFor({ timeout: 10_000 });
+        await page.keyboard.press('Enter');
+        await wb.quickPick('(3/4)', 'reference-pinned');
+        await wb.quickPick('(4/4)', 'Quick');
+      };
+      const toast = (fragment) => waitFor(`"${fragment}" in a notification`, async () => text(await page.locator('.notifications-toasts').innerText().catch(() => '')).includes(fragment), 90_000, 500);
+      const t0 = Date.now();
+      await runOnce();
+      const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'Benchmark results: numpy · reference-pinned · quick' }).waitFor({ timeout: 90_000 });
+      await toast('(0 recorded before)');
+      log(`trusted: the quick run took ${((Date.now() - t0) / 1000).toFixed(1)} s from the command palette to the report`);
+      const dirs = readdirSync(runs).filter((d) => !d.startsWith('.')); // .gitignore keeps the runs out of git
+      if (dirs.length !== 1) throw new Error(`expected one run folder under ${runs}, found ${dirs.join(', ')}`);
+      for (const f of ['config.json', 'run.sqlite', 'results.json', 'predictions.jsonl', 'report.html']) {
+        if (!existsSync(join(runs, dirs[0], f))) throw new Error(`the run folder lacks ${f}`);
+      }
+      await wb.shot('run-benchmark.png');
+      await page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
+      // The same choices again: the same folder, nothing sent again.
+      await runOnce();
+      await toast('(200 recorded before)');
+      if (readdirSync(runs).filter((d) => !d.startsWith('.')).length !== 1) throw new Error('running the same choices again made another run folder');
+    });
   } finally {
     await context.close().catch(() => undefined);
     await server.stop();
@@ -576,6 +618,10 @@ async function trustedScenario() {
   assertIncludes(output, `interpreter for sample: ${python} (setting anachron.interpreter.path), `, 'the anachron output');
   assertIncludes(output, 'installed distributions', 'the anachron output');
   log('trusted: ok   the output names the interpreter probed for installed versions');
+  // No vscode.lm models in code-server (no Copilot): the benchmark's model step offered only the others.
+  assertIncludes(output, "benchmark: VS Code's Language Model API offers no chat models", 'the anachron output');
+  assertIncludes(output, 'this session sent 200 (0 recorded before) with builtin:reference-pinned', 'the anachron output');
+  log('trusted: ok   the output shows the benchmark run and that code-server offers no vscode.lm models');
 }
 
 // ---- scenario 2: an untrusted workspace (Restricted Mode) -------------------------------------------------------
@@ -613,6 +659,26 @@ async function restrictedScenario() {
     await wb.step('adding a matrix column is refused in Restricted Mode', async () => {
       await wb.command('anachron: Add Matrix Column from Interpreter');
       await page.locator('.notifications-toasts', { hasText: 'Restricted Mode does not allow' }).waitFor({ timeout: 20_000 });
+    });
+
+    await wb.step('anachron: Run Benchmark… still runs a built-in model, without reading or writing the workspace', async () => {
+      await wb.command('anachron: Run Benchmark');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: '(1/4)' }).waitFor({ timeout: 20_000 });
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      assertIncludes((await input.getAttribute('placeholder')) ?? '', "Restricted Mode: this workspace's code is never read as a corpus", 'the suite step');
+      assertExcludes(text(await page.locator('.quick-input-widget .monaco-list').first().innerText()), 'API-C on the code of', 'the suite step');
+      await wb.quickPick('(1/4)', 'API-I and SR');
+      // The library step (numpy pre-selected) comes when more than one library is tracked.
+      const title = page.locator('.quick-input-widget .quick-input-title');
+      await waitFor('the library or the model step', async () => /\((2|3)\/4\)/.test(await title.innerText()), 20_000);
+      if ((await title.innerText()).includes('(2/4)')) await page.keyboard.press('Enter');
+      await wb.quickPick('(3/4)', 'reference-newest');
+      await wb.quickPick('(4/4)', 'Quick');
+      const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'Benchmark results: numpy · reference-newest · quick' }).waitFor({ timeout: 90_000 });
+      await page.locator('.notifications-toasts', { hasText: "The run is in the extension's global storage (Restricted Mode" }).waitFor({ timeout: 30_000 });
+      if (existsSync(join(folder, '.anachron'))) throw new Error('the run wrote into the untrusted workspace');
+      await wb.shot('restricted-run-benchmark.png');
     });
   } finally {
     await context.close().catch(() => undefined);

@@ -10,6 +10,7 @@ import { readCorpusFolder } from '../bench/datasets/corpus-reader.js';
 import { exampleNumpyCorpus } from '../bench/datasets/example-corpus.js';
 import { formatTable1 } from '../bench/datasets/summary.js';
 import { ConfigError } from '../bench/models/config.js';
+import { attachRunToParent, IpcModelProvider } from '../bench/models/ipc-provider.js';
 import { BENCH_TASKS } from '../bench/models/prompt-contract.js';
 import { validateRunConfig, type RunConfig } from '../bench/runs/config.js';
 import { mergeRuns } from '../bench/runs/merge.js';
@@ -31,12 +32,13 @@ type Out = (s: string) => void;
 
 export const BENCH_USAGE = `usage: anachron bench <run|merge|report> …
 
-  bench run CONFIG [--limit N] [--shard i/n] [--out DIR] [--samples FILE.jsonl] [--retry-failed]
+  bench run CONFIG [--limit N] [--shard i/n] [--out DIR] [--samples FILE.jsonl] [--retry-failed] [--model-ipc ID]
       Run a benchmark config (suite, libraries, versions, tasks, levels, model, sampling, seed) and write
       DIR/run.sqlite and the report (predictions.jsonl, results.json, tables, charts, report.html). Re-running
       the same command resumes. Suite "libevobench" builds the dataset from the matrices (API-C from --corpus DIR,
       a folder of pinned Python code, or --example-corpus, generated numpy projects); suite "synthetic" makes
-      synthetic samples; --samples FILE.jsonl reads the samples instead of building them.
+      synthetic samples; --samples FILE.jsonl reads the samples instead of building them. --model-ipc ID: the
+      model is served by the parent process over the IPC channel (the editor's vscode.lm models), recorded as ID.
   bench merge A B… --out DIR
       Join shard runs (folders or run.sqlite files) into DIR/run.sqlite and write its report.
   bench report RUN… [--out DIR]
@@ -305,6 +307,7 @@ async function benchRun(argv: string[], out: Out, err: Out): Promise<number> {
       'retry-failed': { type: 'boolean', default: false },
       'no-report': { type: 'boolean', default: false },
       concurrency: { type: 'string' },
+      'model-ipc': { type: 'string' },
     },
   });
   if (values.help) {
@@ -312,6 +315,7 @@ async function benchRun(argv: string[], out: Out, err: Out): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('bench run takes one CONFIG file');
+  if (values['model-ipc'] !== undefined && typeof process.send !== 'function') throw new UsageError('--model-ipc needs an IPC channel to the process that serves the model (the editor starts the CLI with one)');
   const configFile = resolve(positionals[0]!);
   const config = readConfig(configFile);
   const limit = numberOption(values.limit, 'limit', (n) => Number.isInteger(n) && n >= 1);
@@ -352,6 +356,18 @@ async function benchRun(argv: string[], out: Out, err: Out): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const progress = progressReporter(err, values.quiet);
+  // Started by the editor (an IPC channel): progress goes to it, and its stop request cancels like Ctrl-C.
+  const parent = attachRunToParent(onSigint);
+  const ipcProvider =
+    values['model-ipc'] !== undefined
+      ? new IpcModelProvider({
+          id: values['model-ipc'],
+          concurrency: config.concurrency ?? 8,
+          ...(config.model.retry ? { retry: config.model.retry } : {}),
+          ...(config.model.timeoutMs !== undefined ? { timeoutMs: config.model.timeoutMs } : {}),
+          ...(values.verbose ? { log: (line: string) => err(`bench: ${line}`) } : {}),
+        })
+      : undefined;
   let summary;
   try {
     err(`bench: ${config.name ?? basename(configFile)}: ${dataset.length} samples in the dataset${config.limit !== undefined ? `, limit ${config.limit}` : ''}${config.shard ? `, shard ${formatShard(config.shard)}` : ''} → ${database}`);
@@ -360,12 +376,15 @@ async function benchRun(argv: string[], out: Out, err: Out): Promise<number> {
       database,
       dataset,
       environment: { matricesFolder, ...(values.verbose ? { log: (line: string) => err(`bench: ${line}`) } : {}) },
+      ...(ipcProvider ? { provider: ipcProvider } : {}),
       retryFailed: values['retry-failed'],
       signal: controller.signal,
-      onProgress: progress.onProgress,
+      onProgress: parent ? (p) => (progress.onProgress(p), parent.onProgress(p)) : progress.onProgress,
       progressIntervalMs: 200,
     });
   } finally {
+    ipcProvider?.close();
+    parent?.detach();
     progress.finish();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
