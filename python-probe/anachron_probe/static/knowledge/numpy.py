@@ -83,7 +83,8 @@ class NumpyKnowledge(Knowledge):
     def __init__(self, extractor):
         Knowledge.__init__(self, extractor)
         files = set(extractor.files)
-        self.core = "numpy._core" if "numpy/_core/__init__.py" in files else "numpy.core"
+        # numpy 1.26.1+ also has a numpy/_core shim package (for pickles of numpy 2): the real core holds the code
+        self.core = "numpy._core" if "numpy/_core/_add_newdocs.py" in files else "numpy.core"
         self.core_dir = self.core.replace(".", "/")
         self.docs = {}  # (module, name) -> doc
         self.member_docs = {}  # (module, class) -> {attr: doc}
