@@ -12,16 +12,13 @@
 //   child → parent  {type: 'bench:complete', id, request}  {type: 'bench:cancel', id}  {type: 'bench:progress', progress}
 //   parent → child  {type: 'bench:result', id, text, usage?}  {type: 'bench:error', id, error}  {type: 'bench:stop'}
 // A request the child gives up on (cancelled, timed out) is followed by 'bench:cancel'; any later answer is ignored.
-import { performance } from 'node:perf_hooks';
 import type { RunProgress } from '../runs/runner.js';
 import type { RemoteModelConfig } from './config.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import {
   abortError,
-  isAbortError,
   MODEL_ERROR_KINDS,
   ModelError,
-  type AttemptRecord,
   type CompletionRequest,
   type CompletionResponse,
   type CompletionUsage,
@@ -29,7 +26,7 @@ import {
   type ModelProvider,
 } from './provider.js';
 import { truncate } from './redact.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
 
 // ---- the protocol ---------------------------------------------------------------------------------------------------
 
@@ -175,36 +172,17 @@ export class IpcModelProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResponse> {
-    const attemptLog: AttemptRecord[] = [];
-    const random = this.options.random ?? Math.random;
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw abortError(signal);
-      let started = performance.now();
-      try {
-        const answer = await this.limiter.run(() => {
-          started = performance.now();
-          return this.attempt(request, signal);
-        }, signal);
-        return { text: cutAtStop(answer.text, request.stop), ...(answer.usage ? { usage: answer.usage } : {}), latencyMs: performance.now() - started, attempts: attempt, attemptLog };
-      } catch (e) {
-        if (isAbortError(e)) throw e;
-        const latencyMs = performance.now() - started;
-        const error = e instanceof ModelError ? e : new ModelError('server', `the model failed: ${(e as Error)?.message ?? String(e)}`);
-        const record: AttemptRecord = { kind: error.kind, latencyMs, ...(error.status !== undefined ? { status: error.status } : {}) };
-        if (!error.retryable || attempt >= this.policy.maxAttempts) {
-          attemptLog.push(record);
-          error.attempts = attempt;
-          error.attemptLog = attemptLog;
-          error.latencyMs = latencyMs;
-          this.options.log?.(`${this.id}: giving up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${error.kind}: ${error.message}`);
-          throw error;
-        }
-        const waitMs = backoffDelay(this.policy, attempt, error, random);
-        attemptLog.push({ ...record, waitMs });
-        this.options.log?.(`${this.id}: attempt ${attempt} failed (${error.kind}): ${error.message}; retrying in ${Math.round(waitMs)} ms`);
-        await sleep(waitMs, signal);
-      }
-    }
+    const { value: answer, latencyMs, attempts, attemptLog } = await withRetries({
+      id: this.id,
+      policy: this.policy,
+      limiter: this.limiter,
+      signal,
+      random: this.options.random ?? Math.random,
+      log: this.options.log,
+      attempt: () => this.attempt(request, signal),
+      asModelError: (e) => new ModelError('server', `the model failed: ${(e as Error)?.message ?? String(e)}`),
+    });
+    return { text: cutAtStop(answer.text, request.stop), ...(answer.usage ? { usage: answer.usage } : {}), latencyMs, attempts, attemptLog };
   }
 
   /** One request to the parent: its answer, a ModelError, or an AbortError (cancelled, or the parent went away). */

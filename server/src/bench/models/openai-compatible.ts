@@ -5,13 +5,10 @@
 // from every message, log line and body this module produces.
 import http from 'node:http';
 import https from 'node:https';
-import { performance } from 'node:perf_hooks';
 import { ConcurrencyLimiter } from './limiter.js';
 import {
   abortError,
-  isAbortError,
   ModelError,
-  type AttemptRecord,
   type CompletionRequest,
   type CompletionResponse,
   type CompletionUsage,
@@ -19,7 +16,7 @@ import {
   type ModelProvider,
 } from './provider.js';
 import { makeRedactor, truncate, type Redactor } from './redact.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 
 export interface OpenAICompatibleOptions {
   /** Base URL up to and including the version segment, e.g. "https://api.openai.com/v1"; "/chat/completions" is appended. */
@@ -109,37 +106,17 @@ export class OpenAICompatibleProvider implements ModelProvider {
       [this.options.maxTokensField ?? 'max_tokens']: request.maxTokens,
       ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
     });
-    const attemptLog: AttemptRecord[] = [];
-    const random = this.options.random ?? Math.random;
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw abortError(signal);
-      let started = performance.now();
-      try {
-        const result = await this.limiter.run(() => {
-          started = performance.now();
-          return this.attempt(body, signal);
-        }, signal);
-        const latencyMs = performance.now() - started;
-        return { text: result.text, ...(result.usage ? { usage: result.usage } : {}), latencyMs, attempts: attempt, attemptLog };
-      } catch (e) {
-        if (isAbortError(e)) throw e;
-        const latencyMs = performance.now() - started;
-        const error = e instanceof ModelError ? e : new ModelError('network', this.redact(`request failed: ${(e as Error).message ?? String(e)}`));
-        const record: AttemptRecord = { kind: error.kind, latencyMs, ...(error.status !== undefined ? { status: error.status } : {}) };
-        if (!error.retryable || attempt >= this.policy.maxAttempts) {
-          attemptLog.push(record);
-          error.attempts = attempt;
-          error.attemptLog = attemptLog;
-          error.latencyMs = latencyMs;
-          this.options.log?.(this.redact(`${this.id}: giving up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${error.kind}: ${error.message}`));
-          throw error;
-        }
-        const waitMs = backoffDelay(this.policy, attempt, error, random);
-        attemptLog.push({ ...record, waitMs });
-        this.options.log?.(this.redact(`${this.id}: attempt ${attempt} failed (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.message}; retrying in ${Math.round(waitMs)} ms`));
-        await sleep(waitMs, signal);
-      }
-    }
+    const { value: result, latencyMs, attempts, attemptLog } = await withRetries({
+      id: this.id,
+      policy: this.policy,
+      limiter: this.limiter,
+      signal,
+      random: this.options.random ?? Math.random,
+      log: this.options.log ? (line) => this.options.log!(this.redact(line)) : undefined,
+      attempt: () => this.attempt(body, signal),
+      asModelError: (e) => new ModelError('network', this.redact(`request failed: ${(e as Error).message ?? String(e)}`)),
+    });
+    return { text: result.text, ...(result.usage ? { usage: result.usage } : {}), latencyMs, attempts, attemptLog };
   }
 
   close(): void {

@@ -1,5 +1,7 @@
 // Retry policy of remote providers: bounded attempts, exponential backoff with jitter, server-requested waits honoured.
-import { abortError, type ModelError } from './provider.js';
+import { performance } from 'node:perf_hooks';
+import type { ConcurrencyLimiter } from './limiter.js';
+import { abortError, isAbortError, ModelError, type AttemptRecord } from './provider.js';
 
 export interface RetryPolicy {
   /** Total attempts, first included (≥ 1). */
@@ -52,4 +54,54 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+export interface RetryLoop<T> {
+  /** Provider id, for log lines. */
+  id: string;
+  policy: RetryPolicy;
+  limiter: ConcurrencyLimiter;
+  signal?: AbortSignal;
+  random: () => number;
+  log?: (line: string) => void;
+  /** One attempt; it holds a limiter slot while it runs (the waits between attempts do not). */
+  attempt: () => Promise<T>;
+  /** Turns a failure that is not a ModelError into one. */
+  asModelError: (e: unknown) => ModelError;
+}
+
+/**
+ * Runs attempts until one succeeds, the error is not retryable, or the policy's attempts are spent; every attempt
+ * is recorded. The one retry loop of the remote providers (HTTP and IPC).
+ */
+export async function withRetries<T>(loop: RetryLoop<T>): Promise<{ value: T; latencyMs: number; attempts: number; attemptLog: AttemptRecord[] }> {
+  const attemptLog: AttemptRecord[] = [];
+  for (let attempt = 1; ; attempt++) {
+    if (loop.signal?.aborted) throw abortError(loop.signal);
+    let started = performance.now();
+    try {
+      const value = await loop.limiter.run(() => {
+        started = performance.now();
+        return loop.attempt();
+      }, loop.signal);
+      return { value, latencyMs: performance.now() - started, attempts: attempt, attemptLog };
+    } catch (e) {
+      if (isAbortError(e)) throw e;
+      const latencyMs = performance.now() - started;
+      const error = e instanceof ModelError ? e : loop.asModelError(e);
+      const record: AttemptRecord = { kind: error.kind, latencyMs, ...(error.status !== undefined ? { status: error.status } : {}) };
+      if (!error.retryable || attempt >= loop.policy.maxAttempts) {
+        attemptLog.push(record);
+        error.attempts = attempt;
+        error.attemptLog = attemptLog;
+        error.latencyMs = latencyMs;
+        loop.log?.(`${loop.id}: giving up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${error.kind}: ${error.message}`);
+        throw error;
+      }
+      const waitMs = backoffDelay(loop.policy, attempt, error, loop.random);
+      attemptLog.push({ ...record, waitMs });
+      loop.log?.(`${loop.id}: attempt ${attempt} failed (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.message}; retrying in ${Math.round(waitMs)} ms`);
+      await sleep(waitMs, loop.signal);
+    }
+  }
 }
