@@ -8,6 +8,7 @@ import importlib
 import sys
 import types
 
+from ..walker import classify  # the runtime probe's kinds, so both surfaces agree
 from .values import ExternalValue
 
 # Modules of the standard library that newer Pythons removed; old releases of a library still import them.
@@ -118,19 +119,6 @@ def _resolve(dotted):
     return obj
 
 
-def classify_object(obj):
-    if isinstance(obj, types.ModuleType):
-        return "module"
-    if isinstance(obj, type):
-        return "class"
-    try:
-        if callable(obj):
-            return "function"
-    except Exception:
-        pass
-    return "attribute"
-
-
 def external_value(dotted):
     v = _cache.get(dotted)
     if v is not None:
@@ -142,7 +130,7 @@ def external_value(dotted):
     except LookupError:
         obj = None
     else:
-        kind = classify_object(obj)
+        kind = classify(obj)
         const = _is_constant(obj)
     v = ExternalValue(dotted, kind, const)
     if obj is not None:
