@@ -8,10 +8,6 @@ import { runLsp } from './lsp-command.js';
 import { runMinVersions } from './min-versions-command.js';
 import { runMatrixAdd } from './matrix-add-command.js';
 import { UsageError } from './usage-error.js';
-import { openMatrixCatalog } from '../store/catalog.js';
-
-/** Internals the bench scripts time in isolation. */
-export const __bench = { openMatrixCatalog };
 
 const USAGE = `usage: anachron <command> [options]
 
