@@ -1,18 +1,24 @@
 // Built-in models that need no network: the reference models (documentation retrieval over the matrices, pinned or
-// newest column) and trivial baselines for tests (echo, constant). They implement ModelProvider like any remote model
-// and answer from the prompt text alone.
+// newest column), the drift suite's reference models (version-aware and version-oblivious, over the task files'
+// solutions: drift/reference-models.ts) and trivial baselines for tests (echo, constant). They implement
+// ModelProvider like any remote model and answer from the prompt text alone.
 import { performance } from 'node:perf_hooks';
 import type { MatrixCatalog } from '../../core/api-model.js';
 import { abortError, type CompletionRequest, type CompletionResponse, type ModelProvider } from './provider.js';
+import { DriftReferenceModel, type ReferenceTaskSet } from '../../drift/reference-models.js';
 import { ReferenceModel, type ApiListing } from './reference.js';
 
-export type BuiltinModelName = 'reference-pinned' | 'reference-newest' | 'echo' | 'constant';
-export const BUILTIN_MODELS: readonly BuiltinModelName[] = ['reference-pinned', 'reference-newest', 'echo', 'constant'];
+export type BuiltinModelName = 'reference-pinned' | 'reference-newest' | 'version-aware' | 'version-oblivious' | 'echo' | 'constant';
+export const BUILTIN_MODELS: readonly BuiltinModelName[] = ['reference-pinned', 'reference-newest', 'version-aware', 'version-oblivious', 'echo', 'constant'];
+/** The built-in models of the drift suite: they answer from its task files. */
+export const DRIFT_BUILTIN_MODELS: readonly BuiltinModelName[] = ['version-aware', 'version-oblivious'];
 
 export interface BuiltinOptions {
   /** Needed by the reference models. */
   catalog?: MatrixCatalog;
   listing?: ApiListing;
+  /** The drift suite's tasks, needed by version-aware and version-oblivious. */
+  driftTasks?: readonly ReferenceTaskSet[];
   /** The text `constant` answers (default "None"). */
   text?: string;
 }
@@ -36,6 +42,7 @@ export function approximateTokens(text: string): number {
 export class BuiltinProvider implements ModelProvider {
   readonly id: string;
   private readonly reference?: ReferenceModel;
+  private readonly drift?: DriftReferenceModel;
 
   constructor(readonly model: BuiltinModelName, private readonly options: BuiltinOptions = {}) {
     if (!BUILTIN_MODELS.includes(model)) throw new Error(`unknown built-in model "${String(model)}" (known: ${BUILTIN_MODELS.join(', ')})`);
@@ -43,6 +50,10 @@ export class BuiltinProvider implements ModelProvider {
     if (model === 'reference-pinned' || model === 'reference-newest') {
       if (!options.catalog || !options.listing) throw new Error(`the ${model} model needs the matrices (a catalog and an API listing)`);
       this.reference = new ReferenceModel(options.catalog, options.listing, model === 'reference-pinned' ? 'pinned' : 'newest');
+    }
+    if (model === 'version-aware' || model === 'version-oblivious') {
+      if (!options.driftTasks) throw new Error(`the ${model} model answers drift prompts: it needs the drift suite's tasks`);
+      this.drift = new DriftReferenceModel(options.driftTasks, model);
     }
   }
 
@@ -53,6 +64,9 @@ export class BuiltinProvider implements ModelProvider {
         return [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       case 'constant':
         return this.options.text ?? 'None';
+      case 'version-aware':
+      case 'version-oblivious':
+        return this.drift!.answer(request.messages);
       default:
         return this.reference!.answerPrompt(request.messages);
     }

@@ -6,6 +6,7 @@ import { ConcurrencyLimiter } from './limiter.js';
 import { openReferenceKnowledge, type ReferenceKnowledge } from './matrix-listing.js';
 import { apiKeyFromEnvironment, OpenAICompatibleProvider } from './openai-compatible.js';
 import type { ModelProvider } from './provider.js';
+import type { ReferenceTaskSet } from '../../drift/reference-models.js';
 
 export interface ProviderEnvironment {
   /** Shared by the run: bounds the requests in flight. */
@@ -18,6 +19,8 @@ export interface ProviderEnvironment {
   matricesFolder?: string;
   /** Already-open matrices for the reference models (left open). */
   knowledge?: ReferenceKnowledge;
+  /** The drift suite's tasks, for its built-in models (version-aware, version-oblivious). */
+  driftTasks?: readonly ReferenceTaskSet[];
 }
 
 export interface OwnedProvider extends ModelProvider {
@@ -49,6 +52,7 @@ export async function createProvider(config: ModelConfig, environment: ProviderE
   }
   const builtin = new BuiltinProvider(config.model, {
     ...(knowledge ? { catalog: knowledge.catalog, listing: knowledge.listing } : {}),
+    ...(environment.driftTasks ? { driftTasks: environment.driftTasks } : {}),
     ...(config.text !== undefined ? { text: config.text } : {}),
   });
   if (config.transport === 'direct') {

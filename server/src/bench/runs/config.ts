@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError, modelIdentity, validateModelConfig, type ModelConfig } from '../models/config.js';
 import { BENCH_LEVELS, BENCH_TASKS, PROMPT_CONTRACT_VERSION, type BenchLevel, type BenchTask } from '../models/prompt-contract.js';
 import { canonicalJson, checkShard, parseShard, type ShardSpec } from './samples.js';
+import { DRIFT_DEFAULTS, driftIdentity, validateDriftSettings, type DriftSettings } from '../../drift/config.js';
 
 export interface SamplingConfig {
   /** Stable control group: at most this many stable APIs per library (paper: C = 1,000). */
@@ -22,15 +23,21 @@ export const DEFAULT_SAMPLING: Required<SamplingConfig> = { stableApis: 1000, ve
 export interface RunConfig {
   /** Free text shown in reports. */
   name?: string;
-  /** The dataset family, e.g. "libevobench" (matrices' libraries) or "workspace" (API-C from the user's code). */
+  /**
+   * The dataset family, e.g. "libevobench" (matrices' libraries), "workspace" (API-C from the user's code) or "drift"
+   * (the execution-based drift suite: generated code run in every version environment; docs/benchmark-drift.md).
+   */
   suite: string;
   /** Import names, e.g. ["numpy"]. */
   libraries: string[];
-  /** Versions per library; a library not listed uses every tracked version. */
+  /** Versions per library; a library not listed uses every tracked version (drift: every environment available). */
   versions?: Record<string, string[]>;
+  /** LibEvoBench tasks ([] for the drift suite). */
   tasks: BenchTask[];
   /** API-C levels (ignored by API-I and SR). */
   levels: BenchLevel[];
+  /** The drift suite's settings (suite "drift" only). */
+  drift?: DriftSettings;
   model: ModelConfig;
   sampling?: SamplingConfig;
   seed: number;
@@ -56,7 +63,7 @@ function stringList(v: unknown, where: string): string[] {
 /** Checks a run config from JSON (shard may be "i/n" or {index, count}); throws ConfigError naming the field. */
 export function validateRunConfig(raw: unknown): RunConfig {
   if (!isObject(raw)) throw new ConfigError('the run config must be a JSON object');
-  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', '$schema', 'comment']);
+  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', 'drift', '$schema', 'comment']);
   for (const k of Object.keys(raw)) if (!known.has(k)) throw new ConfigError(`unknown field "${k}" in the run config`);
   if (raw.name !== undefined && typeof raw.name !== 'string') throw new ConfigError('name must be a string');
   if (typeof raw.suite !== 'string' || raw.suite === '') throw new ConfigError('suite must name the dataset family, e.g. "libevobench"');
@@ -65,11 +72,23 @@ export function validateRunConfig(raw: unknown): RunConfig {
     if (!isObject(raw.versions)) throw new ConfigError('versions must map a library to a list of versions');
     for (const [lib, list] of Object.entries(raw.versions)) stringList(list, `versions.${lib}`);
   }
-  const tasks = stringList(raw.tasks, 'tasks');
+  const isDrift = raw.suite === 'drift';
+  if (isDrift && (raw.tasks !== undefined || raw.levels !== undefined || raw.sampling !== undefined)) {
+    throw new ConfigError('suite "drift" takes no tasks, levels or sampling: its tasks come from drift.taskFiles');
+  }
+  if (!isDrift && raw.drift !== undefined) throw new ConfigError('drift settings need suite "drift"');
+  const tasks = isDrift ? [] : stringList(raw.tasks, 'tasks');
   for (const t of tasks) if (!BENCH_TASKS.includes(t as BenchTask)) throw new ConfigError(`tasks: unknown task "${t}" (known: ${BENCH_TASKS.join(', ')})`);
-  const levels = raw.levels === undefined ? [...BENCH_LEVELS] : stringList(raw.levels, 'levels');
+  const levels = isDrift ? [] : raw.levels === undefined ? [...BENCH_LEVELS] : stringList(raw.levels, 'levels');
   for (const l of levels) if (!BENCH_LEVELS.includes(l as BenchLevel)) throw new ConfigError(`levels: unknown level "${l}" (known: ${BENCH_LEVELS.join(', ')})`);
   const model = validateModelConfig(raw.model);
+  const drift = isDrift ? validateDriftSettings(raw.drift) : undefined;
+  // The drift suite samples like the paper (T = 0.8, 1,024 tokens) unless the model config says otherwise; written
+  // into the config so that its identity states what was used.
+  if (isDrift) {
+    model.temperature ??= DRIFT_DEFAULTS.temperature;
+    model.maxTokens ??= DRIFT_DEFAULTS.maxTokens;
+  }
   if (raw.sampling !== undefined) {
     if (!isObject(raw.sampling)) throw new ConfigError('sampling must be an object');
     for (const [k, v] of Object.entries(raw.sampling)) {
@@ -94,7 +113,7 @@ export function validateRunConfig(raw: unknown): RunConfig {
       throw new ConfigError((e as Error).message);
     }
   }
-  const config: RunConfig = { ...(raw as unknown as RunConfig), libraries, tasks: tasks as BenchTask[], levels: levels as BenchLevel[], model };
+  const config: RunConfig = { ...(raw as unknown as RunConfig), libraries, tasks: tasks as BenchTask[], levels: levels as BenchLevel[], model, ...(drift ? { drift } : {}) };
   if (shard) config.shard = shard;
   else delete config.shard;
   return config;
@@ -106,6 +125,17 @@ export function validateRunConfig(raw: unknown): RunConfig {
  * same identity.
  */
 export function runIdentity(config: RunConfig): string {
+  if (config.suite === 'drift') {
+    const identity = {
+      suite: config.suite,
+      libraries: [...config.libraries].sort(),
+      versions: config.versions ?? {},
+      model: modelIdentity(config.model),
+      seed: config.seed,
+      drift: driftIdentity(config.drift),
+    };
+    return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 24);
+  }
   const levels = config.tasks.includes('API-C') ? [...config.levels].sort() : [];
   const identity = {
     contract: PROMPT_CONTRACT_VERSION,

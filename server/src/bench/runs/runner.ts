@@ -23,6 +23,8 @@ export interface RunProgress {
   elapsedMs: number;
   /** The most recent failure, for a status line. */
   lastFailure?: { sampleId: string; kind: string; message: string };
+  /** What the run is doing, for runs with several stages (the drift suite: "generate", "execute", "repair 1/3" …). */
+  phase?: string;
 }
 
 export interface RunnerOptions {

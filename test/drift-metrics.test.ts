@@ -1,0 +1,235 @@
+// The drift suite's statistics against hand-computed values: Pass@k (the unbiased estimator, exact for large n),
+// Wilson intervals, the drift matrix with fidelity, forward/backward compatibility and drops, the error taxonomy,
+// the category table and repair success per target and round; the repair plan and the facts read from a run.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { driftFacts, generationSamples, plannedRepairs, repairId, type DriftTaskSetInput } from '../server/src/drift/dataset.js';
+import {
+  categoryTable,
+  driftMatrix,
+  errorTaxonomy,
+  passAtK,
+  passAtKOver,
+  proportion,
+  repairFigures,
+  taxonomyLabel,
+  wilsonInterval,
+  type ExecutionFact,
+  type Outcome,
+  type RepairCase,
+} from '../server/src/drift/metrics.js';
+
+const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `${actual} ≠ ${expected}`);
+
+/** C(n, k) as a BigInt. */
+function binomial(n: number, k: number): bigint {
+  if (k < 0 || k > n) return 0n;
+  let r = 1n;
+  for (let i = 1; i <= k; i++) r = (r * BigInt(n - k + i)) / BigInt(i);
+  return r;
+}
+
+describe('Pass@k', () => {
+  test('hand-computed values', () => {
+    close(passAtK(3, 1, 1), 1 / 3);
+    close(passAtK(3, 1, 2), 2 / 3); // 1 − C(2,2)/C(3,2)
+    assert.equal(passAtK(3, 1, 3), 1);
+    assert.equal(passAtK(3, 0, 1), 0);
+    assert.equal(passAtK(3, 0, 3), 0);
+    assert.equal(passAtK(3, 3, 1), 1);
+    close(passAtK(5, 2, 2), 0.7); // 1 − 3/10
+    close(passAtK(10, 3, 5), 1 - 21 / 252);
+  });
+
+  test('the product form equals 1 − C(n−c,k)/C(n,k) for any k ≤ n, without overflow at large n', () => {
+    for (const [n, c, k] of [[200, 10, 100], [200, 1, 1], [500, 7, 250], [1000, 999, 1], [60, 30, 30]] as const) {
+      const exact = 1 - Number((binomial(n - c, k) * 10n ** 18n) / binomial(n, k)) / 1e18;
+      close(passAtK(n, c, k), exact, 1e-12);
+    }
+    for (let n = 1; n <= 12; n++) for (let c = 0; c <= n; c++) for (let k = 1; k <= n; k++) close(passAtK(n, c, k), 1 - Number(binomial(n - c, k)) / Number(binomial(n, k)), 1e-12);
+    assert.throws(() => passAtK(3, 1, 4), RangeError);
+    assert.throws(() => passAtK(3, 4, 1), RangeError);
+    assert.throws(() => passAtK(0, 0, 1), RangeError);
+  });
+});
+
+describe('Wilson score intervals', () => {
+  test('hand-computed values (z = 1.96)', () => {
+    const a = wilsonInterval(5, 10)!;
+    close(a[0], 0.236593090512564, 1e-12);
+    close(a[1], 0.7634069094874361, 1e-12);
+    const zero = wilsonInterval(0, 10)!;
+    assert.equal(zero[0], 0);
+    close(zero[1], 0.2775327998628892, 1e-12);
+    const all = wilsonInterval(10, 10)!;
+    close(all[0], 0.7224672001371107, 1e-12);
+    close(all[1], 1, 1e-12);
+    const third = wilsonInterval(1, 3)!;
+    close(third[0], 0.06149194472039615, 1e-12);
+    close(third[1], 0.7923403991979523, 1e-12);
+    const fractional = wilsonInterval(2.5, 4)!; // Pass@k × prompts
+    close(fractional[0], 0.21942652006536284, 1e-12);
+    close(fractional[1], 0.9081007708209878, 1e-12);
+    assert.equal(wilsonInterval(0, 0), null);
+    assert.deepEqual(proportion(0, 0), { successes: 0, n: 0, value: null, ci: null });
+  });
+});
+
+// Three versions, two tasks, two samples per prompt; prompted 1.0 and 2.0 (3.0 never prompted: null cells).
+const row = (prompted: string, taskId: string, sample: number, outcomes: [Outcome, string | null][]): ExecutionFact[] =>
+  outcomes.map(([outcome, errorType], i) => ({ sampleId: `${taskId}@${prompted}#${sample}`, library: 'lib', taskId, category: taskId === 't1' ? 'renamed' : 'removed', prompted, environment: `${i + 1}.0`, outcome, errorType }));
+const P: [Outcome, null] = ['pass', null];
+const S: [Outcome, null] = ['soft-fail', null];
+const H = (t: string): [Outcome, string] => ['hard-fail', t];
+const T: [Outcome, null] = ['timeout', null];
+const FACTS: ExecutionFact[] = [
+  ...row('1.0', 't1', 1, [P, P, H('AttributeError')]),
+  ...row('1.0', 't1', 2, [P, S, H('AttributeError')]),
+  ...row('1.0', 't2', 1, [P, H('ImportError'), H('ImportError')]),
+  ...row('1.0', 't2', 2, [H('TypeError'), H('ImportError'), T]),
+  ...row('2.0', 't1', 1, [H('AttributeError'), P, P]),
+  ...row('2.0', 't1', 2, [H('AttributeError'), P, P]),
+  ...row('2.0', 't2', 1, [P, P, P]),
+  ...row('2.0', 't2', 2, [P, P, S]),
+];
+
+describe('the drift matrix', () => {
+  const m = driftMatrix('lib', FACTS, { versions: ['3.0', '1.0', '2.0'] });
+
+  test('D[s][t] = share of executions that pass; rows prompted, columns environments, ascending', () => {
+    assert.deepEqual(m.versions, ['1.0', '2.0', '3.0']);
+    const d = m.cells.map((r) => r.map((c) => c?.pass.value ?? null));
+    assert.deepEqual(d, [
+      [0.75, 0.25, 0],
+      [0.5, 1, 0.75],
+      [null, null, null],
+    ]);
+    assert.equal(m.cells[0]![0]!.pass.n, 4);
+    assert.deepEqual(m.cells[0]![0]!.pass.ci, wilsonInterval(3, 4));
+  });
+
+  test('fidelity (the diagonal), forward and backward compatibility, forward drops', () => {
+    assert.deepEqual(m.fidelity.map((f) => [f.version, f.pass.value]), [['1.0', 0.75], ['2.0', 1]]);
+    assert.deepEqual([m.meanFidelity.successes, m.meanFidelity.n], [7, 8]);
+    assert.deepEqual([m.forward.successes, m.forward.n], [4, 12]);
+    assert.deepEqual([m.backward.successes, m.backward.n], [2, 4]);
+    assert.deepEqual(m.forwardDrops.map((d) => [d.prompted, d.environment, d.drop]), [['1.0', '2.0', 0.5], ['1.0', '3.0', 0.75], ['2.0', '3.0', 0.25]]);
+    assert.deepEqual(m.largestForwardDrop, { prompted: '1.0', environment: '3.0', drop: 0.75 });
+    assert.deepEqual(m.dropToNewest.map((d) => [d.prompted, d.drop]), [['1.0', 0.75], ['2.0', 0.25]]);
+  });
+
+  test('Pass@k per cell: macro average over prompts, k up to n', () => {
+    const diag = m.cells[0]![0]!.passAtK;
+    assert.deepEqual(diag.map((p) => [p.k, p.value, p.prompts]), [[1, 0.75, 2], [2, 1, 2]]);
+    const off = m.cells[0]![1]!.passAtK;
+    assert.deepEqual(off.map((p) => [p.k, p.value]), [[1, 0.25], [2, 0.5]]);
+    assert.deepEqual(off[1]!.ci, wilsonInterval(1, 2));
+    // A prompt with fewer samples than k is left out of Pass@k for that k.
+    const uneven = passAtKOver([...row('1.0', 't1', 1, [P]), ...row('1.0', 't1', 2, [H('X')]), ...row('1.0', 't2', 1, [P])], 2);
+    assert.deepEqual(uneven.map((p) => [p.k, p.value, p.prompts]), [[1, 0.75, 2], [2, 1, 1]]);
+  });
+
+  test('lenient: a soft fail counts as passing', () => {
+    const lenient = driftMatrix('lib', FACTS, { versions: ['1.0', '2.0', '3.0'], rule: 'lenient' });
+    assert.equal(lenient.cells[0]![1]!.pass.value, 0.5);
+    assert.equal(lenient.cells[1]![2]!.pass.value, 1);
+  });
+});
+
+describe('the error taxonomy and categories', () => {
+  test('labels: Pass, Soft-fail, Timeout, the exception type', () => {
+    assert.equal(taxonomyLabel({ outcome: 'hard-fail', errorType: 'ModuleNotFoundError' }), 'ModuleNotFoundError');
+    assert.equal(taxonomyLabel({ outcome: 'hard-fail', errorType: null }), 'Hard-fail (unknown)');
+    assert.equal(taxonomyLabel({ outcome: 'soft-fail', errorType: null }), 'Soft-fail');
+  });
+
+  test('overall, per prompted version, per category, per environment', () => {
+    const t = errorTaxonomy(FACTS);
+    assert.deepEqual(t.overall.counts, { Pass: 13, AttributeError: 4, ImportError: 3, 'Soft-fail': 2, Timeout: 1, TypeError: 1 });
+    assert.deepEqual(t.overall.outcomes, { pass: 13, 'soft-fail': 2, 'hard-fail': 8, timeout: 1 });
+    assert.equal(t.overall.n, 24);
+    assert.deepEqual(t.overall.shares.Pass!.ci, wilsonInterval(13, 24));
+    assert.deepEqual(t.byPrompted.map((r) => [r.key, r.counts]), [
+      ['1.0', { Pass: 4, ImportError: 3, AttributeError: 2, 'Soft-fail': 1, Timeout: 1, TypeError: 1 }],
+      ['2.0', { Pass: 9, AttributeError: 2, 'Soft-fail': 1 }],
+    ]);
+    assert.deepEqual(t.byCategory.find((r) => r.key === 'renamed')!.counts, { Pass: 7, AttributeError: 4, 'Soft-fail': 1 });
+    assert.deepEqual(t.byEnvironment.map((r) => r.key), ['1.0', '2.0', '3.0']);
+  });
+
+  test('Table 5: Pass@1 per category with the task range and fidelity per version', () => {
+    const rows = categoryTable(FACTS);
+    const renamed = rows.find((r) => r.category === 'renamed')!;
+    assert.deepEqual([renamed.pass.successes, renamed.pass.n, renamed.tasks], [7, 12, 1]);
+    close(renamed.minTask, 7 / 12);
+    assert.deepEqual(renamed.fidelity.map((f) => [f.version, f.pass.value]), [['1.0', 1], ['2.0', 1]]);
+    const removed = rows.find((r) => r.category === 'removed')!;
+    assert.deepEqual(removed.fidelity.map((f) => [f.version, f.pass.value]), [['1.0', 0.5], ['2.0', 1]]);
+  });
+});
+
+describe('repair', () => {
+  const c = (sampleId: string, target: string, outcomes: Outcome[], modelFailed = false): RepairCase => ({
+    library: 'lib', sampleId, taskId: 't', category: 'renamed', prompted: '1.0', target, modelFailed,
+    rounds: outcomes.map((outcome, i) => ({ round: i + 1, outcome, errorType: outcome === 'hard-fail' ? 'AttributeError' : null })),
+  });
+  const cases = [
+    c('A', '2.0', ['hard-fail', 'pass']),
+    c('B', '2.0', ['pass']),
+    c('C', '2.0', ['hard-fail', 'soft-fail', 'timeout']),
+    c('D', '3.0', ['hard-fail', 'hard-fail', 'pass']),
+    c('E', '3.0', [], true),
+    c('F', '3.0', []),
+  ];
+
+  test('success per target version and cumulative per round; model failures apart', () => {
+    const f = repairFigures(cases, 3);
+    assert.deepEqual(f.map((x) => [x.target, x.attempts, x.byRound.map((r) => r.repaired.successes), x.modelFailures]), [
+      ['all', 4, [1, 2, 3], 1],
+      ['2.0', 3, [1, 2, 2], 0],
+      ['3.0', 1, [0, 0, 1], 1],
+    ]);
+    assert.deepEqual(f[0]!.byRound[0]!.repaired.ci, wilsonInterval(1, 4));
+  });
+});
+
+describe('the plan and the facts of a run', () => {
+  const sets: DriftTaskSetInput[] = [{ library: 'lib', tasks: [{ id: 't1', category: 'renamed', prompt: 'Using {library} {version}, do it. Implement f().', entryPoint: 'f', harness: 'def check(c): pass', solutions: [] }] }];
+  const versions = new Map([['lib', ['2.0', '1.0', '3.0']]]);
+
+  test('generation samples: every sample index over every task and version first', () => {
+    const s = generationSamples(sets, versions, 2);
+    assert.deepEqual(s.map((x) => x.id), ['drift:lib:t1@1.0#1', 'drift:lib:t1@2.0#1', 'drift:lib:t1@3.0#1', 'drift:lib:t1@1.0#2', 'drift:lib:t1@2.0#2', 'drift:lib:t1@3.0#2']);
+    assert.equal(s[1]!.prompt[1]!.content, 'Using lib 2.0, do it. Implement f().');
+  });
+
+  test('repairs are due for samples that pass on their version and fail on a newer one; then for attempts that fail', () => {
+    const samples = generationSamples(sets, versions, 1);
+    const ex = new Map<string, { outcome: Outcome }>([
+      ['drift:lib:t1@1.0#1\u00001.0', { outcome: 'pass' }],
+      ['drift:lib:t1@1.0#1\u00002.0', { outcome: 'soft-fail' }],
+      ['drift:lib:t1@1.0#1\u00003.0', { outcome: 'hard-fail' }],
+      ['drift:lib:t1@2.0#1\u00002.0', { outcome: 'hard-fail' }], // fails on its own version: no repair
+      ['drift:lib:t1@2.0#1\u00003.0', { outcome: 'hard-fail' }],
+      ['drift:lib:t1@3.0#1\u00003.0', { outcome: 'pass' }],
+    ]);
+    const r1 = plannedRepairs(1, samples, ex, versions);
+    assert.deepEqual(r1.map((p) => p.id), [repairId('drift:lib:t1@1.0#1', '2.0', 1), repairId('drift:lib:t1@1.0#1', '3.0', 1)]);
+    // Round 2: the round-1 attempt on 3.0 failed, the one on 2.0 passed.
+    const repairSamples = r1.map((p) => ({ ...samples[0]!, id: p.id, groundTruth: p.truth }));
+    ex.set(`${r1[0]!.id}\u00002.0`, { outcome: 'pass' });
+    ex.set(`${r1[1]!.id}\u00003.0`, { outcome: 'hard-fail' });
+    const r2 = plannedRepairs(2, [...samples, ...repairSamples], ex, versions);
+    assert.deepEqual(r2.map((p) => [p.id, p.truth.previous, p.truth.round]), [[repairId('drift:lib:t1@1.0#1', '3.0', 2), r1[1]!.id, 2]]);
+
+    // The facts: generation executions, and one repair case per (sample, target) with its rounds.
+    const r2Sample = { ...samples[0]!, id: r2[0]!.id, groundTruth: r2[0]!.truth };
+    ex.set(`${r2[0]!.id}\u00003.0`, { outcome: 'pass' });
+    const rows = [...samples.map((s) => ({ sample: s, status: 'answered' as const })), ...repairSamples.map((s) => ({ sample: s, status: 'answered' as const })), { sample: r2Sample, status: 'answered' as const }];
+    const execs = [...ex.entries()].map(([k, v]) => ({ sampleId: k.split('\u0000')[0]!, environment: k.split('\u0000')[1]!, outcome: v.outcome, errorType: v.outcome === 'hard-fail' ? 'AttributeError' : null, extraction: 'fenced' as const }));
+    const facts = driftFacts(rows, execs);
+    assert.equal(facts.executions.length, 6);
+    assert.deepEqual(facts.generations, { samples: 3, answered: 3, modelFailures: 0, pending: 0, noCode: 0 });
+    assert.deepEqual(facts.repairs.map((r) => [r.target, r.rounds.map((x) => x.outcome)]), [['2.0', ['pass']], ['3.0', ['hard-fail', 'pass']]]);
+  });
+});
