@@ -1,0 +1,487 @@
+// Validates the drift suite's task sets (tasks/drift/*.json) by execution: every solution of every task, with the
+// task's harness, in every environment of its library (each run a fresh temporary folder and process, 60 s limit),
+// then checks the acceptance rules and prints the outcome table (and writes it into tasks/drift/README.md).
+//
+//   node --import tsx scripts/validate-drift-tasks.ts [--library numpy]… [--suites bullseye,sid] [--task ID]…
+//        [--env-root DIR] [--jobs N] [--timeout S] [--readme] [--json FILE] [--check] [--check-drift] [--quiet]
+//
+// Environments: folders SUITE-HASH under --env-root (default $ANACHRON_ENV_CACHE or ~/.cache/anachron/debian) built by
+// scripts/debian-python.sh; a folder serves LIBRARY when its .anachron-complete lists python3-LIBRARY; per suite the
+// folder with the fewest such libraries is used. The environment's version is the upstream part of the Debian
+// package version (torch 1.7.1 although its __version__ says 1.7.0a0), as scripts/probe-debian.sh records it.
+//
+// Outcomes: pass; warn (passed, but a DeprecationWarning, PendingDeprecationWarning or FutureWarning was issued);
+// fail:<exception type> (AssertionError: wrong answer); timeout. Acceptance (--check): in every environment the
+// solution for that environment's version passes without warnings, and no harness names an API of its task;
+// --check-drift adds: every task's newest solution fails or warns in some environment, or its oldest does.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compareVersions, satisfies } from '../server/src/core/versions.js';
+import {
+  categoryCounts,
+  coverageGrid,
+  coverageIssues,
+  formatIssue,
+  harnessApiUses,
+  newestSolution,
+  oldestSolution,
+  parseTaskSet,
+  solutionFor,
+  type DriftSolution,
+  type DriftTask,
+  type DriftTaskSet,
+} from '../server/src/drift/tasks.js';
+
+const REPO = resolve(__dirname, '..');
+const TASK_DIR = join(REPO, 'tasks', 'drift');
+const README = join(TASK_DIR, 'README.md');
+const SUITE_ORDER = ['buster', 'bullseye', 'bookworm', 'trixie', 'forky', 'sid'];
+
+interface Args {
+  libraries: string[];
+  suites: string[] | null;
+  tasks: string[];
+  envRoot: string;
+  jobs: number;
+  timeoutS: number;
+  readme: boolean;
+  json: string | null;
+  check: boolean;
+  checkDrift: boolean;
+  quiet: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = {
+    libraries: [],
+    suites: null,
+    tasks: [],
+    envRoot: process.env.ANACHRON_ENV_CACHE ?? join(homedir(), '.cache', 'anachron', 'debian'),
+    jobs: 2,
+    timeoutS: 60,
+    readme: false,
+    json: null,
+    check: false,
+    checkDrift: false,
+    quiet: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--library') a.libraries.push(value());
+    else if (flag === '--suites') a.suites = value().split(',').filter(Boolean);
+    else if (flag === '--task') a.tasks.push(value());
+    else if (flag === '--env-root') a.envRoot = value();
+    else if (flag === '--jobs') a.jobs = Math.max(1, Number(value()) || 1);
+    else if (flag === '--timeout') a.timeoutS = Math.max(1, Number(value()) || 60);
+    else if (flag === '--readme') a.readme = true;
+    else if (flag === '--json') a.json = value();
+    else if (flag === '--check') a.check = true;
+    else if (flag === '--check-drift') a.checkDrift = true;
+    else if (flag === '--quiet') a.quiet = true;
+    else if (flag === '--help' || flag === '-h') {
+      console.log(readFileSync(__filename, 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+      process.exit(0);
+    } else throw new Error(`unknown argument ${flag}`);
+  }
+  if (a.libraries.length === 0) {
+    a.libraries = readdirSync(TASK_DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  }
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Environments
+
+export interface Environment {
+  suite: string;
+  dir: string;
+  python: string;
+  /** Upstream release of the Debian package. */
+  version: string;
+  debianVersion: string;
+  pythonVersion: string;
+}
+
+/** Upstream release of a Debian version: no epoch, no Debian revision, no +dfsg/+ds repack suffix. */
+export function upstreamVersion(debianVersion: string): string {
+  return debianVersion.replace(/^\d+:/, '').replace(/-[^-]*$/, '').replace(/[+~](?:dfsg|ds)\d*(?:\.\d+)*$/, '');
+}
+
+function suiteRank(s: string): number {
+  const i = SUITE_ORDER.indexOf(s);
+  return i < 0 ? SUITE_ORDER.length : i;
+}
+
+export function discoverEnvironments(root: string, library: string): Environment[] {
+  if (!existsSync(root)) return [];
+  const pkg = `python3-${library.toLowerCase().replace(/_/g, '-')}`;
+  const bySuite = new Map<string, { env: Environment; libs: number }>();
+  for (const name of readdirSync(root).sort()) {
+    const m = /^([a-z]+)-([0-9a-f]{6,})$/.exec(name);
+    if (!m) continue;
+    const dir = join(root, name);
+    const marker = join(dir, '.anachron-complete');
+    const python = join(dir, 'run-python');
+    if (!existsSync(marker) || !existsSync(python)) continue;
+    const text = readFileSync(marker, 'utf8');
+    const deb = new RegExp(`^deb=${pkg.replace(/[.]/g, '\\.')} (\\S+) `, 'm').exec(text);
+    if (!deb) continue;
+    const libs = (text.match(/^deb=python3-(?!minimal|dev|distutils|lib2to3|pkg-resources|setuptools)[a-z0-9-]+ /gm) ?? []).length;
+    const env: Environment = {
+      suite: m[1]!,
+      dir,
+      python,
+      version: upstreamVersion(deb[1]!),
+      debianVersion: deb[1]!,
+      pythonVersion: /^python=(\S+)/m.exec(text)?.[1] ?? '?',
+    };
+    const prev = bySuite.get(env.suite);
+    if (!prev || libs < prev.libs) bySuite.set(env.suite, { env, libs });
+  }
+  return [...bySuite.values()].map((x) => x.env).sort((a, b) => compareVersions(a.version, b.version) || suiteRank(a.suite) - suiteRank(b.suite));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Running one solution
+
+const DRIVER = String.raw`
+import importlib, json, sys, time, traceback, warnings
+lib, entry, out_path = sys.argv[1], sys.argv[2], sys.argv[3]
+res = {}
+def finish():
+    with open(out_path, 'w') as f:
+        json.dump(res, f)
+try:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        mod = importlib.import_module(lib)
+    res['libraryVersion'] = str(getattr(mod, '__version__', '?'))
+except BaseException as e:
+    res.update(outcome='env-error', error=type(e).__name__, message=str(e)[:400])
+    finish()
+    sys.exit(0)
+src = open('program.py').read()
+SOFT = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
+t0 = time.perf_counter()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    g = {'__name__': '__main__', '__file__': 'program.py'}
+    try:
+        exec(compile(src, 'program.py', 'exec'), g)
+        res['outcome'] = 'pass'
+    except BaseException as e:
+        res['outcome'] = 'fail'
+        res['error'] = type(e).__name__
+        res['message'] = str(e)[:400]
+        res['trace'] = ''.join(traceback.format_exception_only(type(e), e))[-600:]
+res['seconds'] = round(time.perf_counter() - t0, 3)
+soft = [w for w in caught if issubclass(w.category, SOFT)]
+res['warnings'] = [{'category': w.category.__name__, 'message': str(w.message)[:300], 'file': str(w.filename), 'line': w.lineno} for w in soft[:5]]
+res['otherWarnings'] = sorted({w.category.__name__ for w in caught if not issubclass(w.category, SOFT)})
+if res['outcome'] == 'pass' and soft:
+    res['outcome'] = 'warn'
+finish()
+`;
+
+export interface RunResult {
+  outcome: 'pass' | 'warn' | 'fail' | 'timeout' | 'env-error';
+  error?: string;
+  message?: string;
+  seconds?: number;
+  wallSeconds: number;
+  warnings?: { category: string; message: string; file: string; line: number }[];
+  otherWarnings?: string[];
+  libraryVersion?: string;
+}
+
+export function programText(task: Pick<DriftTask, 'harness' | 'entryPoint'>, code: string): string {
+  return `${code.replace(/\s+$/, '')}\n\n\n${task.harness.replace(/\s+$/, '')}\n\n\ncheck(${task.entryPoint})\n`;
+}
+
+export function runSolution(env: Environment, library: string, task: DriftTask, solution: DriftSolution, timeoutS: number): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'drift-validate-'));
+  writeFileSync(join(dir, 'program.py'), programText(task, solution.code));
+  writeFileSync(join(dir, '_driver.py'), DRIVER);
+  const out = join(dir, '_result.json');
+  const started = Date.now();
+  return new Promise((resolvePromise) => {
+    const child = spawn(env.python, ['-I', '_driver.py', library, task.entryPoint, out], {
+      cwd: dir,
+      env: { PATH: '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', PYTHONHASHSEED: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 4000) stderr += d.toString();
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutS * 1000);
+    child.on('close', () => {
+      clearTimeout(timer);
+      const wallSeconds = (Date.now() - started) / 1000;
+      let result: RunResult;
+      if (timedOut) result = { outcome: 'timeout', wallSeconds };
+      else if (existsSync(out)) result = { ...(JSON.parse(readFileSync(out, 'utf8')) as Omit<RunResult, 'wallSeconds'>), wallSeconds };
+      else result = { outcome: 'fail', error: 'Crash', message: stderr.trim().split('\n').slice(-3).join(' | ') || 'no result written', wallSeconds };
+      rmSync(dir, { recursive: true, force: true });
+      resolvePromise(result);
+    });
+  });
+}
+
+async function pool<T>(jobs: (() => Promise<T>)[], concurrency: number, onDone: (n: number) => void): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]!();
+      onDone(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evaluation
+
+export interface TaskReport {
+  task: DriftTask;
+  /** results[solutionIndex][envIndex] */
+  results: RunResult[][];
+  /** Index of the version-aware solution per environment (-1: none). */
+  diagonal: number[];
+  newest: number;
+  oldest: number;
+  /** A solution fails or warns in an environment newer than its versions. */
+  forward: boolean;
+  /** A solution fails or warns in an environment older than its versions. */
+  backward: boolean;
+  problems: string[];
+}
+
+const ok = (r: RunResult) => r.outcome === 'pass';
+
+/** Where an environment lies relative to a solution's versions: inside them, newer (above) or older (below). */
+export function envRelation(solution: DriftSolution, version: string): 'inside' | 'newer' | 'older' {
+  if (solution.versions.trim() === '' || satisfies(version, solution.versions)) return 'inside';
+  // The environment is newer when some version below it is inside the solution's versions.
+  const below = coverageGrid().filter((v) => compareVersions(v, version) < 0);
+  return below.some((v) => satisfies(v, solution.versions)) ? 'newer' : 'older';
+}
+
+export function evaluateTask(task: DriftTask, envs: readonly Environment[], results: RunResult[][], checkDrift: boolean): TaskReport {
+  const problems: string[] = [];
+  const diagonal = envs.map((env) => {
+    const s = solutionFor(task, env.version);
+    return s ? task.solutions.indexOf(s) : -1;
+  });
+  envs.forEach((env, e) => {
+    const d = diagonal[e]!;
+    if (d < 0) problems.push(`no solution for ${env.suite} (${env.version})`);
+    else {
+      const r = results[d]![e]!;
+      if (!ok(r)) problems.push(`version-aware solution ${JSON.stringify(task.solutions[d]!.versions)} is ${label(r)} on ${env.suite} (${env.version})${r.message ? `: ${r.message.split('\n')[0]}` : ''}${r.warnings?.length ? `: ${r.warnings[0]!.category}: ${r.warnings[0]!.message}` : ''}`);
+    }
+    for (const row of results) if (row[e]!.outcome === 'env-error') problems.push(`environment ${env.suite} cannot import the library: ${row[e]!.message}`);
+  });
+  const newest = task.solutions.indexOf(newestSolution(task)!);
+  const oldest = task.solutions.indexOf(oldestSolution(task)!);
+  let forward = false;
+  let backward = false;
+  task.solutions.forEach((s, i) => {
+    envs.forEach((env, e) => {
+      const r = results[i]![e]!;
+      if (ok(r) || r.outcome === 'env-error') return;
+      const rel = envRelation(s, env.version);
+      if (rel === 'newer') forward = true;
+      if (rel === 'older') backward = true;
+    });
+  });
+  if (checkDrift) {
+    const newestDrifts = results[newest]!.some((r) => !ok(r));
+    const oldestDrifts = results[oldest]!.some((r) => !ok(r));
+    if (!newestDrifts && !oldestDrifts) problems.push('no drift: the newest solution passes everywhere and so does the oldest');
+  }
+  const uses = harnessApiUses(task);
+  if (uses.length) problems.push(`the harness uses the task's APIs: ${uses.join(', ')}`);
+  for (const row of results) for (const r of row) if ((r.seconds ?? 0) > 2) problems.push(`a run took ${r.seconds} s (limit 2 s)`);
+  return { task, results, diagonal, newest, oldest, forward, backward, problems: [...new Set(problems)] };
+}
+
+const SHORT: Record<string, string> = {
+  AttributeError: 'Attr',
+  ImportError: 'Import',
+  ModuleNotFoundError: 'Import',
+  TypeError: 'Type',
+  ValueError: 'Value',
+  AssertionError: 'Assert',
+  RuntimeError: 'Runtime',
+  NotImplementedError: 'NotImpl',
+  NameError: 'Name',
+  IndexError: 'Index',
+  KeyError: 'Key',
+  UnpicklingError: 'Unpickling',
+};
+
+export function label(r: RunResult): string {
+  switch (r.outcome) {
+    case 'pass':
+      return '✓';
+    case 'warn':
+      return `⚠${r.warnings?.[0]?.category === 'FutureWarning' ? 'F' : r.warnings?.[0]?.category === 'PendingDeprecationWarning' ? 'P' : 'D'}`;
+    case 'timeout':
+      return '⏱';
+    case 'env-error':
+      return 'env!';
+    default:
+      return `✗${SHORT[r.error ?? ''] ?? r.error ?? '?'}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reports
+
+function cell(rep: TaskReport, e: number): string {
+  return rep.results
+    .map((row, i) => {
+      const l = label(row[e]!);
+      return rep.diagonal[e] === i ? `**${l}**` : l;
+    })
+    .join(' ');
+}
+
+export function markdownSection(set: DriftTaskSet, envs: readonly Environment[], reports: readonly TaskReport[]): string {
+  const lines: string[] = [];
+  const envHead = envs.map((e) => `${e.suite} ${e.version}`);
+  lines.push(`Environments: ${envs.map((e) => `${e.suite} (${set.distribution} ${e.version}, Debian ${e.debianVersion}, Python ${e.pythonVersion})`).join('; ')}.`);
+  lines.push('');
+  const counts = categoryCounts(set.tasks);
+  lines.push('| category | tasks | forward drift | backward drift | both | version-aware passes (diagonal) | version-oblivious passes |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  const row = (name: string, rs: readonly TaskReport[]) => {
+    const diagPass = rs.reduce((n, r) => n + r.diagonal.filter((d, e) => d >= 0 && ok(r.results[d]![e]!)).length, 0);
+    const oblPass = rs.reduce((n, r) => n + r.results[r.newest]!.filter(ok).length, 0);
+    const cells = rs.length * envs.length;
+    lines.push(`| ${name} | ${rs.length} | ${rs.filter((r) => r.forward).length} | ${rs.filter((r) => r.backward).length} | ${rs.filter((r) => r.forward && r.backward).length} | ${diagPass}/${cells} | ${oblPass}/${cells} |`);
+  };
+  for (const [cat] of counts) row(cat, reports.filter((r) => r.task.category === cat));
+  row('**all**', reports);
+  lines.push('');
+  lines.push(`| task | category | solutions (in file order) | ${envHead.join(' | ')} |`);
+  lines.push(`|---|---|---|${envs.map(() => '---').join('|')}|`);
+  for (const rep of reports) {
+    const sols = rep.task.solutions.map((s) => `\`${s.versions || '*'}\``).join(' ');
+    lines.push(`| \`${rep.task.id}\` | ${rep.task.category} | ${sols} | ${envs.map((_, e) => cell(rep, e)).join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+function replaceSection(text: string, library: string, body: string): string {
+  const begin = `<!-- validation:${library}:begin -->`;
+  const end = `<!-- validation:${library}:end -->`;
+  const block = `${begin}\n${body}\n${end}`;
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  if (i >= 0 && j > i) return text.slice(0, i) + block + text.slice(j + end.length);
+  return `${text.replace(/\s*$/, '')}\n\n${block}\n`;
+}
+
+function consoleTable(set: DriftTaskSet, envs: readonly Environment[], reports: readonly TaskReport[]): string {
+  const head = ['task', 'cat', ...envs.map((e) => `${e.suite} ${e.version}`)];
+  const rows = reports.map((r) => [r.task.id, r.task.category, ...envs.map((_, e) => cell(r, e).replace(/\*\*(.*?)\*\*/g, '[$1]'))]);
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const fmt = (r: string[]) => r.map((x, c) => x.padEnd(widths[c]!)).join('  ');
+  return [`${set.library} (${reports.length} tasks; [x] = the version-aware solution for that environment)`, fmt(head), ...rows.map(fmt)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  let failed = false;
+  const jsonOut: Record<string, unknown> = {};
+  let readme = existsSync(README) ? readFileSync(README, 'utf8') : '';
+  for (const library of args.libraries) {
+    const file = join(TASK_DIR, `${library}.json`);
+    let envs = discoverEnvironments(args.envRoot, library);
+    if (args.suites) envs = envs.filter((e) => args.suites!.includes(e.suite));
+    const set = parseTaskSet(readFileSync(file, 'utf8'), { source: file, coverVersions: coverageGrid(envs.map((e) => e.version)) });
+    const tasks = args.tasks.length ? set.tasks.filter((t) => args.tasks.includes(t.id)) : set.tasks;
+    if (envs.length === 0) {
+      console.error(`${library}: no environments under ${args.envRoot}`);
+      failed = true;
+      continue;
+    }
+    const cov = tasks.flatMap((t) => coverageIssues(t, envs.map((e) => e.version)));
+    if (cov.length) {
+      for (const c of cov) console.error(formatIssue(c));
+      failed = true;
+    }
+    const jobs: (() => Promise<RunResult>)[] = [];
+    for (const t of tasks) for (const s of t.solutions) for (const env of envs) jobs.push(() => runSolution(env, library, t, s, args.timeoutS));
+    const t0 = Date.now();
+    if (!args.quiet) console.error(`${library}: ${tasks.length} tasks, ${jobs.length} runs in ${envs.map((e) => `${e.suite} ${e.version}`).join(', ')}`);
+    const flat = await pool(jobs, args.jobs, (n) => {
+      if (!args.quiet && (n % 25 === 0 || n === jobs.length)) process.stderr.write(`  ${n}/${jobs.length} (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+    });
+    let k = 0;
+    const reports = tasks.map((t) => {
+      const results = t.solutions.map(() => envs.map(() => flat[k++]!));
+      return evaluateTask(t, envs, results, args.checkDrift);
+    });
+    envs.forEach((env, e) => {
+      const seen = [...new Set(reports.flatMap((r) => r.results.map((row) => row[e]!.libraryVersion).filter((v): v is string => !!v)))];
+      if (!args.quiet) console.error(`  ${env.suite}: Debian ${env.debianVersion} -> ${env.version}; the library says ${seen.join(', ') || '?'}`);
+    });
+    console.log(consoleTable(set, envs, reports));
+    const fwd = reports.filter((r) => r.forward).length;
+    const bwd = reports.filter((r) => r.backward).length;
+    console.log(`${library}: forward drift in ${fwd} tasks, backward drift in ${bwd}, both in ${reports.filter((r) => r.forward && r.backward).length}, neither in ${reports.filter((r) => !r.forward && !r.backward).length}`);
+    for (const r of reports) for (const p of r.problems) console.log(`PROBLEM ${r.task.id}: ${p}`);
+    const hasProblems = reports.some((r) => r.problems.length > 0);
+    if (args.check && hasProblems) failed = true;
+    if (args.readme) readme = replaceSection(readme, library, markdownSection({ ...set, tasks }, envs, reports));
+    jsonOut[library] = {
+      environments: envs,
+      tasks: reports.map((r) => ({
+        id: r.task.id,
+        category: r.task.category,
+        forward: r.forward,
+        backward: r.backward,
+        problems: r.problems,
+        solutions: r.task.solutions.map((s, i) => ({ versions: s.versions, results: envs.map((env, e) => ({ suite: env.suite, version: env.version, diagonal: r.diagonal[e] === i, ...r.results[i]![e]! })) })),
+      })),
+    };
+  }
+  if (args.readme) writeFileSync(README, readme);
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(jsonOut, null, 2)}\n`);
+  return failed ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(2);
+    },
+  );
+}
