@@ -3,6 +3,7 @@ import { runBench } from './bench-command.js';
 import { runBuildMatrices } from './build-matrices-command.js';
 import { runCheck } from './check-command.js';
 import { runCompareSurfaces } from './compare-surfaces-command.js';
+import { runEnv } from './env-command.js';
 import { runHistory } from './history-command.js';
 import { runLsp } from './lsp-command.js';
 import { runMinVersions } from './min-versions-command.js';
@@ -32,6 +33,10 @@ commands:
       from a source tree, then rebuild that library's matrix.
   compare-surfaces REFERENCE CANDIDATE [--documented DOCS] [--format text|json] [--limit N]
       How far two surfaces of one version agree (e.g. runtime against static extraction).
+  env list [--json] | env add LIB==VERSION (--python PATH | --venv DIR [--create] | --debian SUITE) |
+  env check [LIB[==VERSION]] | env discover
+      The environment registry of the drift suite: which interpreter runs which library version, verified by
+      importing it there; discover registers the Debian roots of scripts/debian-python.sh. See anachron env --help.
   bench run CONFIG [--limit N] [--shard i/n] [--out DIR] | bench merge A B… --out DIR | bench report RUN… [--out DIR]
       LibEvoBench runs against a model: run (resumable, with a progress bar), merge shards, report and compare
       runs (SEUS leaderboard). See anachron bench --help and docs/benchmark-scoring.md.
@@ -60,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
         return runCompareSurfaces(rest, out);
       case 'bench':
         return await runBench(rest, out, err);
+      case 'env':
+        return await runEnv(rest, out, err);
       case '--help':
       case '-h':
       case 'help':
