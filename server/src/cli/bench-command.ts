@@ -27,6 +27,9 @@ import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { versionsEqual } from '../core/versions.js';
 import { loadPythonParser } from '../parser/python-parser.js';
 import { UsageError } from './usage-error.js';
+import { benchRunDrift, compareDriftRuns, registryEnvironments, reportDriftRun, type EnvironmentSource } from './drift-command.js';
+import { isDriftRun } from '../drift/report-files.js';
+import { mergeDriftRuns } from '../drift/merge.js';
 
 type Out = (s: string) => void;
 
@@ -39,6 +42,10 @@ export const BENCH_USAGE = `usage: anachron bench <run|merge|report> …
       a folder of pinned Python code, or --example-corpus, generated numpy projects); suite "synthetic" makes
       synthetic samples; --samples FILE.jsonl reads the samples instead of building them. --model-ipc ID: the
       model is served by the parent process over the IPC channel (the editor's vscode.lm models), recorded as ID.
+      Suite "drift" generates code for each task at each version, runs every sample in every environment of its
+      library (sandboxed; environments from the config or anachron env), repairs what breaks in newer versions,
+      and reports drift matrices, Pass@k, the error taxonomy and repair rates (docs/benchmark-drift.md); --limit
+      counts generated samples. Generated code runs on this machine: only run configs you trust.
   bench merge A B… --out DIR
       Join shard runs (folders or run.sqlite files) into DIR/run.sqlite and write its report.
   bench report RUN… [--out DIR]
@@ -75,11 +82,11 @@ function scoringOptions(values: { bootstrap?: string; lambda?: string; gamma?: s
   };
 }
 
-export async function runBench(argv: string[], out: Out, err: Out): Promise<number> {
+export async function runBench(argv: string[], out: Out, err: Out, environments?: EnvironmentSource): Promise<number> {
   const [sub, ...rest] = argv;
   switch (sub) {
     case 'run':
-      return await benchRun(rest, out, err);
+      return await benchRun(rest, out, err, environments);
     case 'merge':
       return benchMerge(rest, out, err);
     case 'report':
@@ -292,7 +299,7 @@ function reportRun(database: string, dir: string, matricesFolder: string, flags:
   return writeRunReport(dir, scored, scoringOptions(flags, runSeedOf(database))).results;
 }
 
-async function benchRun(argv: string[], out: Out, err: Out): Promise<number> {
+async function benchRun(argv: string[], out: Out, err: Out, environments?: EnvironmentSource): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -330,6 +337,25 @@ async function benchRun(argv: string[], out: Out, err: Out): Promise<number> {
   const concurrency = numberOption(values.concurrency, 'concurrency', (n) => Number.isInteger(n) && n >= 1 && n <= 1024);
   if (concurrency !== undefined) config.concurrency = concurrency;
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
+  if (config.suite === 'drift') {
+    if (values.samples || values.corpus || values['example-corpus']) throw new UsageError('suite "drift" takes its tasks from drift.taskFiles: --samples, --corpus and --example-corpus do not apply');
+    return await benchRunDrift(
+      config,
+      configFile,
+      {
+        matrices: matricesFolder,
+        ...(values.out ? { out: values.out } : {}),
+        quiet: values.quiet,
+        verbose: values.verbose,
+        retryFailed: values['retry-failed'],
+        noReport: values['no-report'],
+        ...(values['model-ipc'] !== undefined ? { modelIpc: values['model-ipc'] } : {}),
+      },
+      environments ?? registryEnvironments(err),
+      out,
+      err,
+    );
+  }
   const defaultDir = join('bench-runs', basename(configFile, extname(configFile)) + (config.shard ? `-shard-${config.shard.index}-of-${config.shard.count}` : ''));
   const dir = resolve(values.out ?? defaultDir);
   const database = join(dir, 'run.sqlite');
@@ -428,6 +454,13 @@ function benchMerge(argv: string[], out: Out, err: Out): number {
   const dir = resolve(values.out);
   mkdirSync(dir, { recursive: true });
   const database = join(dir, 'run.sqlite');
+  if (isDriftRun(inputs[0]!)) {
+    const merged = mergeDriftRuns(inputs, database);
+    out(`merged ${inputs.length} drift runs into ${database}: ${merged.samples} samples, ${merged.answered} answered, ${merged.failed} failed, ${merged.pending} pending; ${merged.executions} executions${merged.duplicatesSkipped + merged.executionDuplicates ? `, ${merged.duplicatesSkipped + merged.executionDuplicates} duplicate records kept once` : ''}`);
+    if (merged.missingShards.length) err(`anachron: warning: shards missing from the merge: ${merged.missingShards.join(', ')}`);
+    if (!values['no-report']) reportDriftRun(database, dir, out);
+    return 0;
+  }
   const summary = mergeRuns(inputs, database);
   out(`merged ${inputs.length} runs into ${database}: ${summary.samples} samples, ${summary.answered} answered, ${summary.failed} failed, ${summary.pending} pending${summary.duplicatesSkipped ? `, ${summary.duplicatesSkipped} duplicate records kept once` : ''}`);
   if (summary.missingShards.length) err(`anachron: warning: shards missing from the merge: ${summary.missingShards.join(', ')}`);
@@ -447,6 +480,13 @@ function benchReport(argv: string[], out: Out, err: Out): number {
   }
   if (positionals.length === 0) throw new UsageError('bench report needs at least one run (a folder with run.sqlite, or the file)');
   const databases = positionals.map(runDatabase);
+  const drift = databases.map(isDriftRun);
+  if (drift.some(Boolean)) {
+    if (!drift.every(Boolean)) throw new UsageError('bench report compares runs of one kind: drift runs with drift runs, LibEvoBench runs with LibEvoBench runs');
+    if (databases.length === 1) reportDriftRun(databases[0]!, values.out ? resolve(values.out) : resolve(databases[0]!, '..'), out);
+    else compareDriftRuns(databases, resolve(values.out ?? 'bench-report'), out);
+    return 0;
+  }
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   if (databases.length === 1) {
     const dir = values.out ? resolve(values.out) : resolve(databases[0]!, '..');

@@ -2,6 +2,7 @@
 // sandbox's limits, repair rounds, and optional interpreters per (library, version). Validated from untrusted JSON;
 // the parts that change the measurement enter the run's identity (bench/runs/config.ts).
 import { ConfigError } from '../bench/models/config.js';
+import { SANDBOX_DEFAULTS } from '../environments/sandbox.js';
 import { DRIFT_PROMPT_VERSION } from './prompts.js';
 
 export interface DriftEnvironmentOverride {
@@ -10,21 +11,34 @@ export interface DriftEnvironmentOverride {
   env?: Record<string, string>;
 }
 
+/** A HumanEval-style task file (JSON array or JSON Lines of task_id, prompt, entry_point, test): humaneval.ts. */
+export interface HumanEvalTaskFile {
+  file: string;
+  /** The import name the tasks are for ({library} in the prompts). */
+  library: string;
+  distribution?: string;
+  /** The version anchor put before each record's prompt (default: humaneval.ts's DEFAULT_ANCHOR). */
+  anchor?: string;
+  /** Category of records without one. */
+  category?: string;
+}
+
 export interface DriftSettings {
   /**
-   * Task files (JSON, the format of tasks/drift/LIBRARY.json), relative to the config file's folder or absolute.
-   * Default: the bundled task file of each library in the config.
+   * Task files, relative to the config file's folder or absolute: drift task files (the format of
+   * tasks/drift/LIBRARY.json) as paths, HumanEval-style files as {file, library, …}. Default: the bundled task file of
+   * each library in the config.
    */
-  taskFiles?: string[];
+  taskFiles?: (string | HumanEvalTaskFile)[];
   /** Only these task ids (default: every task of the files). */
   taskIds?: string[];
   /** Samples generated per prompt, n (paper: 3). Pass@k is reported for every k ≤ n. Default 3. */
   samplesPerPrompt?: number;
   /** Wall-clock limit per execution (default 30 000 ms, as the paper). */
   timeoutMs?: number;
-  /** Memory limit per execution in MiB (default 2048). */
+  /** Address-space limit per execution in MiB (default: the sandbox's, 4096). */
   memoryMb?: number;
-  /** Process limit per execution (default 64). */
+  /** Processes a sample may start (default: the sandbox's, 8). */
   maxProcesses?: number;
   /** Repair: rounds per failing (sample, newer version), 0 for none (default 3: round 1 is the paper's single shot). */
   repairRounds?: number;
@@ -41,8 +55,8 @@ export interface DriftSettings {
 export const DRIFT_DEFAULTS = {
   samplesPerPrompt: 3,
   timeoutMs: 30_000,
-  memoryMb: 2048,
-  maxProcesses: 64,
+  memoryMb: SANDBOX_DEFAULTS.memoryMb,
+  maxProcesses: SANDBOX_DEFAULTS.maxProcesses,
   repairRounds: 3,
   migrationNotes: true,
   /** The paper's sampling settings for drift runs when the model config says nothing. */
@@ -69,7 +83,20 @@ export function validateDriftSettings(raw: unknown): DriftSettings {
   if (raw === undefined) return {};
   if (!isObject(raw)) throw new ConfigError('drift must be an object');
   for (const k of Object.keys(raw)) if (!FIELDS.includes(k)) throw new ConfigError(`unknown field "${k}" in drift (known: ${FIELDS.filter((f) => f !== 'comment').join(', ')})`);
-  strings(raw.taskFiles, 'drift.taskFiles');
+  if (raw.taskFiles !== undefined) {
+    if (!Array.isArray(raw.taskFiles) || raw.taskFiles.length === 0) throw new ConfigError('drift.taskFiles must be a non-empty list');
+    raw.taskFiles.forEach((f, i) => {
+      const where = `drift.taskFiles[${i}]`;
+      if (typeof f === 'string') {
+        if (f === '') throw new ConfigError(`${where} must not be empty`);
+        return;
+      }
+      if (!isObject(f)) throw new ConfigError(`${where} must be a path, or {file, library} for a HumanEval-style file`);
+      for (const k of Object.keys(f)) if (!['file', 'library', 'distribution', 'anchor', 'category'].includes(k)) throw new ConfigError(`${where}: unknown field "${k}"`);
+      for (const k of ['file', 'library']) if (typeof f[k] !== 'string' || f[k] === '') throw new ConfigError(`${where}.${k} must be a non-empty string`);
+      for (const k of ['distribution', 'anchor', 'category']) if (f[k] !== undefined && typeof f[k] !== 'string') throw new ConfigError(`${where}.${k} must be a string`);
+    });
+  }
   strings(raw.taskIds, 'drift.taskIds');
   integer(raw.samplesPerPrompt, 'drift.samplesPerPrompt', 1, 100);
   integer(raw.timeoutMs, 'drift.timeoutMs', 100, 3_600_000);

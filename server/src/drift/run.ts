@@ -34,41 +34,15 @@ import {
   type DriftTaskSetInput,
   type RepairTruth,
 } from './dataset.js';
-import type { Outcome } from './metrics.js';
 import { migrationNotes } from './migration-notes.js';
 import { renderTaskText, repairPrompt } from './prompts.js';
 import { DriftStore, type ExecutionRecord } from './store.js';
+import type { ExecutionOutcome, ExecutionRequest, PythonCommand } from '../environments/sandbox.js';
 
-/** A command that runs Python with exactly one version of the library importable. */
-export interface PythonCommand {
-  argv: string[];
-  env?: Record<string, string>;
-}
+export type { PythonCommand };
 
-export interface ExecutionRequest {
-  python: PythonCommand;
-  code: string;
-  harness: string;
-  entryPoint: string;
-  timeoutMs?: number;
-  memoryMb?: number;
-  maxProcesses?: number;
-  signal?: AbortSignal;
-}
-
-export interface ExecutionResult {
-  outcome: Outcome;
-  errorType?: string;
-  message?: string;
-  trace?: string;
-  phase?: string;
-  warnings: { category: string; message: string; filename?: string }[];
-  durationMs: number;
-  isolation: string[];
-}
-
-/** Runs one sample against its harness in a sandbox (environments/sandbox.ts in production; fakes in tests). */
-export type Executor = (request: ExecutionRequest) => Promise<ExecutionResult>;
+/** Runs one sample against its harness in a sandbox: environments/sandbox.ts's executeSample (tests may wrap it). */
+export type Executor = (request: ExecutionRequest) => Promise<ExecutionOutcome>;
 
 export interface NotesSource {
   parse(text: string): Tree;
@@ -233,9 +207,19 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
       if (extracted.kind === 'empty') {
         record = { ...base, outcome: 'hard-fail', errorType: 'NoCode', message: 'the response holds no code', trace: null, phase: 'extraction', warnings: [], durationMs: 0, isolation: [], executedAt: new Date().toISOString() };
       } else {
-        let result: ExecutionResult;
+        let result: ExecutionOutcome;
         try {
-          result = await options.execute({ python, code: extracted.code, harness: task.harness, entryPoint: job.entryPoint, timeoutMs: settings.timeoutMs, memoryMb: settings.memoryMb, maxProcesses: settings.maxProcesses, signal: stop.signal });
+          result = await options.execute({
+            python,
+            code: extracted.code,
+            harness: task.harness,
+            entryPoint: job.entryPoint,
+            library: job.library,
+            timeoutMs: settings.timeoutMs,
+            memoryMb: settings.memoryMb,
+            maxProcesses: settings.maxProcesses,
+            signal: stop.signal,
+          });
         } catch (e) {
           if (stop.signal.aborted) return;
           summary.executions.errors++;
@@ -251,7 +235,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
           message: result.message ?? null,
           trace: result.trace ?? null,
           phase: result.phase ?? null,
-          warnings: result.warnings ?? [],
+          warnings: (result.warnings ?? []).map((w) => ({ category: w.category, message: w.message, ...(w.filename ? { filename: w.filename } : {}) })),
           durationMs: result.durationMs,
           isolation: result.isolation ?? [],
           executedAt: new Date().toISOString(),

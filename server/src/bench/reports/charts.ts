@@ -4,7 +4,7 @@
 import type { Comparison } from '../scoring/compare.js';
 import { ALL, PRIMARY_METRIC, type ProgressionPoint, type RunResults, type ScoringUnit } from '../scoring/types.js';
 
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 const CATEGORY_COLORS: Record<string, string> = {
   correct: '#2e7d32',
   invalid: '#ef6c00',
@@ -22,7 +22,9 @@ function n(x: number): string {
   return (Math.round(x * 10) / 10).toString();
 }
 
-function svg(width: number, height: number, title: string, body: string[]): string {
+export function svg(chartWidth: number, height: number, title: string, body: string[]): string {
+  // Wide enough for the title (about 7.6 px a character at 14 px): a long title is never clipped.
+  const width = Math.max(chartWidth, Math.ceil(title.length * 7.6) + 40);
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(title)}" ${FONT} font-size="12">`,
     `<title>${escapeXml(title)}</title>`,
@@ -55,7 +57,7 @@ function yAxis(f: Frame, body: string[], label: string): (v: number) => number {
   return y;
 }
 
-function legend(body: string[], x: number, y: number, items: { label: string; color: string; dashed?: boolean; box?: boolean }[]): void {
+export function legend(body: string[], x: number, y: number, items: { label: string; color: string; dashed?: boolean; box?: boolean }[]): void {
   items.forEach((item, i) => {
     const yy = y + i * 16;
     if (item.box) body.push(`<rect x="${x}" y="${yy - 9}" width="12" height="10" fill="${item.color}"/>`);
@@ -65,11 +67,11 @@ function legend(body: string[], x: number, y: number, items: { label: string; co
 }
 
 /** Width a legend needs: the swatch and the longest label at about 7 px a character. */
-function legendWidth(labels: readonly string[]): number {
+export function legendWidth(labels: readonly string[]): number {
   return 40 + 7 * Math.max(0, ...labels.map((l) => l.length));
 }
 
-function emptyChart(title: string, message: string): string {
+export function emptyChart(title: string, message: string): string {
   return svg(480, 120, title, [`<text x="240" y="70" text-anchor="middle" fill="#777">${escapeXml(message)}</text>`]);
 }
 
@@ -159,6 +161,8 @@ export interface BarSeries {
   label: string;
   color: string;
   values: (number | null)[];
+  /** Optional 95% intervals per value, drawn as error bars. */
+  intervals?: ([number, number] | null)[];
 }
 
 export function groupedBarChart(title: string, categories: readonly string[], series: readonly BarSeries[], yLabel: string): string {
@@ -176,8 +180,14 @@ export function groupedBarChart(title: string, categories: readonly string[], se
       const v = s.values[ci];
       if (v === null || v === undefined) return;
       const x0 = start + si * barWidth;
-      body.push(`<rect x="${n(x0)}" y="${n(y(v))}" width="${n(barWidth - 2)}" height="${n(f.top + f.height - y(v))}" fill="${s.color}"><title>${escapeXml(`${s.label} ${cat}: ${(v * 100).toFixed(1)}`)}</title></rect>`);
-      body.push(`<text x="${n(x0 + (barWidth - 2) / 2)}" y="${n(y(v) - 3)}" text-anchor="middle" font-size="10" fill="#333">${(v * 100).toFixed(0)}</text>`);
+      const interval = s.intervals?.[ci] ?? null;
+      body.push(`<rect x="${n(x0)}" y="${n(y(v))}" width="${n(barWidth - 2)}" height="${n(f.top + f.height - y(v))}" fill="${s.color}"><title>${escapeXml(`${s.label} ${cat}: ${(v * 100).toFixed(1)}${interval ? ` [${(interval[0] * 100).toFixed(1)}, ${(interval[1] * 100).toFixed(1)}]` : ''}`)}</title></rect>`);
+      if (interval) {
+        const cx = x0 + (barWidth - 2) / 2;
+        body.push(`<line x1="${n(cx)}" y1="${n(y(interval[0]))}" x2="${n(cx)}" y2="${n(y(interval[1]))}" stroke="#222" stroke-width="1"/>`);
+        for (const end of interval) body.push(`<line x1="${n(cx - 3)}" y1="${n(y(end))}" x2="${n(cx + 3)}" y2="${n(y(end))}" stroke="#222" stroke-width="1"/>`);
+      }
+      body.push(`<text x="${n(x0 + (barWidth - 2) / 2)}" y="${n((interval ? Math.min(y(v), y(interval[1])) : y(v)) - 3)}" text-anchor="middle" font-size="10" fill="#333">${(v * 100).toFixed(0)}</text>`);
     });
     body.push(`<text x="${n(f.left + ci * slot + slot / 2)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" fill="#333">${escapeXml(cat)}</text>`);
   });
