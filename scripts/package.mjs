@@ -40,6 +40,11 @@ const skip = (src) => !/(^|[\\/])(__pycache__|\.pytest_cache)([\\/]|$)|\.pyc$|\.
 for (const entry of ['README.md', 'LICENSE', '.vscodeignore', 'dist', 'media', 'docs/rules', 'python-probe']) {
   if (existsSync(join(root, entry))) cpSync(join(root, entry), join(stage, entry), { recursive: true, filter: skip });
 }
+// The drift suite's bundled task files (the CLI finds them beside dist/).
+if (existsSync(join(root, 'tasks', 'drift'))) {
+  mkdirSync(join(stage, 'tasks', 'drift'), { recursive: true });
+  for (const name of readdirSync(join(root, 'tasks', 'drift')).filter((n) => n.endsWith('.json'))) cpSync(join(root, 'tasks', 'drift', name), join(stage, 'tasks', 'drift', name));
+}
 mkdirSync(join(stage, 'matrices'), { recursive: true });
 for (const name of readdirSync(join(root, 'matrices')).filter((n) => n.endsWith('.sqlite') || n === 'README.md')) cpSync(join(root, 'matrices', name), join(stage, 'matrices', name));
 const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
@@ -106,6 +111,7 @@ const required = [
 const problems = required.filter((f) => !names.some((n) => n.toLowerCase() === f.toLowerCase())).map((f) => `missing ${f}`);
 if (!names.some((n) => /^matrices\/[^/]+\.sqlite$/.test(n))) problems.push('no matrices/*.sqlite');
 if (!names.some((n) => n.startsWith('docs/rules/'))) problems.push('no docs/rules/');
+if (!names.some((n) => /^tasks\/drift\/[^/]+\.json$/.test(n))) problems.push('no tasks/drift/*.json (the drift suite\'s tasks)');
 const forbidden = [/\.ts$/, /\.map$/, /(^|\/)src\//, /(^|\/)prebuilds\//, /(^|\/)test\//, /^matrices\/surfaces\//, /__pycache__/, /\.pyc$/, /(^|\/)deps\//];
 for (const n of names) if (forbidden.some((re) => re.test(n)) && !n.endsWith('.d.ts')) problems.push(`should not ship ${n}`);
 if (problems.length) {

@@ -29,14 +29,51 @@ export const SIZES: readonly Size[] = [
   { id: 'full', label: 'Full', detail: 'the whole dataset (thousands of samples per library): the paper-sized run' },
 ];
 
-/** Where API-C's code comes from; API-I and SR come from the matrices alone. */
+/** Where API-C's code comes from; API-I and SR come from the matrices alone. The drift suite runs generated code. */
 export type SuiteChoice =
   | { kind: 'libevobench'; corpus: 'none' }
   | { kind: 'libevobench'; corpus: 'example' }
   | { kind: 'libevobench'; corpus: 'workspace'; folder: string; folderName: string }
-  | { kind: 'samples'; file: string; digest: string; libraries: string[] };
+  | { kind: 'samples'; file: string; digest: string; libraries: string[] }
+  | { kind: 'drift' };
 
-export type BuiltinModelId = 'reference-pinned' | 'reference-newest';
+/** Sizes of a drift run: samples per prompt and how many generated samples (the first N cover every task and
+ * version once before any prompt gets a second sample). */
+export interface DriftSize {
+  id: SizeId;
+  label: string;
+  samplesPerPrompt: number;
+  limit?: number;
+  detail: string;
+}
+
+export const DRIFT_SIZES: readonly DriftSize[] = [
+  { id: 'quick', label: 'Quick', samplesPerPrompt: 1, limit: 40, detail: '40 generated samples, one per prompt, each run in every environment: a first look in a minute or two' },
+  { id: 'standard', label: 'Standard', samplesPerPrompt: 3, limit: 400, detail: '400 generated samples (3 per prompt, T = 0.8) run in every environment, with repair' },
+  { id: 'full', label: 'Full', samplesPerPrompt: 3, detail: 'every task at every version, 3 samples each, run everywhere, with repair: the paper-sized run' },
+];
+
+/** A library the drift suite can run: it has bundled tasks and environments (anachron env). */
+export interface DriftLibraryChoice {
+  library: string;
+  /** The environments' versions, ascending. */
+  versions: string[];
+}
+
+/** The drift suite's libraries: those with bundled tasks and at least one environment (versions ascending). */
+export function driftLibraryChoices(withTasks: readonly string[], environments: readonly { library: string; version: string }[], compare: (a: string, b: string) => number): DriftLibraryChoice[] {
+  return withTasks
+    .map((library) => ({ library, versions: [...new Set(environments.filter((e) => e.library === library).map((e) => e.version))].sort(compare) }))
+    .filter((c) => c.versions.length > 0);
+}
+
+/** What the confirmation before a drift run says: whose code runs where, and what contains it. */
+export function driftConfirmation(model: ModelChoice, libraries: readonly DriftLibraryChoice[]): string {
+  const where = libraries.map((l) => `${l.library} ${l.versions.join(', ')}`).join('; ');
+  return `The drift suite runs the code ${modelLabel(model)} generates on this machine, in every environment (${where}). Each sample runs in its own process with a timeout, memory and process limits, a scrubbed environment and a temporary folder, without network where the OS allows it (python-probe/README.md says what is enforced where). Run generated code?`;
+}
+
+export type BuiltinModelId = 'reference-pinned' | 'reference-newest' | 'version-aware' | 'version-oblivious';
 
 export type ModelChoice =
   | { kind: 'builtin'; model: BuiltinModelId }
@@ -114,6 +151,7 @@ export const LEVELS = ['L0', 'L1', 'L2', 'L3'] as const;
 
 export interface PlanInput {
   suite: SuiteChoice;
+  /** LibEvoBench: the matrices' libraries; drift: the libraries with their environments' versions. */
   libraries: readonly LibraryChoice[];
   model: ModelChoice;
   size: SizeId;
@@ -201,6 +239,7 @@ export function concurrencyFor(model: ModelChoice): number {
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'run';
 
 export function planRun(input: PlanInput): RunPlan {
+  if (input.suite.kind === 'drift') return planDriftRun(input);
   const { suite, model, size } = input;
   const sizeInfo = SIZES.find((s) => s.id === size)!;
   const libraries = [...input.libraries.map((l) => l.library)].sort();
@@ -220,16 +259,51 @@ export function planRun(input: PlanInput): RunPlan {
   };
   // The same choices give the same folder (resume); anything that changes the dataset or the model gives another.
   const { name: _name, concurrency: _c, ...measured } = config;
-  const corpus = suite.kind === 'samples' ? { samples: suite.digest } : suite.corpus === 'workspace' ? { workspace: suite.folder } : { corpus: suite.corpus };
+  const corpus = suite.kind === 'samples' ? { samples: suite.digest } : suite.kind === 'libevobench' && suite.corpus === 'workspace' ? { workspace: suite.folder } : { corpus: suite.kind === 'libevobench' ? suite.corpus : 'none' };
   const matrices = input.matricesFolder ?? input.libraries.map((l) => `${l.library}:${l.source}`).sort().join(',');
   const key = createHash('sha256').update(canonicalJson({ measured, corpus, version: input.extensionVersion, matrices })).digest('hex').slice(0, 10);
-  const corpusSlug = suite.kind === 'samples' ? 'samples' : suite.corpus === 'workspace' ? `ws-${suite.folderName}` : suite.corpus === 'example' ? 'example' : 'matrices';
+  const corpusSlug = suite.kind === 'samples' ? 'samples' : suite.kind === 'libevobench' && suite.corpus === 'workspace' ? `ws-${suite.folderName}` : suite.kind === 'libevobench' && suite.corpus === 'example' ? 'example' : 'matrices';
   const dir = join(input.runsRoot, slug(`${libraries.join('-')}-${model.kind === 'lm' ? model.id : model.kind === 'openai' ? model.model : model.model}-${corpusSlug}-${size}`) + `-${key}`);
   const matricesFolder = input.matricesFolder ?? join(dir, 'matrices');
   const args = [input.cli, 'bench', 'run', join(dir, 'config.json'), '--out', dir, '--matrices', matricesFolder, '--quiet'];
   if (suite.kind === 'samples') args.push('--samples', suite.file);
-  else if (suite.corpus === 'example') args.push('--example-corpus');
-  else if (suite.corpus === 'workspace') args.push('--corpus', suite.folder);
+  else if (suite.kind === 'libevobench' && suite.corpus === 'example') args.push('--example-corpus');
+  else if (suite.kind === 'libevobench' && suite.corpus === 'workspace') args.push('--corpus', suite.folder);
+  if (input.resume) args.push('--retry-failed');
+  const plan: RunPlan = { config, dir, args, label, matricesFolder };
+  if (model.kind === 'lm') {
+    plan.ipcModelId = lmProviderId(model);
+    args.push('--model-ipc', plan.ipcModelId);
+  }
+  if (model.kind === 'openai' && model.withKey) plan.apiKeyEnv = API_KEY_ENV;
+  return plan;
+}
+
+/**
+ * A drift run: the libraries with the versions of their environments, the bundled tasks (the CLI finds them beside
+ * the bundle), the size's samples per prompt and limit. The same choices give the same folder (resume).
+ */
+function planDriftRun(input: PlanInput): RunPlan {
+  const { model, size } = input;
+  const sizeInfo = DRIFT_SIZES.find((s) => s.id === size)!;
+  const libraries = [...input.libraries].sort((a, b) => a.library.localeCompare(b.library));
+  const label = `drift · ${libraries.map((l) => l.library).join(', ')} · ${modelLabel(model)} · ${sizeInfo.label.toLowerCase()}`;
+  const config = {
+    name: label,
+    suite: 'drift',
+    libraries: libraries.map((l) => l.library),
+    versions: Object.fromEntries(libraries.map((l) => [l.library, [...l.versions]])),
+    model: modelConfig(model),
+    seed: 1,
+    ...(sizeInfo.limit !== undefined ? { limit: sizeInfo.limit } : {}),
+    concurrency: concurrencyFor(model),
+    drift: { samplesPerPrompt: sizeInfo.samplesPerPrompt },
+  } as unknown as RunConfig; // no tasks or levels: the drift suite's tasks come from its task files
+  const { name: _name, concurrency: _c, ...measured } = config;
+  const key = createHash('sha256').update(canonicalJson({ measured, version: input.extensionVersion })).digest('hex').slice(0, 10);
+  const dir = join(input.runsRoot, slug(`drift-${config.libraries.join('-')}-${model.kind === 'lm' ? model.id : model.model}-${size}`) + `-${key}`);
+  const matricesFolder = input.matricesFolder ?? join(dir, 'matrices');
+  const args = [input.cli, 'bench', 'run', join(dir, 'config.json'), '--out', dir, '--matrices', matricesFolder, '--quiet'];
   if (input.resume) args.push('--retry-failed');
   const plan: RunPlan = { config, dir, args, label, matricesFolder };
   if (model.kind === 'lm') {
@@ -267,12 +341,31 @@ export function clock(seconds: number | null): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}` : `${m}:${String(sec).padStart(2, '0')}`;
 }
 
-/** The progress notification's line: done/total, failed, ETA (and the last failure's kind). */
+/** The progress notification's line: the stage (drift runs), done/total, failed, ETA (and the last failure's kind). */
 export function progressMessage(p: RunProgress): string {
-  const parts = [`${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} done`, `${p.failed} failed`];
+  const parts = [`${p.phase ? `${p.phase}: ` : ''}${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} done`, `${p.failed} failed`];
   if (p.done < p.total) parts.push(`ETA ${clock(p.etaSeconds)}`);
   if (p.lastFailure) parts.push(`last failure: ${p.lastFailure.kind}`);
   return parts.join(' · ');
+}
+
+/**
+ * How far a run is, 0–100. A drift run has stages (generate, execute, repair i/n): they share the bar, 20% generating,
+ * 60% executing, 20% repairing, so the bar only moves forward across them.
+ */
+export function overallPercent(p: RunProgress): number {
+  if (!p.phase) return p.total > 0 ? Math.min(100, (100 * p.done) / p.total) : 0;
+  const r = p.total > 0 ? Math.min(1, p.done / p.total) : 0;
+  if (p.phase === 'generate') return 20 * r;
+  if (p.phase === 'execute') return 20 + 60 * r;
+  const m = /^repair (\d+)\/(\d+)(: execute)?/.exec(p.phase);
+  if (m) {
+    const round = Number(m[1]);
+    const rounds = Math.max(1, Number(m[2]));
+    const within = m[3] ? 0.5 + 0.5 * r : 0.5 * r;
+    return 80 + (20 * (round - 1 + within)) / rounds;
+  }
+  return 100 * r;
 }
 
 /** Tracks the percentage reported so far; VS Code's progress takes increments. */
@@ -280,17 +373,19 @@ export class ProgressTracker {
   private reported = 0;
 
   increment(p: RunProgress): number {
-    const now = p.total > 0 ? Math.min(100, (100 * p.done) / p.total) : 0;
+    const now = Math.min(100, overallPercent(p));
     const delta = Math.max(0, now - this.reported);
     this.reported += delta;
     return delta;
   }
 }
 
-/** What the CLI printed at the end (stdout): the counts, SEUS and the report's path. */
+/** What the CLI printed at the end (stdout): the counts, SEUS (or the drift headlines) and the report's path. */
 export interface RunOutcome {
   runLine?: string;
   seusLine?: string;
+  /** Drift runs: one line per library (fidelity, forward compatibility, largest drop, repair). */
+  driftLines?: string[];
   report?: string;
 }
 
@@ -299,6 +394,7 @@ export function readOutcome(stdout: string): RunOutcome {
   for (const line of stdout.split(/\r?\n/)) {
     if (line.startsWith('run: ')) out.runLine = line.slice(5);
     else if (line.startsWith('SEUS')) out.seusLine = line;
+    else if (line.startsWith('drift ')) (out.driftLines ??= []).push(line.slice(6));
     else if (line.startsWith('report: ')) out.report = line.slice(8).trim();
   }
   return out;

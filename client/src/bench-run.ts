@@ -5,6 +5,8 @@
 // channel (bench-lm.ts); built-in and OpenAI-compatible models run entirely in the child, an endpoint's key reaching
 // it only in an environment variable. Run folders go to the workspace's .anachron/bench/ when it is trusted, else
 // to the extension's global storage; the same choices give the same folder, so running them again resumes.
+// The drift suite (generated code run in every version environment) is refused in an untrusted workspace and runs
+// only after a modal confirmation, every time.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -17,6 +19,11 @@ import {
   checkBaseUrl,
   childEnvironment,
   displayBaseUrl,
+  DRIFT_SIZES,
+  driftConfirmation,
+  driftLibraryChoices,
+  type DriftLibraryChoice,
+  type PlanInput,
   inspectSamplesFile,
   isInside,
   libraryChoices,
@@ -26,6 +33,7 @@ import {
   ProgressTracker,
   readOutcome,
   SIZES,
+  type BuiltinModelId,
   type LibraryChoice,
   type ModelChoice,
   type RunPlan,
@@ -35,6 +43,7 @@ import {
 import { availableChatModels, languageModelHandler } from './bench-lm.js';
 import { showBenchmarkReport } from './bench-reports.js';
 import type { Anachron } from './extension.js';
+import { compareVersions } from '../../server/src/core/versions.js';
 
 const ENDPOINTS_KEY = 'anachron.bench.endpoints';
 const LIBRARIES_KEY = 'anachron.bench.libraries';
@@ -98,6 +107,12 @@ async function flow(anachron: Anachron): Promise<void> {
     }
   }
   suiteItems.push({ label: '$(json) Samples file (.jsonl)…', description: 'your own samples', detail: 'BenchSample objects, one a line (docs/benchmark-models.md).', value: 'samples' });
+  suiteItems.push({
+    label: '$(play) Drift: generated code run in every version',
+    description: trusted ? 'runs generated code' : 'Restricted Mode: not available',
+    detail: 'The model writes code for a task at one version; each sample runs in every environment of the library (anachron env), then what breaks in newer versions is repaired with migration notes from the matrices. Runs generated code on this machine, sandboxed.',
+    value: { kind: 'drift' },
+  });
   const suitePick = await window.showQuickPick(suiteItems, {
     title: `anachron: Run Benchmark (1/${total}): suite`,
     placeHolder: trusted ? 'What to ask the model' : "What to ask the model. Restricted Mode: this workspace's code is never read as a corpus; trust the workspace to benchmark on it",
@@ -106,6 +121,7 @@ async function flow(anachron: Anachron): Promise<void> {
     ignoreFocusOut: true,
   });
   if (!suitePick?.value) return;
+  if (suitePick.value !== 'samples' && suitePick.value.kind === 'drift') return driftFlow(anachron, root, where);
   let suite: SuiteChoice;
   let offered: LibraryChoice[] = tracked;
   let counts: Record<string, number> | undefined;
@@ -181,6 +197,11 @@ async function flow(anachron: Anachron): Promise<void> {
     extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
     ...('folder' in matrices ? { matricesFolder: matrices.folder } : {}),
   };
+  await startPlanned(anachron, base, model, root, where, 'files' in matrices ? matrices.files : []);
+}
+
+/** Plans the run (resuming the folder of the same choices), writes its config, and runs it until the user stops. */
+async function startPlanned(anachron: Anachron, base: PlanInput, model: PickedModel, root: string, where: string, matrixFiles: readonly string[]): Promise<void> {
   let plan = planRun(base);
   const resume = existsSync(path.join(plan.dir, 'run.sqlite'));
   if (resume) plan = planRun({ ...base, resume: true });
@@ -189,10 +210,10 @@ async function flow(anachron: Anachron): Promise<void> {
   const ignore = path.join(root, '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, '# anachron: benchmark runs started from the editor\n*\n');
   writeFileSync(path.join(plan.dir, 'config.json'), JSON.stringify(plan.config, null, 2) + '\n');
-  if ('files' in matrices) {
+  if (matrixFiles.length) {
     // Libraries from the bundled and the user's matrices: the run reads copies side by side (and keeps them).
     mkdirSync(plan.matricesFolder, { recursive: true });
-    for (const file of matrices.files) {
+    for (const file of matrixFiles) {
       const target = path.join(plan.matricesFolder, path.basename(file));
       if (existsSync(file) && !existsSync(target)) copyFileSync(file, target);
     }
@@ -211,21 +232,119 @@ async function flow(anachron: Anachron): Promise<void> {
   }
 }
 
+/** Runs the bundled CLI with `args` on the server's runtime and returns its stdout (rejects on a non-zero exit). */
+function runCli(anachron: Anachron, args: string[]): Promise<string> {
+  const runtime = anachron.runtime!;
+  const node = runtime.kind === 'vscode' ? process.execPath : runtime.path;
+  const cli = path.join(anachron.context.extensionPath, 'dist', 'cli.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [cli, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(stderr.trim().split('\n').pop() || `anachron ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+/** The registered environments (anachron env list); when no library with tasks has one, the Debian roots are
+ * discovered first (anachron env discover, which registers them). */
+async function driftEnvironments(anachron: Anachron, withTasks: readonly string[]): Promise<{ library: string; version: string }[]> {
+  const list = async () => JSON.parse(await runCli(anachron, ['env', 'list', '--json'])) as { library: string; version: string }[];
+  let envs = await list();
+  if (!envs.some((e) => withTasks.includes(e.library))) {
+    anachron.log.info('benchmark: no environment registered for the drift suite; discovering the Debian roots (anachron env discover)');
+    await runCli(anachron, ['env', 'discover', '--json']);
+    envs = await list();
+  }
+  return envs;
+}
+
+/** The drift suite from the command palette: never in an untrusted workspace, and only after the user agrees to run generated code. */
+async function driftFlow(anachron: Anachron, root: string, where: string): Promise<void> {
+  if (!workspace.isTrusted) {
+    void window.showWarningMessage('anachron: Restricted Mode: the drift suite runs generated code, which anachron never does in an untrusted workspace. Trust the workspace to run it.');
+    return;
+  }
+  const total = 4;
+  const tasksFolder = path.join(anachron.context.extensionPath, 'tasks', 'drift');
+  const withTasks = ['numpy', 'scipy', 'torch'].filter((l) => existsSync(path.join(tasksFolder, `${l}.json`)));
+  let envs: { library: string; version: string }[];
+  try {
+    envs = await window.withProgress({ location: ProgressLocation.Notification, title: 'anachron: looking for version environments…' }, () => driftEnvironments(anachron, withTasks));
+  } catch (e) {
+    void window.showErrorMessage(`anachron: cannot list the environments: ${(e as Error).message}`);
+    return;
+  }
+  const choices = driftLibraryChoices(withTasks, envs, compareVersions);
+  if (choices.length === 0) {
+    void window.showErrorMessage(`anachron: no environment runs ${withTasks.join(', ')}: add some with "anachron env add LIB==VERSION --python PATH" (or scripts/debian-python.sh, then "anachron env discover") and run the benchmark again.`);
+    return;
+  }
+  // 2. libraries
+  const picked = await window.showQuickPick(
+    choices.map((c): Item<DriftLibraryChoice> => ({ label: c.library, description: c.versions.join(', '), detail: c.versions.length < 2 ? 'one environment: fidelity only, no drift across versions' : `${c.versions.length} environments`, picked: c.library === 'numpy', value: c })),
+    { title: `anachron: Run Benchmark (2/${total}): libraries`, placeHolder: 'Which libraries (tasks for each run in every environment listed)', canPickMany: true, ignoreFocusOut: true },
+  );
+  if (!picked || picked.length === 0) return;
+  const libraries = picked.map((i) => i.value!);
+  // 3. model
+  const model = await pickModel(anachron, libraries.length === 1 ? libraries[0]!.library : `${libraries.length} libraries`, total, 'drift');
+  if (!model) return;
+  // 4. size
+  const size = await window.showQuickPick(
+    DRIFT_SIZES.map((s): Item<SizeId> => ({ label: s.label, description: s.limit ? `${s.limit} samples, ${s.samplesPerPrompt} per prompt` : `everything, ${s.samplesPerPrompt} per prompt`, detail: s.detail, value: s.id })),
+    { title: `anachron: Run Benchmark (${total}/${total}): size`, placeHolder: `How much to run; the run goes to ${where}`, ignoreFocusOut: true },
+  );
+  if (!size?.value) return;
+  // Ask before running generated code, every time.
+  const run = 'Run Generated Code';
+  const answer = await window.showWarningMessage(driftConfirmation(model.choice, libraries), { modal: true }, run);
+  if (answer !== run) return;
+  await startPlanned(
+    anachron,
+    {
+      suite: { kind: 'drift' },
+      libraries: libraries.map((l) => ({ library: l.library, versions: l.versions, source: 'bundled' as const })),
+      model: model.choice,
+      size: size.value,
+      runsRoot: root,
+      cli: path.join(anachron.context.extensionPath, 'dist', 'cli.js'),
+      extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
+      matricesFolder: path.join(anachron.context.extensionPath, 'matrices'),
+    },
+    model,
+    root,
+    where,
+    [],
+  );
+}
+
 interface PickedModel {
   choice: ModelChoice;
   chat?: LanguageModelChat;
   apiKey?: string;
 }
 
-async function pickModel(anachron: Anachron, what: string, total: number): Promise<PickedModel | undefined> {
+async function pickModel(anachron: Anachron, what: string, total: number, suite: 'libevobench' | 'drift' = 'libevobench'): Promise<PickedModel | undefined> {
   const chats = await availableChatModels();
   anachron.log.info(`benchmark: VS Code's Language Model API offers ${chats.length ? chats.map((c) => `${c.vendor}/${c.id}`).join(', ') : 'no chat models'}`);
   const endpoints = anachron.context.globalState.get<{ baseUrl: string; model: string }[]>(ENDPOINTS_KEY, []);
-  type M = { kind: 'builtin'; model: 'reference-pinned' | 'reference-newest' } | { kind: 'endpoint'; baseUrl?: string; model?: string } | { kind: 'lm'; chat: LanguageModelChat };
+  type M = { kind: 'builtin'; model: BuiltinModelId } | { kind: 'endpoint'; baseUrl?: string; model?: string } | { kind: 'lm'; chat: LanguageModelChat };
+  const builtins: Item<M>[] =
+    suite === 'drift'
+      ? [
+          { label: '$(beaker) version-aware', description: 'reference', detail: "Answers with the task's own solution for the version the prompt names (and for the target version when repairing): the ceiling to compare with.", value: { kind: 'builtin', model: 'version-aware' } },
+          { label: '$(beaker) version-oblivious', description: 'reference', detail: "Always answers with the newest solution; repairs by applying the migration notes mechanically: the drift a version-blind model shows.", value: { kind: 'builtin', model: 'version-oblivious' } },
+        ]
+      : [
+          { label: '$(beaker) reference-pinned', description: 'version-aware', detail: 'Documentation retrieval over the matrices, answering from the version the prompt names: a floor to compare with.', value: { kind: 'builtin', model: 'reference-pinned' } },
+          { label: '$(beaker) reference-newest', description: 'version-oblivious', detail: 'The same retrieval from the newest version only: it makes the anachronistic errors the benchmark measures.', value: { kind: 'builtin', model: 'reference-newest' } },
+        ];
   const items: Item<M>[] = [
     separator('built-in: no network'),
-    { label: '$(beaker) reference-pinned', description: 'version-aware', detail: 'Documentation retrieval over the matrices, answering from the version the prompt names: a floor to compare with.', value: { kind: 'builtin', model: 'reference-pinned' } },
-    { label: '$(beaker) reference-newest', description: 'version-oblivious', detail: 'The same retrieval from the newest version only: it makes the anachronistic errors the benchmark measures.', value: { kind: 'builtin', model: 'reference-newest' } },
+    ...builtins,
     separator('OpenAI-compatible endpoint'),
     ...endpoints.map((e): Item<M> => ({ label: `$(cloud) ${e.model}`, description: displayBaseUrl(e.baseUrl), detail: 'Used before; its key (if any) is in VS Code\'s secret storage.', value: { kind: 'endpoint', baseUrl: e.baseUrl, model: e.model } })),
     { label: '$(cloud) OpenAI-compatible endpoint…', description: 'base URL, model, API key', detail: 'OpenAI, Azure-style gateways, vLLM, Ollama, llama.cpp… The key is kept in VS Code\'s secret storage, never in settings or logs.', value: { kind: 'endpoint' } },
@@ -385,9 +504,10 @@ async function launch(anachron: Anachron, plan: RunPlan, model: PickedModel, whe
     return undefined;
   }
   if (result.code === 0 && !result.cancelled) {
-    anachron.log.info(`benchmark: finished: ${outcome.runLine ?? ''} ${outcome.seusLine ?? ''}`);
+    anachron.log.info(`benchmark: finished: ${outcome.runLine ?? ''} ${outcome.seusLine ?? outcome.driftLines?.join('; ') ?? ''}`);
     if (existsSync(report)) await showBenchmarkReport(report, title);
-    void window.showInformationMessage(`anachron: benchmark finished (${outcome.runLine ?? counts}).${outcome.seusLine ? ` ${outcome.seusLine}.` : ''} The run is in ${where}.`, output).then((c) => c && anachron.log.show(true));
+    const headline = outcome.seusLine ? ` ${outcome.seusLine}.` : outcome.driftLines?.length ? ` ${outcome.driftLines.join('; ')}.` : '';
+    void window.showInformationMessage(`anachron: benchmark finished (${outcome.runLine ?? counts}).${headline} The run is in ${where}.`, output).then((c) => c && anachron.log.show(true));
     return undefined;
   }
   if (result.cancelled || result.code === 130) {

@@ -136,7 +136,7 @@ export function driftSummaryLines(summary: DriftRunSummary | null, results: Drif
   }
   for (const h of headlines(results)) {
     lines.push(
-      `drift ${h.library}: fidelity ${pct(h.fidelity)}%${h.fidelityCi ? ` [${pct(h.fidelityCi[0])}, ${pct(h.fidelityCi[1])}]` : ''}, forward ${pct(h.forward)}%, backward ${pct(h.backward)}%, largest forward drop ${h.largestDrop ? `${pct(h.largestDrop.drop)} points (${h.largestDrop.prompted}→${h.largestDrop.environment})` : '–'}, Pass@1 ${pct(h.passAt1)}%, Pass@${h.k} ${pct(h.passAtK)}%, repaired ${pct(h.repairSingleShot)}% in 1 round, ${pct(h.repairAll)}% in all (${h.repairAttempts} cases)`,
+      `drift ${h.library}: fidelity ${pct(h.fidelity)}%${h.fidelityCi ? ` [${pct(h.fidelityCi[0])}, ${pct(h.fidelityCi[1])}]` : ''}, forward ${pct(h.forward)}%, backward ${pct(h.backward)}%, largest forward drop ${h.largestDrop ? `${pct(h.largestDrop.drop)} points (${h.largestDrop.prompted}→${h.largestDrop.environment})` : '–'}, Pass@1 ${pct(h.passAt1)}%${h.k > 1 ? `, Pass@${h.k} ${pct(h.passAtK)}%` : ''}, repaired ${pct(h.repairSingleShot)}% in 1 round, ${pct(h.repairAll)}% in all (${h.repairAttempts} cases)`,
     );
   }
   lines.push(`report: ${join(dir, 'report.html')}`);

@@ -44,7 +44,7 @@ export interface DriftSettings {
   repairRounds?: number;
   /** Put the matrices' migration notes in repair prompts (default true; false measures repair from the trace alone). */
   migrationNotes?: boolean;
-  /** Executions in parallel (default: half the CPUs, at least 1). Not part of the identity. */
+  /** Executions in parallel (default: one per CPU). Not part of the identity. */
   executionConcurrency?: number;
   /** Interpreters per library and version instead of the environment registry's. Not part of the identity. */
   environments?: Record<string, Record<string, DriftEnvironmentOverride>>;

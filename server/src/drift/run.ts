@@ -173,7 +173,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
 
   /** Runs the given (sample, environment) pairs, recording each as it completes. */
   const executeAll = async (jobs: { sample: BenchSample; environment: string; library: string; taskId: string; entryPoint: string; response: string }[], phase: string, doneBefore: number): Promise<void> => {
-    const workers = Math.max(1, settings.executionConcurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+    const workers = Math.max(1, settings.executionConcurrency ?? availableParallelism());
     let next = 0;
     let done = 0;
     let lastProgress = -Infinity;

@@ -73,7 +73,8 @@ export function validateRunConfig(raw: unknown): RunConfig {
     for (const [lib, list] of Object.entries(raw.versions)) stringList(list, `versions.${lib}`);
   }
   const isDrift = raw.suite === 'drift';
-  if (isDrift && (raw.tasks !== undefined || raw.levels !== undefined || raw.sampling !== undefined)) {
+  const emptyOrAbsent = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0);
+  if (isDrift && (!emptyOrAbsent(raw.tasks) || !emptyOrAbsent(raw.levels) || raw.sampling !== undefined)) {
     throw new ConfigError('suite "drift" takes no tasks, levels or sampling: its tasks come from drift.taskFiles');
   }
   if (!isDrift && raw.drift !== undefined) throw new ConfigError('drift settings need suite "drift"');
