@@ -98,10 +98,9 @@ describe('sandbox', { skip: SKIP }, () => {
     assert.equal(r.isolation.includes('pidns'), caps.pidNamespace);
     assert.equal(r.isolation.includes('mountns-ro'), caps.readOnlyFilesystem);
     assert.equal(r.isolation.includes('cgroup-pids'), caps.cgroupPids !== null);
-    if (process.getuid?.() === 0 && process.platform === 'linux' && process.env.ANACHRON_SANDBOX_NAMESPACES !== '0') {
-      // This machine (root, util-linux): everything but the user namespace.
-      assert.ok(caps.networkNamespace && caps.pidNamespace && caps.readOnlyFilesystem, JSON.stringify(caps));
-    }
+    // A layer the machine lacks is explained (here, root with util-linux: every layer, no user namespace needed).
+    if (!caps.networkNamespace || !caps.pidNamespace || !caps.readOnlyFilesystem || caps.cgroupPids === null) assert.ok(caps.notes.length > 0, JSON.stringify(caps));
+    if (caps.networkNamespace && process.getuid?.() !== 0) assert.equal(caps.userNamespace, true, 'not root: through a user namespace');
     const without = await run('def f():\n    return 1\n', { disable: ['namespaces', 'cgroup', 'audit-hook'] });
     assert.equal(without.outcome, 'pass');
     assert.deepEqual(without.isolation.filter((l) => ['netns', 'pidns', 'mountns-ro', 'cgroup-pids', 'audit-hook'].includes(l)), []);
@@ -193,7 +192,7 @@ describe('sandbox', { skip: SKIP }, () => {
     const r = await run(code, { timeoutMs: 2000, marker });
     assert.equal(r.outcome, 'timeout', JSON.stringify(r));
     assert.equal(r.errorType, 'Timeout');
-    assert.ok(Date.now() - started < 6000, `took ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 8000, `took ${Date.now() - started} ms`);
     assert.deepEqual(await noProcessesLeft(marker), [], 'the sample and its child are gone');
   });
 
