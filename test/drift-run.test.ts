@@ -4,7 +4,7 @@
 // its report, every figure of results.json recomputed from the stored executions with independent code, report
 // regeneration, shards merged, and the config's validation.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -12,6 +12,9 @@ import Database from 'better-sqlite3';
 import { validateRunConfig } from '../server/src/bench/runs/config.js';
 import type { ModelProvider } from '../server/src/bench/models/provider.js';
 import { runBench } from '../server/src/cli/bench-command.js';
+import { resolveDriftEnvironments } from '../server/src/cli/drift-command.js';
+import { UsageError } from '../server/src/cli/usage-error.js';
+import { loadRunTasks, TaskFileError } from '../server/src/drift/task-files.js';
 import { readDriftRun } from '../server/src/drift/report-files.js';
 import type { DriftResults } from '../server/src/drift/report.js';
 import { executeDriftRun } from '../server/src/drift/run.js';
@@ -256,5 +259,38 @@ describe('drift configs', () => {
     assert.throws(() => validateRunConfig({ suite: 'libevobench', libraries: ['numpy'], tasks: ['SR'], model: base.model, seed: 1, drift: {} }), /need suite "drift"/);
     const ok = validateRunConfig({ ...base, drift: { taskFiles: ['a.json', { file: 'he.jsonl', library: 'qiskit' }], samplesPerPrompt: 5, repairRounds: 0, migrationNotes: false } });
     assert.equal(ok.drift!.samplesPerPrompt, 5);
+  });
+
+  test('task files: the bundled sets by default, HumanEval-style files with their library, task ids kept', () => {
+    const config = validateRunConfig(base);
+    const [numpy] = loadRunTasks(config, '.');
+    assert.equal(numpy!.library, 'numpy');
+    assert.ok(numpy!.tasks.length >= 40);
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-drift-tasks-'));
+    const he = join(dir, 'qiskit.jsonl');
+    writeFileSync(he, [
+      JSON.stringify({ task_id: 'qiskit/0', prompt: 'def bell():\n    """A Bell circuit."""\n', entry_point: 'bell', test: 'def check(candidate):\n    assert candidate() is not None\n' }),
+      JSON.stringify({ task_id: 'qiskit/1', prompt: 'def ghz(n):\n    """A GHZ circuit."""\n', entry_point: 'ghz', test: 'def check(candidate):\n    assert candidate(3) is not None\n' }),
+    ].join('\n'));
+    const qiskit = validateRunConfig({ ...base, libraries: ['qiskit'], drift: { taskFiles: [{ file: 'qiskit.jsonl', library: 'qiskit' }], taskIds: ['qiskit/1'] } });
+    const [set] = loadRunTasks(qiskit, dir);
+    assert.deepEqual(set!.tasks.map((t) => [t.id, t.entryPoint]), [['qiskit/1', 'ghz']]);
+    assert.match(set!.tasks[0]!.prompt, /\{library\}.*\{version\}/s);
+    assert.throws(() => loadRunTasks(validateRunConfig({ ...base, libraries: ['qiskit'], drift: { taskFiles: [{ file: 'qiskit.jsonl', library: 'qiskit' }], taskIds: ['qiskit/9'] } }), dir), TaskFileError);
+    assert.throws(() => loadRunTasks(validateRunConfig({ ...base, libraries: ['numpy', 'qiskit'], drift: { taskFiles: [{ file: 'qiskit.jsonl', library: 'qiskit' }] } }), dir), /no task file is for numpy/);
+    assert.throws(() => loadRunTasks(validateRunConfig({ ...base, libraries: ['nolib'] }), dir), /no bundled drift tasks/);
+  });
+
+  test('environments: the config\'s interpreters first, then the registry; every version needs one', () => {
+    const sets = [{ library: 'numpy', distribution: 'numpy', tasks: [] }];
+    const registry = new Map([['numpy', new Map([['1.24.2', { argv: ['/envs/a/python'] }], ['2.2.4', { argv: ['/envs/b/python'] }]])]]);
+    const config = validateRunConfig({ ...base, drift: { environments: { numpy: { '2.2.4': { argv: ['/mine/python'] } } } } });
+    const envs = resolveDriftEnvironments(config, sets, registry);
+    assert.deepEqual(config.versions, { numpy: ['1.24.2', '2.2.4'] }, 'every available version when the config names none');
+    assert.deepEqual(envs.get('numpy')!.get('2.2.4'), { argv: ['/mine/python'] });
+    assert.deepEqual(envs.get('numpy')!.get('1.24.2'), { argv: ['/envs/a/python'] });
+    const wanting = validateRunConfig({ ...base, versions: { numpy: ['1.19.5', '1.24.2'] } });
+    assert.throws(() => resolveDriftEnvironments(wanting, sets, registry), (e: Error) => e instanceof UsageError && /no environment for numpy 1\.19\.5 \(available: 1\.24\.2, 2\.2\.4\)/.test(e.message));
+    assert.throws(() => resolveDriftEnvironments(validateRunConfig(base), sets, new Map()), /no environments for numpy/);
   });
 });
