@@ -2,6 +2,7 @@
 // timeout), and samples that open sockets, write outside their folder, fork or allocate without bound, sleep forever
 // or flood stdout are contained and classified, with no process left behind.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -348,6 +349,33 @@ describe('sandbox', { skip: SKIP }, () => {
     setTimeout(() => controller.abort(), 500);
     await assert.rejects(run('import time\ndef f():\n    time.sleep(1000)\n', { marker, signal: controller.signal }), { name: 'AbortError' });
     assert.deepEqual(await noProcessesLeft(marker), []);
+  });
+
+  test('the runner killed mid-run: the sample dies with it, and its leftovers go on the next start', { skip: process.platform !== 'linux' }, async (t) => {
+    if (!caps.setpriv) {
+      t.skip('no setpriv --pdeathsig here');
+      return;
+    }
+    const marker = randomUUID();
+    const script = join(scratch, 'killed-runner.ts');
+    writeFileSync(script, [
+      `import { executeSample } from ${JSON.stringify(join(__dirname, '..', 'server', 'src', 'environments', 'sandbox.ts'))};`,
+      `executeSample({ python: { argv: [${JSON.stringify(PYTHON)}], env: { ANACHRON_TEST_MARKER: ${JSON.stringify(marker)} } },`,
+      `  code: 'import time\\ndef f():\\n    time.sleep(1000)\\n', harness: 'def check(c):\\n    c()\\n', entryPoint: 'f', timeoutMs: 600000 });`,
+      '',
+    ].join('\n'));
+    const runner = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore' });
+    for (let i = 0; i < 200 && processesWithMarker(marker).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(processesWithMarker(marker).length > 0, 'the sample started');
+    await new Promise((r) => setTimeout(r, 300));
+    const leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`anachron-sbx-${runner.pid}-`));
+    assert.equal(leftover.length, 1);
+    runner.kill('SIGKILL');
+    await new Promise((r) => runner.on('exit', r));
+    assert.deepEqual(await noProcessesLeft(marker), [], 'the sample died with its runner');
+    assert.ok(existsSync(join(tmpdir(), leftover[0]!)), 'a killed runner cannot clean up');
+    await sandboxCapabilities({ refresh: true });
+    assert.ok(!existsSync(join(tmpdir(), leftover[0]!)), 'the next start removes what a dead runner left');
   });
 
   test('an interpreter that does not start is a SandboxError, not the sample\'s failure', async () => {

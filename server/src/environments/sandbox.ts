@@ -74,7 +74,7 @@ export interface ExecutionOutcome {
   warnings: ExecutionWarning[];
   durationMs: number;
   /** What was enforced for this run: process-group, tmpdir, scrubbed-env, netns, pidns, mountns-ro, userns,
-   *  cgroup-pids, rlimits (and each rlimit-…), audit-hook. */
+   *  cgroup-pids, pdeathsig, rlimits (and each rlimit-…), audit-hook. */
   isolation: string[];
   /** Operations the audit hook refused. */
   violations?: { event: string; detail: string }[];
@@ -140,6 +140,8 @@ export interface SandboxCapabilities {
   readOnlyFilesystem: boolean;
   /** A pids cgroup folder runs can be put in (cgroup v1 or v2), or null. */
   cgroupPids: string | null;
+  /** setpriv(1) that gives the sandbox's first process SIGKILL when this process dies (PR_SET_PDEATHSIG), or null. */
+  setpriv: string | null;
   /** Why a layer is missing. */
   notes: string[];
 }
@@ -170,7 +172,7 @@ async function detectCapabilities(): Promise<SandboxCapabilities> {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const caps: SandboxCapabilities = {
     platform: process.platform, root, unshare: null, userNamespace: false, networkNamespace: false,
-    pidNamespace: false, readOnlyFilesystem: false, cgroupPids: null, notes: [],
+    pidNamespace: false, readOnlyFilesystem: false, cgroupPids: null, setpriv: null, notes: [],
   };
   if (process.platform !== 'linux') {
     caps.notes.push(`no namespaces or cgroups on ${process.platform}: rlimits, the audit hook and the process group only`);
@@ -178,6 +180,10 @@ async function detectCapabilities(): Promise<SandboxCapabilities> {
   }
   if (process.env.ANACHRON_SANDBOX_CGROUP === '0') caps.notes.push('cgroup turned off (ANACHRON_SANDBOX_CGROUP=0)');
   else caps.cgroupPids = detectPidsCgroup(caps.notes);
+  removeStale(caps.cgroupPids);
+  const setpriv = findExecutable('setpriv');
+  if (setpriv && spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', '/bin/sh', '-c', 'true'], { timeout: 10_000, stdio: 'ignore' }).status === 0) caps.setpriv = setpriv;
+  else caps.notes.push('no setpriv --pdeathsig (util-linux): a sample outlives this process if it is killed');
   if (process.env.ANACHRON_SANDBOX_NAMESPACES === '0') {
     caps.notes.push('namespaces turned off (ANACHRON_SANDBOX_NAMESPACES=0)');
     return caps;
@@ -270,6 +276,36 @@ function detectPidsCgroup(notes: string[]): string | null {
   }
   notes.push('no writable pids cgroup: forks are bounded by RLIMIT_NPROC (not for root) and the audit hook');
   return null;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Working directories and cgroups that runs of processes no longer alive (killed before they could clean up) left. */
+function removeStale(cgroupBase: string | null): void {
+  const stale = (name: string, prefix: RegExp) => {
+    const m = prefix.exec(name);
+    return m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]));
+  };
+  try {
+    for (const name of readdirSync(tmpdir())) {
+      if (stale(name, /^anachron-sbx-(\d+)-/)) removeTree(join(tmpdir(), name));
+    }
+  } catch {
+    // best effort
+  }
+  if (!cgroupBase) return;
+  try {
+    for (const name of readdirSync(cgroupBase)) if (stale(name, /^anachron-(\d+)-\d+$/)) sweepCgroup(join(cgroupBase, name));
+  } catch {
+    // best effort
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -446,7 +482,7 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
   const caps = await sandboxCapabilities();
   const isolation = ['process-group', 'tmpdir', 'scrubbed-env'];
 
-  const work = mkdtempSync(join(tmpdir(), 'anachron-sbx-'));
+  const work = mkdtempSync(join(tmpdir(), `anachron-sbx-${process.pid}-`));
   let cgroup: string | undefined;
   try {
     mkdirSync(join(work, 'tmp'));
@@ -475,6 +511,12 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
       } catch {
         sweepCgroup(dir);
       }
+    }
+    if (caps.setpriv) {
+      // Should this process die without cleaning up, the kernel kills the sandbox's first process, and with it the
+      // pid namespace.
+      argv = [caps.setpriv, '--pdeathsig', 'KILL', '--', ...argv];
+      isolation.push('pdeathsig');
     }
 
     const request = JSON.stringify({
