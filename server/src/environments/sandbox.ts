@@ -180,7 +180,7 @@ async function detectCapabilities(): Promise<SandboxCapabilities> {
   }
   if (process.env.ANACHRON_SANDBOX_CGROUP === '0') caps.notes.push('cgroup turned off (ANACHRON_SANDBOX_CGROUP=0)');
   else caps.cgroupPids = detectPidsCgroup(caps.notes);
-  removeStale(caps.cgroupPids);
+  await removeStale(caps.cgroupPids);
   const setpriv = findExecutable('setpriv');
   if (setpriv && spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', '/bin/sh', '-c', 'true'], { timeout: 10_000, stdio: 'ignore' }).status === 0) caps.setpriv = setpriv;
   else caps.notes.push('no setpriv --pdeathsig (util-linux): a sample outlives this process if it is killed');
@@ -288,7 +288,7 @@ function pidAlive(pid: number): boolean {
 }
 
 /** Working directories and cgroups that runs of processes no longer alive (killed before they could clean up) left. */
-function removeStale(cgroupBase: string | null): void {
+async function removeStale(cgroupBase: string | null): Promise<void> {
   const stale = (name: string, prefix: RegExp) => {
     const m = prefix.exec(name);
     return m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]));
@@ -302,7 +302,7 @@ function removeStale(cgroupBase: string | null): void {
   }
   if (!cgroupBase) return;
   try {
-    for (const name of readdirSync(cgroupBase)) if (stale(name, /^anachron-(\d+)-\d+$/)) sweepCgroup(join(cgroupBase, name));
+    for (const name of readdirSync(cgroupBase)) if (stale(name, /^anachron-(\d+)-\d+$/)) await sweepCgroup(join(cgroupBase, name));
   } catch {
     // best effort
   }
@@ -361,7 +361,7 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function sweepCgroup(dir: string | undefined): void {
+async function sweepCgroup(dir: string | undefined): Promise<void> {
   if (!dir) return;
   for (let round = 0; round < 50; round++) {
     let pids: number[] = [];
@@ -385,7 +385,7 @@ function sweepCgroup(dir: string | undefined): void {
         // gone
       }
     }
-    spawnSync('/bin/sleep', ['0.02']);
+    await new Promise((r) => setTimeout(r, 20));
   }
   try {
     rmdirSync(dir);
@@ -509,7 +509,7 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
         argv = ['/bin/sh', '-c', 'unset PWD OLDPWD; echo $$ > "$0" && exec "$@"', join(dir, 'cgroup.procs'), ...argv];
         isolation.push('cgroup-pids');
       } catch {
-        sweepCgroup(dir);
+        await sweepCgroup(dir);
       }
     }
     if (caps.setpriv) {
@@ -592,7 +592,7 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     req.signal?.removeEventListener('abort', onAbort);
     // Whatever the sample left behind goes with the group (and the pid namespace with its first process).
     killGroup(child.pid);
-    sweepCgroup(cgroup);
+    await sweepCgroup(cgroup);
     cgroup = undefined;
     await Promise.race([Promise.all(ended), new Promise((r) => setTimeout(r, 2000))]);
     for (const s of streams) s?.destroy();
@@ -650,7 +650,7 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     }
     return { ...base, outcome: 'hard-fail', errorType: 'ProcessExit', message: `the interpreter exited with status ${exit.code} without reporting a result`, trace: tail, phase: 'check', warnings: [], isolation };
   } finally {
-    sweepCgroup(cgroup);
+    await sweepCgroup(cgroup);
     removeTree(work);
   }
 }
