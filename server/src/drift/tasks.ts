@@ -114,13 +114,23 @@ export function parseApiEntry(entry: string): { path: string; keyword: string | 
   return m ? { path: m[1]!, keyword: m[2] ?? null } : null;
 }
 
+const satisfiesMemo = new Map<string, boolean>();
+
+/** satisfies() that never throws and remembers its answers (the coverage checks ask the same pairs many times). */
 function safeSatisfies(version: string, specifier: string): boolean {
   if (specifier.trim() === '') return true;
-  try {
-    return satisfies(version, specifier);
-  } catch {
-    return false;
+  const key = `${version}\u0000${specifier}`;
+  let r = satisfiesMemo.get(key);
+  if (r === undefined) {
+    try {
+      r = satisfies(version, specifier);
+    } catch {
+      r = false;
+    }
+    if (satisfiesMemo.size > 100_000) satisfiesMemo.clear();
+    satisfiesMemo.set(key, r);
   }
+  return r;
 }
 
 /** The solutions whose specifier contains the version, in file order. */
@@ -270,7 +280,9 @@ function validateTask(
   const entryPoint = checkString(issues, raw, 'entryPoint', taskId, 'entryPoint', { pattern: IDENTIFIER, patternText: 'a Python identifier' });
   const harness = checkString(issues, raw, 'harness', taskId, 'harness');
   if (harness && !definesCheck(harness)) issues.push({ taskId, field: 'harness', message: 'must define check(candidate) at its top level' });
-  if (prompt && entryPoint && !prompt.includes(entryPoint)) issues.push({ taskId, field: 'prompt', message: `must name the entry point \`${entryPoint}\`` });
+  if (prompt && entryPoint && !new RegExp(`(?<![A-Za-z0-9_])${entryPoint}(?![A-Za-z0-9_])`).test(prompt)) {
+    issues.push({ taskId, field: 'prompt', message: `must name the entry point \`${entryPoint}\`` });
+  }
 
   const solutions: DriftSolution[] = [];
   const rawSolutions = raw.solutions;
@@ -362,16 +374,111 @@ export function validateTaskSet(data: unknown, options: ValidateOptions = {}): D
   return { ok: true, taskSet: { library, distribution, tasks } };
 }
 
+/**
+ * Offset of the first JSON syntax error in `text` (a small recursive-descent scan; JSON.parse's messages do not say
+ * where in every Node version), or -1 when the scan finds none.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail();
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i]! < ' ') fail();
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail();
+      }
+      i++;
+    }
+    if (text[i] !== '"') fail();
+    i++;
+  };
+  const number = () => {
+    const re = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) fail();
+    i += m![0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') {
+          i++;
+          return;
+        } else fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') {
+          i++;
+          return;
+        } else fail();
+      }
+    } else if (c === '"') string();
+    else if (c === 't') literal('true');
+    else if (c === 'f') literal('false');
+    else if (c === 'n') literal('null');
+    else number();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : -1;
+  } catch (offset) {
+    return typeof offset === 'number' ? offset : -1;
+  }
+}
+
 /** Parse JSON text, reporting a syntax error with its line and column. */
 export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; issue: DriftTaskIssue } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+    return { ok: true, value: JSON.parse(body) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    const pos = /position (\d+)/.exec(msg);
-    if (pos) {
-      const offset = Number(pos[1]);
-      const before = text.slice(0, offset);
+    const offset = jsonErrorOffset(body);
+    if (offset >= 0) {
+      const before = body.slice(0, offset);
       const line = before.split('\n').length;
       const column = offset - before.lastIndexOf('\n');
       return { ok: false, issue: { message: `invalid JSON at line ${line}, column ${column}: ${msg}` } };
