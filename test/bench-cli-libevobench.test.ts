@@ -40,7 +40,7 @@ describe('anachron bench run, suite libevobench (bundled numpy matrix, example c
     const units = new Set(records.map((r) => r.unit));
     for (const unit of ['API-C@L0', 'API-C@L1', 'API-C@L2', 'API-C@L3', 'API-I', 'SR']) assert.ok(units.has(unit as never), `${unit} in ${[...units].join(', ')}`);
     assert.ok(records.some((r) => r.group === 'stable') && records.some((r) => r.group === 'evolving'));
-    assert.match(readFileSync(join(work, 'pinned', 'dataset.md'), 'utf8'), /\| numpy \| 4 \|/);
+    assert.match(readFileSync(join(work, 'pinned', 'dataset.md'), 'utf8'), /\| numpy \| 21 \|/);
     assert.equal(results.pinned!.counts.answered, 2400);
     // Every API-C record's ground truth carried the masked call, and its parameters were read.
     assert.ok(records.filter((r) => r.unit === 'API-C@L3').every((r) => r.expected.keys !== null));

@@ -43,7 +43,7 @@ before(async () => {
   const found = catalog.matrices.find((m) => m.library === 'numpy');
   assert.ok(found, `the bundled numpy matrix does not open: ${catalog.problems.join('; ')}`);
   numpy = found;
-  files = [...exampleNumpyCorpus({ versions: numpy.versions, projectsPerVersion: 3, seed: 1 }), ...readCorpusFolder(FIXTURES).map((f) => ({ ...f, path: `fixtures/${f.path}` }))];
+  files = [...exampleNumpyCorpus({ versions: numpy.benchmarkVersions(), projectsPerVersion: 3, seed: 1 }), ...readCorpusFolder(FIXTURES).map((f) => ({ ...f, path: `fixtures/${f.path}` }))];
   [dataset, buildMs] = timed(() => buildDataset(config, { matrices: catalog.matrices, corpus: { files, parser } }));
 });
 after(() => catalog?.close());

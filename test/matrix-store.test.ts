@@ -94,26 +94,28 @@ describe('evidence per version', () => {
     const result = buildMatrix(evidence, file, { builtAt: '2026-01-01' });
     const m = new SqliteMatrix(file);
     assert.deepEqual(m.versionInfo.map((v) => [v.version, v.source, v.hasDocs]), [['1.0', 'static', true], ['2.0', 'test', true]]);
-    assert.deepEqual(m.lookup('lib.hidden')!.versions.map((c) => c.state), ['absent', 'present']);
+    // lib.hidden: the runtime finds it at 2.0 and static extraction at 2.0 does not, so static extraction is blind to
+    // it; at 1.0, known only statically, not finding it says nothing.
+    assert.deepEqual(m.lookup('lib.hidden')!.versions.map((c) => c.state), ['unknown', 'present']);
     assert.deepEqual(m.lookup('lib.f')!.versions[1]!.signature!.parameters.map((x) => x.name), ['x', 'axis']);
     assert.equal(m.lookup('lib.extra'), undefined, 'static-only names of a runtime version are not resolution evidence');
     const db = new Database(file, { readonly: true });
     const cells = (path: string) => db.prepare('SELECT state, runtime, documented FROM cells WHERE path = ? ORDER BY version_id').all(path);
     assert.deepEqual(cells('lib.gone'), [{ state: 'present', runtime: 1, documented: 1 }, { state: 'absent', runtime: 0, documented: 0 }]);
     assert.deepEqual(cells('lib.ghost'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'na', runtime: 0, documented: 1 }]);
-    assert.deepEqual(cells('lib.hidden'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'absent', runtime: 1, documented: 0 }]);
+    assert.deepEqual(cells('lib.hidden'), [{ state: 'na', runtime: null, documented: 0 }, { state: 'absent', runtime: 1, documented: 0 }]);
     db.close();
     assert.deepEqual(m.apiPaths(), ['lib.f', 'lib.ghost', 'lib.gone']);
     assert.deepEqual(m.groundTruth('lib.gone')!.versions.map((c) => c.state), ['present', 'absent']);
     assert.deepEqual(m.groundTruth('lib.ghost')!.versions.map((c) => c.state), ['absent', 'na']);
-    assert.deepEqual(m.groundTruth('lib.hidden')!.versions.map((c) => c.state), ['absent', 'absent'], 'resolvable but never documented is not part of the documented surface');
+    assert.deepEqual(m.groundTruth('lib.hidden')!.versions.map((c) => c.state), ['na', 'absent'], 'resolvable but never documented is not part of the documented surface; unknown where nothing could see it');
     assert.equal(m.groundTruth('lib.f')!.evolution, 'evolving', 'its signature grew a parameter');
     const g = m.groundTruthCounts();
     assert.deepEqual({ apis: g.apis, present: g.present, na: g.na }, { apis: 3, present: 3, na: 1 });
     const agreement = result.agreements.get('2.0')!;
     assert.deepEqual([agreement.nameBase, agreement.nameAgreeing, agreement.onlyInReference], [2, 2, []]);
     assert.deepEqual(agreement.parameterMismatches, [{ api: 'lib.f', reference: ['x', 'axis'], candidate: ['x'] }]);
-    assert.deepEqual(m.versionInfo[1]!.agreement, { name_base: 2, name_agreeing: 2, signature_base: 1, signature_agreeing: 0, only_runtime: 0, only_static: 0 });
+    assert.deepEqual(m.versionInfo[1]!.agreement, { name_base: 2, name_agreeing: 2, signature_base: 1, signature_agreeing: 0, only_runtime: 0, only_static: 0, not_comparable: 0 });
     m.close();
   });
 
@@ -125,6 +127,70 @@ describe('evidence per version', () => {
     writeFileSync(join(dir, 'lib-3.0.docs.json.gz'), gzipSync(JSON.stringify(docs('3.0', ['lib.f']))));
     const read = readEvidenceFolder(dir);
     assert.deepEqual(read.map((e) => [e.version, !!e.runtime, !!e.static, !!e.docs]), [['1.0', false, true, true], ['2.0', true, false, false]]);
+  });
+});
+
+describe('compact storage', () => {
+  const member = (cls: string, name: string, params: string[]) => api(`${cls}.${name}`, 'method', params.map((n) => p(n)));
+  const classWith = (path: string, extra: string[] = []) => [api(path, 'class'), member(path, 'sum', ['axis']), member(path, 'mean', ['axis', 'dtype']), ...extra.map((n) => member(path, n, []))];
+
+  test('a class re-exported under other paths keeps its members once; lookups through every path agree', () => {
+    const versions = ['1.0', '2.0'].map((v) =>
+      surface('lib', v, [api('lib', 'module'), api('lib.core', 'module'), ...classWith('lib.Array'), ...classWith('lib.core.Array'), ...classWith('lib.Sub', v === '2.0' ? ['extra'] : [])]),
+    );
+    const file = join(tmp(), 'lib.sqlite');
+    buildMatrix(versions, file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    for (const path of ['lib.Array.mean', 'lib.core.Array.mean', 'lib.Sub.mean']) {
+      assert.deepEqual(m.lookup(path)!.versions.map((c) => [c.state, c.signature!.parameters.map((x) => x.name)]), [['present', ['axis', 'dtype']], ['present', ['axis', 'dtype']]], path);
+    }
+    assert.equal(m.lookup('lib.core.Array.extra'), undefined);
+    assert.deepEqual(m.lookup('lib.Sub.extra')!.versions.map((c) => c.state), ['absent', 'present'], 'a subclass with members of its own is not shared');
+    const db = new Database(file, { readonly: true });
+    const stored = (db.prepare("SELECT path FROM api_list WHERE path LIKE '%.mean' ORDER BY path").all() as { path: string }[]).map((r) => r.path);
+    assert.deepEqual(stored, ['lib.Array.mean', 'lib.Sub.mean'], 'lib.core.Array points at lib.Array');
+    db.close();
+    assert.equal(m.meta.paths_seen, '12');
+    m.close();
+  });
+
+  test('versions without documentation do not split spans, and the docs bit still answers per version', () => {
+    const docs = (version: string, documented: string[]): DocsSurface => ({ schema: 'anachron-docs/1', library: 'lib', version, documented });
+    const lib = (v: string) => surface('lib', v, [api('lib', 'module'), api('lib.f', 'function', [p('x')])]);
+    const evidence: VersionEvidence[] = [
+      { version: '1.0', runtime: lib('1.0'), docs: docs('1.0', ['lib.f']) },
+      { version: '1.0.1', runtime: lib('1.0.1') },
+      { version: '1.1', runtime: lib('1.1'), docs: docs('1.1', ['lib.f']) },
+      { version: '1.1.1', runtime: lib('1.1.1') },
+      { version: '1.2', runtime: lib('1.2'), docs: docs('1.2', []) },
+    ];
+    const file = join(tmp(), 'lib.sqlite');
+    buildMatrix(evidence, file, { builtAt: '2026-01-01' });
+    const db = new Database(file, { readonly: true });
+    assert.deepEqual(db.prepare("SELECT first_ordinal, last_ordinal, documented FROM spans JOIN api_list a ON a.id = spans.api_id WHERE a.path = 'lib.f'").all(), [
+      { first_ordinal: 0, last_ordinal: 3, documented: 1 },
+      { first_ordinal: 4, last_ordinal: 4, documented: 0 },
+    ]);
+    assert.deepEqual(db.prepare("SELECT state, documented FROM cells WHERE path = 'lib.f' ORDER BY version_id").all(), [
+      { state: 'present', documented: 1 }, { state: 'present', documented: null }, { state: 'present', documented: 1 }, { state: 'present', documented: null }, { state: 'absent', documented: 0 },
+    ]);
+    db.close();
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.groundTruth('lib.f')!.versions.map((c) => c.state), ['present', 'present', 'present', 'present', 'absent']);
+    assert.deepEqual(m.benchmarkVersions(), ['1.0', '1.1', '1.2'], 'the benchmark samples the versions with documentation');
+    m.close();
+  });
+
+  test("a library's own removal notes are kept, the newest version's first", () => {
+    const s1 = surface('lib', '1.0', [api('lib', 'module'), api('lib.Inf', 'attribute'), api('lib.inf', 'attribute')]);
+    const s2 = surface('lib', '2.0', [api('lib', 'module'), api('lib.inf', 'attribute')], { removal_notes: { 'lib.Inf': 'Use `lib.inf` instead.' } });
+    const s3 = surface('lib', '3.0', [api('lib', 'module'), api('lib.inf', 'attribute')], { removal_notes: { 'lib.Inf': 'Use `lib.inf`.' } });
+    const file = join(tmp(), 'lib.sqlite');
+    buildMatrix([s1, s2, s3], file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.removalNote('lib.Inf'), { note: 'Use `lib.inf`.', version: '3.0' });
+    assert.equal(m.removalNote('lib.inf'), null);
+    m.close();
   });
 });
 

@@ -92,6 +92,7 @@ def build_surface(args, probe):
         "modules": modules,
         "apis": apis,
         "errors": [{"module": m, "error": e} for m, e in sorted(probe.errors)],
+        "removal_notes": dict(sorted(probe.removal_notes.items())),
         "stats": {
             "modules": len(modules),
             "modules_imported": sum(1 for m in modules if m["imported"]),

@@ -129,3 +129,9 @@ def doc_summary(doc, skip_signature=None):
             cut = cut[:space]
         text = cut.rstrip() + ELLIPSIS
     return text
+
+
+# Module-level dicts in which a library records, for each name it removed, what to use instead: numpy's
+# __expired_attributes__ (2.0: "cast": "Use `np.asarray(arr, dtype=dtype)` instead."), __former_attrs__ (1.24: np.int
+# and friends) and __expired_functions__ (1.17-1.25). Both probes copy them into the surface's "removal_notes".
+REMOVAL_NOTE_TABLES = ("__expired_attributes__", "__former_attrs__", "__expired_functions__")

@@ -22,6 +22,7 @@ from .signatures import (
     signature_lines_consumed,
 )
 from .stubs import StubIndex
+from .text import REMOVAL_NOTE_TABLES
 from .text import doc_summary, error_text
 
 TEST_COMPONENTS = frozenset(("tests", "test", "conftest", "setup"))
@@ -148,6 +149,7 @@ class Probe(object):
         self.modules = {}  # name -> imported (bool)
         self.module_objects = {}
         self.errors = set()
+        self.removal_notes = {}  # path -> the library's own note on a removed name (see REMOVAL_NOTE_TABLES)
         self.stubs = None
         self.root = None
         self._sig_cache = {}
@@ -329,6 +331,12 @@ class Probe(object):
         deprecated = mdict.get("__deprecated_attrs__")
         if isinstance(deprecated, dict):
             names = list(names) + [n for n in deprecated if isinstance(n, str)]
+        for table in REMOVAL_NOTE_TABLES:
+            notes = mdict.get(table)
+            if isinstance(notes, dict):
+                for name, note in notes.items():
+                    if isinstance(name, str) and isinstance(note, str):
+                        self.removal_notes.setdefault(public_path + "." + name, note.strip())
         for name in sorted(set(n for n in names if isinstance(n, str))):
             if name.startswith("_") or (listed is not None and name in listed):
                 continue
@@ -560,6 +568,7 @@ class Probe(object):
             except Exception:
                 converted = None
             if converted is not None:
+                converted = _with_legacy_keyword(target, converted)
                 if not is_meaningless(converted["parameters"]):
                     result = (converted, None)
                 else:
@@ -977,6 +986,27 @@ def _machinery_suffixes():
         except Exception:
             _SUFFIXES = ()
     return _SUFFIXES
+
+
+def _with_legacy_keyword(target, converted):
+    """scipy's ``_transition_to_rng(old_name)`` wrapper (SPEC 7) takes the old keyword (``seed``, ``random_state``)
+    besides the wrapped function's ``rng``; inspect follows ``__wrapped__`` and misses it (scipy 1.15-1.16.0 set no
+    ``__signature__``). The old name is in the wrapper's closure."""
+    code = getattr(target, "__code__", None)
+    # functools.wraps copied the wrapped function's names; the code object still tells where the wrapper lives.
+    if code is None or "old_name" not in code.co_freevars or not hasattr(target, "__wrapped__") or \
+            not code.co_filename.replace("\\", "/").endswith("_lib/_util.py"):
+        return converted
+    try:
+        old = target.__closure__[code.co_freevars.index("old_name")].cell_contents
+    except Exception:
+        return converted
+    params = converted["parameters"]
+    if not isinstance(old, str) or any(p["name"] == old for p in params):
+        return converted
+    extra = {"name": old, "kind": "keyword_only", "default": "None"}
+    at = len(params) - 1 if params and params[-1]["kind"] == "var_keyword" else len(params)
+    return dict(converted, parameters=params[:at] + [extra] + params[at:])
 
 
 def _wrapped_docstring_signature(obj, drop_self):

@@ -100,6 +100,7 @@ def build_surface(library, version, provenance, extractor, records, modules, err
         "modules": mods,
         "apis": apis,
         "errors": [{"module": m, "error": e} for m, e in sorted(all_errors)],
+        "removal_notes": dict(sorted(getattr(extractor, "removal_notes", {}).items())),
         "stats": {
             "modules": len(mods),
             "modules_imported": sum(1 for m in mods if m["imported"]),

@@ -3,7 +3,7 @@ from ``__all__`` or from the namespace, members of classes, aliases of modules o
 import ast
 import inspect
 
-from ..text import doc_summary
+from ..text import doc_summary, REMOVAL_NOTE_TABLES
 from ..signatures import signature_lines_consumed, from_inspect
 from .. import walker as _runtime_walker
 from . import stdlib
@@ -123,6 +123,11 @@ class Collector(object):
         dep = st.ns.get("__deprecated_attrs__")
         if isinstance(dep, ContainerValue) and dep.type_name == "dict" and dep.keys is not None:
             names += [k for k in dep.keys if isinstance(k, str)]
+        for table in REMOVAL_NOTE_TABLES:
+            notes = st.ns.get(table)
+            for name, note in (getattr(notes, "values", None) or {}).items() if isinstance(notes, ContainerValue) else ():
+                if isinstance(name, str) and isinstance(note, ConstValue) and note.known and isinstance(note.value, str):
+                    x.removal_notes.setdefault(st.name + "." + name, note.value.strip())
         out = []
         for name in sorted(set(names)):
             if name.startswith("_") or name in st.stub_hidden:

@@ -53,6 +53,7 @@ class Extractor(object):
         self.external = dict(external_surfaces or {}) if parent is None else parent.external
         if parent is not None:
             self.notes = parent.notes
+            self.removal_notes = parent.removal_notes
             self.files = parent.files
             self.package_dir = parent.package_dir
             self._texts = parent._texts
@@ -60,6 +61,7 @@ class Extractor(object):
             self.target_python = parent.target_python
         else:
             self.notes = set()
+            self.removal_notes = {}  # path -> the library's own note on a removed name (text.REMOVAL_NOTE_TABLES)
             self.forced_target = target_python
             self.files = tree.files()
             self.package_dir = package_dir or _find_package_dir(self.files, library)

@@ -151,7 +151,7 @@ async function libevobenchDataset(config: RunConfig, options: DatasetOptions, er
       else if (options.exampleCorpus) {
         const numpy = catalog.matrices.find((m) => m.library === 'numpy');
         if (!numpy) throw new UsageError('--example-corpus writes numpy projects: it needs the numpy matrix');
-        const versions = config.versions?.numpy ?? [...numpy.versions];
+        const versions = config.versions?.numpy ?? numpy.benchmarkVersions();
         corpus = { files: exampleNumpyCorpus({ versions, seed: config.seed }), parser: await loadPythonParser() };
       } else err('bench: note: no corpus for API-C (--corpus DIR or --example-corpus): the dataset has no API-C samples');
     }

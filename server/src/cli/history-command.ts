@@ -17,7 +17,7 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' } },
+    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, 'every-version': { type: 'boolean', default: false } },
   });
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
   if (positionals.length === 0) throw new UsageError('name at least one API, e.g. anachron history numpy.trapezoid');
@@ -47,8 +47,17 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
       for (const entry of entries) {
         out(`${entry.api} (${entry.kind ?? 'not in any tracked version'})`);
         const short = entry.api.slice(entry.api.lastIndexOf('.') + 1);
-        for (const v of entry.versions) {
-          out(`  ${v.version.padEnd(12)} ${v.state.padEnd(8)} ${v.signature ? formatSignature(short, v.signature) : ''}`.trimEnd());
+        const rows = entry.versions.map((v) => ({ version: v.version, state: v.state, signature: v.signature ? formatSignature(short, v.signature) : '' }));
+        // Consecutive versions that say the same thing share a line (numpy tracks 75 versions); --every-version
+        // lists them one by one.
+        for (let start = 0; start < rows.length; ) {
+          let end = start;
+          const same = (a: (typeof rows)[number], b: (typeof rows)[number]) => a.state === b.state && a.signature === b.signature;
+          while (!values['every-version'] && end + 1 < rows.length && same(rows[end + 1]!, rows[start]!)) end++;
+          const r = rows[start]!;
+          const label = end === start ? r.version : `${r.version}–${rows[end]!.version} (${end - start + 1})`;
+          out(`  ${label.padEnd(22)} ${r.state.padEnd(8)} ${r.signature}`.trimEnd());
+          start = end + 1;
         }
       }
     }

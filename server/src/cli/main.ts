@@ -24,8 +24,9 @@ commands:
       Exit code: 0, or 1 when a declared lower bound is too low.
   lsp [--stdio]
       Run the language server over stdin/stdout, for editors other than VS Code (see docs/editors.md).
-  history API… [--format text|json] [--matrices DIR]
-      Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version.
+  history API… [--format text|json] [--every-version] [--matrices DIR]
+      Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version
+      (consecutive versions that agree share a line unless --every-version).
   build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…
       Build matrices/LIBRARY.sqlite from python-probe surfaces and regenerate matrices/README.md.
   matrix add LIB==VERSION (--python PATH | --source DIR [--package-dir SUBPATH]) [--matrices DIR]
@@ -43,6 +44,11 @@ commands:
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  // `anachron check | head`: the reader went away; stop quietly instead of dying on an unhandled EPIPE.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   const out = (s: string) => process.stdout.write(s + '\n');
   const err = (s: string) => process.stderr.write(s + '\n');
   const [command, ...rest] = argv;

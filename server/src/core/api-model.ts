@@ -63,6 +63,8 @@ export interface LibraryMatrix {
   isUnresolved(api: string): boolean;
   /** APIs whose documentation summary, in some version, is exactly `doc` (renamed APIs usually keep their doc). */
   apisWithDoc(doc: string): string[];
+  /** The library's own note on the removal of `api` ("Use `np.inf` instead."), when it recorded one. */
+  removalNote?(api: string): { note: string; version: string } | null;
 }
 
 /** All matrices available, keyed by import name of the top-level package. */

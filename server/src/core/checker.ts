@@ -8,7 +8,7 @@ import type { SourceRange } from './source-range.js';
 import { describeVersionRuns, stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { normalizeDistributionName } from './library-names.js';
-import { suggestReplacement } from './replacements.js';
+import { replacementFromNote, suggestReplacement } from './replacements.js';
 
 export interface CheckContext {
   catalog: MatrixCatalog;
@@ -158,12 +158,21 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
   if (missing.length > 0) {
     if (guarded) return false;
     const where = describeVersionRuns(matrix.versions, (i) => history.versions[i]!.state === 'present');
-    const replacement = suggestReplacement(matrix, history, versions);
+    const sameDoc = suggestReplacement(matrix, history, versions);
+    // A removal the library documented itself: its note, and the name it points to when that is a plain swap.
+    const firstMissing = matrix.versions.indexOf(missing[0]!.cell?.version ?? missing[0]!.version);
+    const removed = history.versions.some((c, i) => c.state === 'present' && (firstMissing < 0 || i < firstMissing));
+    const noted = removed ? replacementFromNote(matrix, history, versions) : null;
+    const replacement = sameDoc ?? noted?.replacement ?? null;
+    const advice = sameDoc
+      ? ` Use \`${sameDoc}\`, which has the same documentation.`
+      : noted
+        ? `${noted.replacement ? ` Use \`${noted.replacement}\`.` : ''} ${matrix.library}'s note on the removal: “${noted.note}”`
+        : '';
     emit('anachronistic-api',
       missing.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
       `\`${path}\` is not in ${versionList(missing, matrix)}, ${pinClause(pin, matrix, missing)}; ` +
-        `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.` +
-        (replacement ? ` Use \`${replacement}\`, which has the same documentation.` : ''),
+        `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.` + advice,
       range, path, null, availableIn, replacement);
     return false;
   }

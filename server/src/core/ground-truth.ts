@@ -26,4 +26,9 @@ export interface GroundTruthMatrix {
   /** The rows of the A matrix: APIs documented in some version (every API when the library has no docs evidence). */
   apiPaths(): string[];
   groundTruth(api: string): GroundTruthHistory | undefined;
+  /**
+   * The versions a benchmark samples when a run names none: those with documentation evidence when the library has
+   * any (the ground truth needs the docs bit; patch releases tracked only for the checker add nothing there).
+   */
+  benchmarkVersions?(): string[];
 }

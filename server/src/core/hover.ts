@@ -39,20 +39,51 @@ function parameterNames(sig: Signature | null): Set<string> {
   return new Set((sig?.parameters ?? []).map((p) => p.name));
 }
 
-function changesBetween(history: ApiHistory, fromIndex: number, toIndex: number): string[] {
-  const from = history.versions[fromIndex]!;
-  const to = history.versions[toIndex]!;
+/** What happens after the pin, boundary by boundary: "`equal_nan` added in 1.23.0; removed in 2.4.0". */
+function changesAfter(history: ApiHistory, fromIndex: number): string[] {
   const notes: string[] = [];
-  if (from.state !== to.state) notes.push(`${from.state === 'present' ? 'removed' : 'added'} between ${from.version} and ${to.version}`);
-  if (from.signature && to.signature) {
-    const a = parameterNames(from.signature);
-    const b = parameterNames(to.signature);
-    const added = [...b].filter((n) => !a.has(n));
-    const removed = [...a].filter((n) => !b.has(n));
-    if (added.length) notes.push(`parameters added by ${to.version}: ${added.map((n) => `\`${n}\``).join(', ')}`);
-    if (removed.length) notes.push(`parameters gone by ${to.version}: ${removed.map((n) => `\`${n}\``).join(', ')}`);
+  for (let i = fromIndex; i + 1 < history.versions.length; i++) {
+    const from = history.versions[i]!;
+    const to = history.versions[i + 1]!;
+    if (from.state === 'unknown' || to.state === 'unknown') continue;
+    if (from.state !== to.state) notes.push(`${to.state === 'present' ? 'added' : 'removed'} in ${to.version}`);
+    if (from.signature && to.signature) {
+      const a = parameterNames(from.signature);
+      const b = parameterNames(to.signature);
+      const added = [...b].filter((n) => !a.has(n));
+      const removed = [...a].filter((n) => !b.has(n));
+      if (added.length) notes.push(`${added.map((n) => `\`${n}\``).join(', ')} added in ${to.version}`);
+      if (removed.length) notes.push(`${removed.map((n) => `\`${n}\``).join(', ')} removed in ${to.version}`);
+    }
   }
   return notes;
+}
+
+interface Band {
+  first: string;
+  last: string;
+  count: number;
+  state: string;
+  signature: string;
+  pinned: boolean;
+}
+
+/**
+ * The timeline as bands of consecutive versions that say the same thing (state and signature): numpy tracks 75
+ * versions, which no one reads as columns.
+ */
+function bands(history: ApiHistory, short: string, pinned: ReadonlySet<string>): Band[] {
+  const out: Band[] = [];
+  for (const c of history.versions) {
+    const signature = c.state === 'present' && c.signature ? formatSignature(short, c.signature) : '';
+    const prev = out.at(-1);
+    if (prev && prev.state === c.state && prev.signature === signature) {
+      prev.last = c.version;
+      prev.count++;
+      prev.pinned ||= pinned.has(c.version);
+    } else out.push({ first: c.version, last: c.version, count: 1, state: c.state, signature, pinned: pinned.has(c.version) });
+  }
+  return out;
 }
 
 export function hoverFor(refs: readonly ApiReference[], pos: SourcePosition, ctx: CheckContext): HoverResult | null {
@@ -65,9 +96,13 @@ export function hoverFor(refs: readonly ApiReference[], pos: SourcePosition, ctx
   const pinned = new Set(pin ? (pin.exactVersion ? [pin.exactVersion] : matrix.versions.filter((v) => satisfies(v, pin.specifier))) : []);
   const short = target.path.slice(target.path.lastIndexOf('.') + 1);
   const lines: string[] = [`**${target.path}** (${history.kind})` + (pin ? ` — ${matrix.distribution}${pin.specifier} from ${describeOrigin(pin.origin)}` : ' — no pin for this library'), ''];
-  const header = history.versions.map((c) => (pinned.has(c.version) ? `**${c.version}**` : c.version));
-  const marks = history.versions.map((c) => (c.state === 'present' ? '█ present' : c.state === 'absent' ? '░ absent' : '? unknown'));
-  lines.push(`| ${header.join(' | ')} |`, `|${history.versions.map(() => ':-:').join('|')}|`, `| ${marks.join(' | ')} |`, '');
+  lines.push('| versions | | signature |', '|---|---|---|');
+  for (const band of bands(history, short, pinned)) {
+    const span = band.count === 1 ? band.first : `${band.first}–${band.last} (${band.count})`;
+    const mark = band.state === 'present' ? '█ present' : band.state === 'absent' ? '░ absent' : '? unknown';
+    lines.push(`| ${band.pinned ? `**${span}** ◀ pin` : span} | ${mark} | ${band.signature ? `\`${band.signature.replace(/\|/g, '\\|')}\`` : ''} |`);
+  }
+  lines.push('');
   if (pin?.exactVersion) {
     const at = stateAt(history, pin.exactVersion, matrix.versions);
     const sig = at.cell?.signature;
@@ -75,8 +110,8 @@ export function hoverFor(refs: readonly ApiReference[], pos: SourcePosition, ctx
     const fromIndex = at.cell ? history.versions.indexOf(at.cell) : -1;
     const last = history.versions.length - 1;
     if (fromIndex >= 0 && fromIndex < last) {
-      const notes = changesBetween(history, fromIndex, last);
-      lines.push('', notes.length ? `Between ${history.versions[fromIndex]!.version} and ${history.versions[last]!.version}: ${notes.join('; ')}.` : `Unchanged up to ${history.versions[last]!.version}.`);
+      const notes = changesAfter(history, fromIndex);
+      lines.push('', notes.length ? `After ${history.versions[fromIndex]!.version}: ${notes.join('; ')}.` : `Unchanged up to ${history.versions[last]!.version}.`);
     }
   } else {
     const newest = [...history.versions].reverse().find((c) => c.signature);

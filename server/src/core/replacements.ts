@@ -33,3 +33,53 @@ export function suggestReplacement(matrix: LibraryMatrix, missing: ApiHistory, p
   usable.sort((a, b) => Number(parentOf(b) === parent) - Number(parentOf(a) === parent) || a.length - b.length || (a < b ? -1 : 1));
   return usable[0] ?? null;
 }
+
+/** Whether `alias` abbreviates `library` (np → numpy, sp → scipy): its letters appear in order, the first first. */
+function abbreviates(alias: string, library: string): boolean {
+  if (alias === library) return true;
+  if (alias[0] !== library[0]) return false;
+  let at = 0;
+  for (const ch of alias) {
+    at = library.indexOf(ch, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+}
+
+/**
+ * The library's own note on a removed API ("Use `np.inf` instead.") and, when the note names exactly one plain
+ * dotted name that exists at every pinned version, that name as a replacement. Notes that name an expression
+ * (`np.asarray(arr, dtype=dtype)`, `-np.inf`) are quoted, never turned into an edit.
+ */
+export function replacementFromNote(matrix: LibraryMatrix, missing: ApiHistory, pinnedVersions: readonly string[]): { note: string; version: string; replacement: string | null } | null {
+  const recorded = matrix.removalNote?.(missing.api);
+  if (!recorded) return null;
+  const names = new Set<string>();
+  for (const m of recorded.note.matchAll(/`([^`]+)`/g)) {
+    const ref = m[1]!;
+    if (!/^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$/.test(ref)) continue;
+    const [head, ...rest] = ref.split('.');
+    if (abbreviates(head!, matrix.library)) names.add([matrix.library, ...rest].join('.'));
+  }
+  const usable = [...names].filter((path) => {
+    const history = matrix.lookup(path);
+    return history !== undefined && pinnedVersions.every((v) => stateAt(history, v, matrix.versions).state === 'present');
+  });
+  return { note: condenseNote(recorded.note), version: recorded.version, replacement: usable.length === 1 ? usable[0]! : null };
+}
+
+/**
+ * A note short enough for a diagnostic: whitespace collapsed, the AttributeError preamble ("module 'numpy' has no
+ * attribute 'int'.") dropped, whole sentences up to about 240 characters.
+ */
+export function condenseNote(note: string): string {
+  const text = note.replace(/\s+/g, ' ').trim().replace(/^module '[^']+' has no attribute '[^']+'\.\s*/, '');
+  const sentences = text.split(/(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+(?=[A-Z`])/);
+  let out = '';
+  for (const s of sentences) {
+    if (out && out.length + s.length > 240) break;
+    out = out ? `${out} ${s}` : s;
+  }
+  return out.length > 300 ? `${out.slice(0, 297)}…` : out;
+}

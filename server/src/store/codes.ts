@@ -1,6 +1,5 @@
 // Small integer codes for the enumerations the matrix stores in every span (kept compact: torch has ~280k spans).
 // The SQL views decode them, so queries by hand read text.
-export const STATE_CODES = ['absent', 'present', 'na'] as const;
 export const KIND_CODES = ['module', 'class', 'function', 'method', 'property', 'attribute'] as const;
 export const SOURCE_CODES = ['inspect', 'docstring', 'stub', 'static'] as const;
 export const EVOLUTION_CODES = ['stable', 'evolving'] as const;

@@ -57,7 +57,12 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
       '',
     );
     const ev = m.evolutionCounts();
-    lines.push(`All public paths seen: ${num(ev.stable + ev.evolving)} (stable ${num(ev.stable)}, evolving ${num(ev.evolving)}).`);
+    const seen = Number(m.meta.paths_seen ?? ev.stable + ev.evolving);
+    const shared = seen - (ev.stable + ev.evolving);
+    lines.push(
+      `All public paths seen: ${num(seen)}` +
+        (shared > 0 ? `, of which ${num(shared)} are members repeated under re-export paths and stored once (${num(ev.stable + ev.evolving)} stored: stable ${num(ev.stable)}, evolving ${num(ev.evolving)}).` : ` (stable ${num(ev.stable)}, evolving ${num(ev.evolving)}).`),
+    );
     const anyDocs = m.versionInfo.some((v) => v.hasDocs);
     lines.push(
       `Benchmark view (${anyDocs ? 'APIs documented in at least one version' : 'no documentation evidence: every resolved API'}): ${num(g.apis)} APIs, ` +
@@ -65,9 +70,13 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
     );
     const paper = PAPER_TABLE_9[m.library];
     if (paper) {
+      const range = `${m.versions.length} versions, ${m.versions[0]}–${m.versions.at(-1)}`;
+      const rows = anyDocs
+        ? 'rows are the APIs some version\'s reference documentation lists (functions, classes, methods and attributes with their own autosummary entry)'
+        : 'there is no documentation evidence for this library, so every resolved public path is a row, class members and re-export paths included, which is why it counts far more';
       lines.push(
-        `The paper's Table 9 counts ${num(paper.apis)} APIs and ${num(paper.signatures)} signatures for ${m.library} over its own version range; ` +
-          'differences come from the range of versions tracked here and from counting every public path of an object (aliases such as `numpy.core.*`) and class members.',
+        `Compared with the paper's Table 9 (${num(paper.apis)} APIs, ${num(paper.signatures)} signatures over the 10 most-used versions): ` +
+          `${num(g.apis)} APIs (${Math.round((100 * g.apis) / paper.apis)}%) and ${num(g.signatures)} signatures (${Math.round((100 * g.signatures) / paper.signatures)}%) over ${range}; ${rows}.`,
       );
     }
     lines.push('', '| version | evidence | provenance | APIs | callables | with signature | inspect / docstring / stub / static | signatures changed | documented | documented ∧ resolved | documented only (na) | resolved only |');
@@ -84,11 +93,11 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
     const compared = m.versionInfo.filter((v) => v.agreement);
     if (compared.length > 0) {
       lines.push('', 'Static extraction against the runtime, where a version has both (names on the documented set when there is one, else on module-level APIs; parameter names on signatures both have). Disagreements are listed in `agreement/`.', '');
-      lines.push('| version | API names agree | only runtime | only static | parameter names agree |');
-      lines.push('|---|---:|---:|---:|---:|');
+      lines.push('| version | API names agree | only runtime | only static | not comparable (runtime could not import the module) | parameter names agree |');
+      lines.push('|---|---:|---:|---:|---:|---:|');
       for (const v of compared) {
         const a = v.agreement!;
-        lines.push(`| ${v.version} | ${pct(a.name_agreeing, a.name_base)} of ${num(a.name_base)} | ${num(a.only_runtime)} | ${num(a.only_static)} | ${pct(a.signature_agreeing, a.signature_base)} of ${num(a.signature_base)} |`);
+        lines.push(`| ${v.version} | ${pct(a.name_agreeing, a.name_base)} of ${num(a.name_base)} | ${num(a.only_runtime)} | ${num(a.only_static)} | ${num(a.not_comparable ?? 0)} | ${pct(a.signature_agreeing, a.signature_base)} of ${num(a.signature_base)} |`);
       }
     }
     lines.push('');

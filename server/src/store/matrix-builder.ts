@@ -5,13 +5,15 @@ import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
-import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES, STATE_CODES } from './codes.js';
+import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
+import { shareEqualSubtrees } from './shared-subtrees.js';
+import { underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 
-export const BUILDER_VERSION = '4';
+export const BUILDER_VERSION = '5';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
@@ -42,6 +44,8 @@ export interface AgreementSummary {
   signature_agreeing: number;
   only_runtime: number;
   only_static: number;
+  /** Left out of the name comparison: under modules the runtime could not import. */
+  not_comparable?: number;
 }
 
 export interface BuildResult {
@@ -68,21 +72,6 @@ function baseStats(surface: Surface): VersionStats {
 }
 
 /** Modules that could not be looked into at a version: import errors and modules recorded as not imported. */
-function unresolvedModules(surface: Surface): Map<string, string> {
-  const imported = new Set(surface.apis.filter((a) => a.kind === 'module').map((a) => a.path));
-  const out = new Map<string, string>();
-  for (const m of surface.modules) if (!m.imported && !imported.has(m.name)) out.set(m.name, 'not imported');
-  for (const e of surface.errors) if (e.module && !imported.has(e.module) && !out.has(e.module)) out.set(e.module, e.error);
-  return out;
-}
-
-function underUnresolved(path: string, unresolved: Map<string, string>): boolean {
-  for (let cut = path.length; cut > 0; cut = path.lastIndexOf('.', cut - 1)) {
-    if (unresolved.has(path.slice(0, cut))) return true;
-  }
-  return false;
-}
-
 function canonicalParameters(api: SurfaceApi): string | null {
   if (!api.signature) return null;
   return JSON.stringify(api.signature.parameters.map((p) => ({ name: p.name, kind: p.kind, default: p.default })));
@@ -122,9 +111,14 @@ interface Cell {
   exported: number | null;
 }
 
-function sameCell(a: Cell, b: Cell): boolean {
-  return a.state === b.state && a.runtime === b.runtime && a.documented === b.documented && a.kind === b.kind &&
-    a.signature === b.signature && a.signatureSource === b.signatureSource && a.returns === b.returns && a.doc === b.doc && a.exported === b.exported;
+/**
+ * Whether a cell continues a span. The docs bit only exists at versions with documentation, so a cell without it
+ * (documented null) joins a span whatever the span's docs bit is; everything else must be equal.
+ */
+function continuesSpan(spanDocumented: number | null, first: Cell, next: Cell): boolean {
+  return (next.documented === null || spanDocumented === null || next.documented === spanDocumented) &&
+    first.runtime === next.runtime && first.kind === next.kind && first.signature === next.signature &&
+    first.signatureSource === next.signatureSource && first.returns === next.returns && first.doc === next.doc && first.exported === next.exported;
 }
 
 export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: string, options: BuildOptions): BuildResult {
@@ -149,6 +143,15 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   const byVersion = primaries.map((s) => new Map(s.apis.map((a) => [a.path, a] as const)));
   const documentedSets = evidence.map((e) => (e.docs ? new Set(e.docs.documented) : null));
   const unresolved = primaries.map(unresolvedModules);
+  // Where a version has both, what the runtime finds and static extraction does not shows what the extractor is
+  // blind to (members of C classes it cannot see). At versions known only statically, such an API not being found
+  // says nothing: its cell is unknown, never absent, so the checker cannot report it as removed there.
+  const staticBlind = new Set<string>();
+  for (const e of evidence) {
+    if (!e.runtime || !e.static) continue;
+    const seen = new Set(e.static.apis.map((a) => a.path));
+    for (const a of e.runtime.apis) if (!seen.has(a.path)) staticBlind.add(a.path);
+  }
   const allPaths = [...new Set([...primaries.flatMap((s) => s.apis.map((a) => a.path)), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
 
   const stats = primaries.map(baseStats);
@@ -159,7 +162,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
     agreements.set(e.version, report);
     const summary: AgreementSummary = {
       name_base: report.nameBase, name_agreeing: report.nameAgreeing, signature_base: report.signatureBase,
-      signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length,
+      signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length, not_comparable: report.notComparable,
     };
     return summary;
   });
@@ -203,14 +206,16 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         return id;
       };
       const insertSpan = db.prepare(
-        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, state, runtime, documented, kind, signature_id, signature_source, returns_id, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, runtime, documented, kind, signature_id, signature_source, returns_id, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       let stable = 0;
+      const cellKeys = new Map<number, string>();
       allPaths.forEach((path, index) => {
         const apiId = nodeFor(path);
         const records = byVersion.map((m) => m.get(path));
         const cells: Cell[] = records.map((record, v) => {
-          const runtime = record ? 1 : underUnresolved(path, unresolved[v]!) ? null : 0;
+          const blind = !evidence[v]!.runtime && staticBlind.has(path);
+          const runtime = record ? 1 : blind || underUnresolved(path, unresolved[v]!) ? null : 0;
           const docs = documentedSets[v];
           const documented = docs ? (docs.has(path) ? 1 : 0) : null;
           const state = decideState(runtime === null ? null : runtime === 1, documented === null ? null : documented === 1);
@@ -238,20 +243,30 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         const documentedEver = cells.some((c) => c.documented === 1);
         setNode.run(encode(KIND_CODES, newest?.kind ?? 'attribute'), encode(EVOLUTION_CODES, isStable ? 'stable' : 'evolving'), documentedEver ? 1 : 0, apiId);
 
-        // Runs of identical cells; "not resolved, not documented" cells are implicit.
-        const implicit = (c: Cell) => c.runtime === 0 && c.documented !== 1;
+        // Runs of cells that agree (continuesSpan); "not resolved, not documented" runs are implicit.
+        const key: unknown[] = [newest?.kind ?? 'attribute', isStable, documentedEver];
         for (let start = 0; start < cells.length; ) {
           let end = start;
-          while (end + 1 < cells.length && sameCell(cells[end + 1]!, cells[start]!)) end++;
+          let documented = cells[start]!.documented;
+          while (end + 1 < cells.length && continuesSpan(documented, cells[start]!, cells[end + 1]!)) {
+            end++;
+            documented ??= cells[end]!.documented;
+          }
           const c = cells[start]!;
-          if (!implicit(c)) {
-            insertSpan.run(apiId, start, end, encode(STATE_CODES, c.state), c.runtime, c.documented, encode(KIND_CODES, c.kind), intern(signatureIds, insertSignature, c.signature),
-              encode(SOURCE_CODES, c.signatureSource), intern(textIds, insertText, c.returns), intern(textIds, insertText, c.doc), c.exported);
+          if (!(c.runtime === 0 && documented !== 1)) {
+            const row = [apiId, start, end, c.runtime, documented, encode(KIND_CODES, c.kind), intern(signatureIds, insertSignature, c.signature),
+              encode(SOURCE_CODES, c.signatureSource), intern(textIds, insertText, c.returns), intern(textIds, insertText, c.doc), c.exported] as const;
+            insertSpan.run(...row);
+            key.push(row.slice(1));
           }
           start = end + 1;
         }
+        cellKeys.set(apiId, JSON.stringify(key));
         if ((index + 1) % 5000 === 0) progress(`${library}: ${index + 1}/${allPaths.length} APIs`);
       });
+
+      const sharing = shareEqualSubtrees(db, nodeIds, cellKeys);
+      progress(`${library}: ${sharing.aliased} re-exported subtrees shared (${sharing.removed} duplicate paths not stored)`);
 
       const insertVersion = db.prepare('INSERT INTO versions (id, version, ordinal, source, provenance, python, has_docs, stats, agreement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       evidence.forEach((e, i) => {
@@ -261,6 +276,13 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         insertVersion.run(i + 1, e.version, i, provenance.source ?? 'unknown', JSON.stringify(sortKeys(provenance)), primary.python ?? null,
           e.docs ? 1 : 0, JSON.stringify(stats[i]), agreementSummaries[i] ? JSON.stringify(agreementSummaries[i]) : null);
       });
+      // Newest first, so a note a later release rewrote wins.
+      const insertNote = db.prepare('INSERT OR IGNORE INTO removal_notes (path, note, version) VALUES (?, ?, ?)');
+      for (let i = evidence.length - 1; i >= 0; i--) {
+        for (const s of [evidence[i]!.runtime, evidence[i]!.static]) {
+          for (const [path, note] of Object.entries(s?.removal_notes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) insertNote.run(path, note, evidence[i]!.version);
+        }
+      }
       const insertUnresolved = db.prepare('INSERT INTO unresolved_modules (version_id, module, error) VALUES (?, ?, ?)');
       unresolved.forEach((m, i) => [...m.keys()].sort().forEach((module) => insertUnresolved.run(i + 1, module, m.get(module)!)));
 
@@ -272,6 +294,8 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         ['built_at', options.builtAt],
         ['input_sha256', inputDigest(evidence)],
         ['stable_apis', String(stable)],
+        ['paths_seen', String(allPaths.length)],
+        ['shared_subtrees', String(sharing.aliased)],
       ];
       const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       for (const [k, v] of meta) insertMeta.run(k, v);

@@ -4,13 +4,22 @@ import Database from 'better-sqlite3';
 import type { ApiHistory, ApiKind, CellState, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
-import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES, STATE_CODES } from './codes.js';
-import { MATRIX_SCHEMA_VERSION } from './schema.js';
+import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
+import { decideState } from './cell-state.js';
+import { MATRIX_SCHEMA_VERSION, stateSql } from './schema.js';
+
+interface ApiNode {
+  id: number;
+  kind: number | null;
+  evolution: number | null;
+  documented_ever: number;
+  alias_of: number | null;
+}
 
 interface SpanRow {
   first_ordinal: number;
   last_ordinal: number;
-  state: number;
+  documented: number | null;
   runtime: number | null;
   kind: number | null;
   parameters: string | null;
@@ -39,9 +48,9 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   private readonly db: Database.Database;
   private readonly cache = new Map<string, ApiHistory | undefined>();
   private readonly unresolved: Set<string>;
-  private readonly childNamed: Database.Statement<[number, string], { id: number; kind: number | null; evolution: number | null; documented_ever: number }>;
+  private readonly childNamed: Database.Statement<[number, string], ApiNode>;
   private readonly nodeById: Database.Statement<[number], { parent_id: number; name: string }>;
-  private readonly idCache = new Map<string, { id: number; kind: number | null; evolution: number | null; documented_ever: number } | null>();
+  private readonly idCache = new Map<string, ApiNode | null>();
   private readonly pathCache = new Map<number, string>();
   private readonly spansOf: Database.Statement<[number], SpanRow>;
   private readonly withDoc: Database.Statement<[string], { api_id: number }>;
@@ -71,11 +80,11 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
         stats: JSON.parse(r.stats), agreement: r.agreement ? JSON.parse(r.agreement) : null,
       }));
       this.unresolved = new Set((this.db.prepare('SELECT DISTINCT module FROM unresolved_modules').all() as { module: string }[]).map((r) => r.module));
-      this.childNamed = this.db.prepare('SELECT id, kind, evolution, documented_ever FROM apis WHERE parent_id = ? AND name = ?');
+      this.childNamed = this.db.prepare('SELECT id, kind, evolution, documented_ever, alias_of FROM apis WHERE parent_id = ? AND name = ?');
       this.nodeById = this.db.prepare('SELECT parent_id, name FROM apis WHERE id = ?');
       this.withDoc = this.db.prepare('SELECT DISTINCT spans.api_id FROM texts JOIN spans ON spans.doc_id = texts.id WHERE texts.text = ?');
       this.spansOf = this.db.prepare(
-        `SELECT s.first_ordinal, s.last_ordinal, s.state, s.runtime, s.kind, signatures.parameters, s.signature_source, r.text AS returns, d.text AS doc, s.exported
+        `SELECT s.first_ordinal, s.last_ordinal, s.runtime, s.documented, s.kind, signatures.parameters, s.signature_source, r.text AS returns, d.text AS doc, s.exported
          FROM spans s LEFT JOIN signatures ON signatures.id = s.signature_id LEFT JOIN texts r ON r.id = s.returns_id LEFT JOIN texts d ON d.id = s.doc_id
          WHERE s.api_id = ?`,
       );
@@ -107,12 +116,14 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   }
 
   /** The node of a dotted path, found segment by segment in the tree of names. */
-  private node(path: string): { id: number; kind: number | null; evolution: number | null; documented_ever: number } | null {
+  private node(path: string): ApiNode | null {
     const cached = this.idCache.get(path);
     if (cached !== undefined) return cached;
     const cut = path.lastIndexOf('.');
-    const parent = cut < 0 ? { id: 0 } : this.node(path.slice(0, cut));
-    const row = parent ? (this.childNamed.get(parent.id, path.slice(cut + 1)) ?? null) : null;
+    const parent = cut < 0 ? { id: 0, alias_of: null } : this.node(path.slice(0, cut));
+    const name = path.slice(cut + 1);
+    // A re-exported class whose members are stored once, under the path it shares them with.
+    const row = parent ? (this.childNamed.get(parent.id, name) ?? (parent.alias_of ? this.childNamed.get(parent.alias_of, name) : undefined) ?? null) : null;
     this.idCache.set(path, row);
     return row;
   }
@@ -139,6 +150,16 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     return paths;
   }
 
+  private removalNotes: Map<string, { note: string; version: string }> | null = null;
+
+  removalNote(api: string): { note: string; version: string } | null {
+    if (!this.removalNotes) {
+      const rows = this.db.prepare('SELECT path, note, version FROM removal_notes').all() as { path: string; note: string; version: string }[];
+      this.removalNotes = new Map(rows.map((r) => [r.path, { note: r.note, version: r.version }]));
+    }
+    return this.removalNotes.get(api) ?? null;
+  }
+
   isUnresolved(api: string): boolean {
     for (let cut = api.length; cut > 0; cut = api.lastIndexOf('.', cut - 1)) {
       if (this.unresolved.has(api.slice(0, cut))) return true;
@@ -151,6 +172,11 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     return (this.db.prepare(`SELECT path FROM api_list ${anyDocs ? 'WHERE documented_ever = 1' : ''} ORDER BY path`).all() as { path: string }[]).map((r) => r.path);
   }
 
+  benchmarkVersions(): string[] {
+    const documented = this.versionInfo.filter((v) => v.hasDocs).map((v) => v.version);
+    return documented.length > 0 ? documented : [...this.versions];
+  }
+
   groundTruth(api: string): GroundTruthHistory | undefined {
     const row = this.node(api);
     if (!row || row.kind === null) return undefined;
@@ -158,7 +184,8 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     for (const span of this.spansOf.all(row.id)) {
       const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
       for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
-        cells[i] = { version: this.versions[i]!, state: decode(STATE_CODES, span.state) as GroundTruthState, signature, doc: span.doc };
+        const documented = this.versionInfo[i]!.hasDocs ? span.documented === 1 : null;
+        cells[i] = { version: this.versions[i]!, state: decideState(span.runtime === null ? null : span.runtime === 1, documented), signature, doc: span.doc };
       }
     }
     return { api, kind: decode(KIND_CODES, row.kind)!, evolution: decode(EVOLUTION_CODES, row.evolution) ?? 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
@@ -179,15 +206,16 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     const rowFilter = anyDocs ? 'WHERE documented_ever = 1' : '';
     const rowFilter2 = anyDocs ? 'WHERE documented_ever = 1 AND kind IS NOT NULL' : 'WHERE kind IS NOT NULL';
     const apis = this.db.prepare(`SELECT evolution, COUNT(*) AS n FROM apis ${rowFilter2} GROUP BY evolution`).all() as { evolution: number; n: number }[];
-    const stateRows = this.db.prepare(`SELECT state, SUM(last_ordinal - first_ordinal + 1) AS n FROM spans WHERE api_id IN (SELECT id FROM apis ${rowFilter2}) GROUP BY state`).all() as { state: number; n: number }[];
-    const signatures = this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT api_id, signature_id FROM spans WHERE signature_id IS NOT NULL AND state = 1 AND api_id IN (SELECT id FROM apis ${rowFilter2}))`).get() as { n: number };
+    const expanded = `spans s JOIN versions v ON v.ordinal BETWEEN s.first_ordinal AND s.last_ordinal WHERE s.api_id IN (SELECT id FROM apis ${rowFilter2})`;
+    const stateRows = this.db.prepare(`SELECT ${stateSql('s', 'v')} AS state, COUNT(*) AS n FROM ${expanded} GROUP BY 1`).all() as { state: string; n: number }[];
+    const signatures = this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT s.api_id, s.signature_id FROM ${expanded} AND s.signature_id IS NOT NULL AND ${stateSql('s', 'v')} = 'present')`).get() as { n: number };
     const rowsCount = apis.reduce((n, r) => n + r.n, 0);
     const explicit = stateRows.reduce((n, r) => n + r.n, 0);
     // Cells not covered by a span are absent.
     const cells = [
-      { state: 'present', n: stateRows.find((r) => r.state === 1)?.n ?? 0 },
-      { state: 'na', n: stateRows.find((r) => r.state === 2)?.n ?? 0 },
-      { state: 'absent', n: (stateRows.find((r) => r.state === 0)?.n ?? 0) + rowsCount * this.versions.length - explicit },
+      { state: 'present', n: stateRows.find((r) => r.state === 'present')?.n ?? 0 },
+      { state: 'na', n: stateRows.find((r) => r.state === 'na')?.n ?? 0 },
+      { state: 'absent', n: (stateRows.find((r) => r.state === 'absent')?.n ?? 0) + rowsCount * this.versions.length - explicit },
     ];
     const a = (e: string) => apis.find((r) => decode(EVOLUTION_CODES, r.evolution) === e)?.n ?? 0;
     const c = (s: string) => cells.find((r) => r.state === s)?.n ?? 0;

@@ -2,6 +2,7 @@
 // reference set, and parameter names of the signatures both have. Used by the matrix report and by
 // `anachron compare-surfaces` while improving an extractor.
 import type { Surface, SurfaceApi } from './surface.js';
+import { underUnresolved, unresolvedModules } from './unresolved.js';
 
 export interface AgreementReport {
   /** APIs the name comparison ran on (the documented set when given, else module-level APIs of either surface). */
@@ -10,6 +11,11 @@ export interface AgreementReport {
   /** In the base, found by the reference (runtime) only / by the candidate (static) only. */
   onlyInReference: string[];
   onlyInCandidate: string[];
+  /**
+   * Left out of the name comparison: under a module the reference could not import (e.g. numpy.distutils in a
+   * Debian root without setuptools). The reference knows nothing there, so neither side can disagree with it.
+   */
+  notComparable: number;
   /** APIs with a signature on both sides. */
   signatureBase: number;
   signatureAgreeing: number;
@@ -33,11 +39,13 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
   const base = documented
     ? [...new Set(documented)]
     : [...new Set([...ref.values(), ...cand.values()].filter((a) => isModuleLevel(a, modules)).map((a) => a.path))];
-  base.sort();
+  const refUnresolved = unresolvedModules(reference);
+  const comparable = base.filter((path) => ref.has(path) || !underUnresolved(path, refUnresolved)).sort();
+  const notComparable = base.length - comparable.length;
   const onlyInReference: string[] = [];
   const onlyInCandidate: string[] = [];
   let nameAgreeing = 0;
-  for (const path of base) {
+  for (const path of comparable) {
     const r = ref.has(path);
     const c = cand.has(path);
     if (r === c) nameAgreeing++;
@@ -56,14 +64,15 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
     if (rn.join(',') === cn.join(',')) signatureAgreeing++;
     else parameterMismatches.push({ api: path, reference: rn, candidate: cn });
   }
-  return { nameBase: base.length, nameAgreeing, onlyInReference, onlyInCandidate, signatureBase, signatureAgreeing, parameterMismatches };
+  return { nameBase: comparable.length, nameAgreeing, onlyInReference, onlyInCandidate, notComparable, signatureBase, signatureAgreeing, parameterMismatches };
 }
 
 export function formatAgreement(report: AgreementReport): string {
   const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
   return (
     `API names: ${pct(report.nameAgreeing, report.nameBase)} of ${report.nameBase} agree ` +
-    `(${report.onlyInReference.length} only in reference, ${report.onlyInCandidate.length} only in candidate); ` +
+    `(${report.onlyInReference.length} only in reference, ${report.onlyInCandidate.length} only in candidate` +
+    `${report.notComparable > 0 ? `; ${report.notComparable} left out: the reference could not import their module` : ''}); ` +
     `parameter names: ${pct(report.signatureAgreeing, report.signatureBase)} of ${report.signatureBase} shared signatures agree`
   );
 }

@@ -28,6 +28,8 @@ export interface Surface {
   modules: { name: string; imported: boolean }[];
   apis: SurfaceApi[];
   errors: { module?: string; error: string }[];
+  /** The library's own note on each name it removed (numpy's __expired_attributes__ …), by public path. */
+  removal_notes?: Record<string, string>;
 }
 
 const API_KINDS = new Set<ApiKind>(['module', 'class', 'function', 'method', 'property', 'attribute']);
@@ -49,6 +51,9 @@ export function validateSurface(value: unknown, file: string): Surface {
       if (typeof p.name !== 'string' || !PARAM_KINDS.has(p.kind)) fail(`apis[${i}] (${api.path}) has a malformed parameter`);
     }
   });
+  if (s.removal_notes !== undefined && (typeof s.removal_notes !== 'object' || s.removal_notes === null || Object.values(s.removal_notes).some((n) => typeof n !== 'string'))) {
+    fail('removal_notes is not an object of strings');
+  }
   return { ...s, modules: s.modules ?? [], errors: s.errors ?? [] } as Surface;
 }
 

@@ -13,6 +13,7 @@
 - ``numpy/version.py`` is written by setup.py from a template string: the template is read from setup.py.
 """
 import ast
+import inspect
 import re
 
 from ...signatures import docstring_signature, make_param, make_signature, POSITIONAL_ONLY, \
@@ -149,6 +150,9 @@ class NumpyKnowledge(Knowledge):
         if name == "add_newdoc" and len(call.args) >= 3:
             self._record_newdoc(interp, call, scope)
             return True
+        if name == "_array_method_doc" and len(call.args) >= 3:
+            self._record_array_method_doc(interp, call, scope)
+            return True
         if name == "add_newdoc_for_scalar_type" and len(call.args) >= 3:
             try:
                 tname = interp.eval(call.args[0], scope)
@@ -210,6 +214,32 @@ class NumpyKnowledge(Knowledge):
                 self._add_member_doc(place, obj, a.value, d.value if isinstance(d, ConstValue) and d.known else None)
         else:
             self._add_doc(place, obj, None)
+
+    def _record_array_method_doc(self, interp, call, scope):
+        """numpy >= 2.4 documents the methods ndarray and generic share through a helper,
+        ``_array_method_doc(name, params, doc)``, which calls add_newdoc twice from inside its body with an
+        Argument Clinic docstring ``name($self, /, params)\\n--\\n\\ndoc`` (the interpreter does not run helper
+        bodies, so the helper's effect is reproduced here)."""
+        try:
+            name = interp.eval(call.args[0], scope)
+            params = interp.eval(call.args[1], scope)
+            doc = interp.eval(call.args[2], scope)
+        except (Raise, Return):
+            return
+        if not (isinstance(name, ConstValue) and isinstance(name.value, str)):
+            return
+        params = params.value if isinstance(params, ConstValue) and isinstance(params.value, str) else None
+        text = doc.value if isinstance(doc, ConstValue) and isinstance(doc.value, str) and doc.known else ""
+        if params is None:
+            self._add_member_doc(self.core + ".multiarray", "ndarray", name.value, None)
+            self._add_member_doc(self.core + ".numerictypes", "generic", name.value, None)
+            return
+        if "/" not in params:
+            params = "/, %s" % params if params else "/"
+        signature = "%s(self, %s)\n--\n\n" % (name.value, params)
+        self._add_member_doc(self.core + ".multiarray", "ndarray", name.value, signature + inspect.cleandoc(text))
+        self._add_member_doc(self.core + ".numerictypes", "generic", name.value,
+                             signature + "Scalar method identical to `ndarray.%s`." % name.value)
 
     def _add_doc(self, place, name, doc):
         self.doc_seq.append((place, name, doc))

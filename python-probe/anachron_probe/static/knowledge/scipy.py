@@ -344,6 +344,12 @@ class ScipyKnowledge(Knowledge):
     def function_decorator(self, interp, value, decv, dec, scope):
         if not (isinstance(dec, ast.Call) and isinstance(decv, FunctionValue) and isinstance(value, FunctionValue)):
             return None
+        if decv.name == "_transition_to_rng" and dec.args:
+            # SPEC 7: the function now names its argument ``rng``; the wrapper still takes the old keyword
+            # (``seed``/``random_state``) and passes it on. 1.15 and 1.16.0 do not record this in __signature__.
+            old = interp.eval(dec.args[0], scope)
+            if isinstance(old, ConstValue) and isinstance(old.value, str):
+                return self._extend_signature(value, [(old.value, "None")])
         src = decv.source.segment(decv.node) if decv.source is not None else ""
         if not src or "__signature__" not in src:
             return None
@@ -356,10 +362,6 @@ class ScipyKnowledge(Knowledge):
                     default_axis = self.x.sigs.render_default(kw.value, value)
             defaults = {"axis": default_axis, "nan_policy": "'propagate'", "keepdims": "False"}
             return self._extend_signature(value, [(n, defaults.get(n, "...")) for n in added])
-        if decv.name == "_transition_to_rng" and dec.args:
-            old = interp.eval(dec.args[0], scope)
-            if isinstance(old, ConstValue) and isinstance(old.value, str):
-                return self._extend_signature(value, [(old.value, "None")])
         return None
 
     def _extend_signature(self, value, extra):

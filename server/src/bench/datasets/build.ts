@@ -73,7 +73,7 @@ export class DatasetError extends Error {
 }
 
 function resolveVersions(matrix: DatasetMatrix, wanted: readonly string[] | undefined): string[] {
-  if (!wanted) return [...matrix.versions];
+  if (!wanted) return matrix.benchmarkVersions?.() ?? [...matrix.versions];
   const out: string[] = [];
   for (const w of wanted) {
     const tracked = matrix.versions.find((v) => versionsEqual(v, w));
