@@ -8,7 +8,7 @@ import type { SourceRange } from './source-range.js';
 import { describeVersionRuns, stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { normalizeDistributionName } from './library-names.js';
-import { replacementFromNote, suggestReplacement } from './replacements.js';
+import { versionCorrectAlternative } from './replacements.js';
 
 export interface CheckContext {
   catalog: MatrixCatalog;
@@ -17,7 +17,7 @@ export interface CheckContext {
 }
 
 /** The versions a pin lets the project run: the exact version, or every tracked version a range allows. */
-function versionsUnderPin(pin: Pin, matrix: LibraryMatrix): string[] {
+export function versionsUnderPin(pin: Pin, matrix: LibraryMatrix): string[] {
   if (pin.exactVersion !== null) return [pin.exactVersion];
   if (pin.specifier === '') return [];
   return matrix.versions.filter((v) => satisfies(v, pin.specifier));
@@ -158,16 +158,13 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
   if (missing.length > 0) {
     if (guarded) return false;
     const where = describeVersionRuns(matrix.versions, (i) => history.versions[i]!.state === 'present');
-    const sameDoc = suggestReplacement(matrix, history, versions);
     // A removal the library documented itself: its note, and the name it points to when that is a plain swap.
-    const firstMissing = matrix.versions.indexOf(missing[0]!.cell?.version ?? missing[0]!.version);
-    const removed = history.versions.some((c, i) => c.state === 'present' && (firstMissing < 0 || i < firstMissing));
-    const noted = removed ? replacementFromNote(matrix, history, versions) : null;
-    const replacement = sameDoc ?? noted?.replacement ?? null;
-    const advice = sameDoc
-      ? ` Use \`${sameDoc}\`, which has the same documentation.`
-      : noted
-        ? `${noted.replacement ? ` Use \`${noted.replacement}\`.` : ''} ${matrix.library}'s note on the removal: “${noted.note}”`
+    const alternative = versionCorrectAlternative(matrix, history, versions, missing[0]!.cell?.version ?? missing[0]!.version);
+    const replacement = alternative.replacement;
+    const advice = alternative.basis === 'documentation'
+      ? ` Use \`${replacement}\`, which has the same documentation.`
+      : alternative.note
+        ? `${replacement ? ` Use \`${replacement}\`.` : ''} ${matrix.library}'s note on the removal: “${alternative.note.note}”`
         : '';
     emit('anachronistic-api',
       missing.every((s) => s.basis === 'tracked') ? 'error' : 'warning',

@@ -39,27 +39,39 @@ function parameterNames(sig: Signature | null): Set<string> {
   return new Set((sig?.parameters ?? []).map((p) => p.name));
 }
 
-/** What happens after the pin, boundary by boundary: "`equal_nan` added in 1.23.0; removed in 2.4.0". */
-function changesAfter(history: ApiHistory, fromIndex: number): string[] {
-  const notes: string[] = [];
-  for (let i = fromIndex; i + 1 < history.versions.length; i++) {
+/** One change between two consecutive tracked versions: "added", "removed", or keywords added or removed. */
+export interface TimelineChange {
+  /** The first version with the change. */
+  version: string;
+  text: string;
+}
+
+/** What changes between consecutive tracked versions from `fromIndex` on, boundary by boundary. */
+export function timelineChanges(history: ApiHistory, fromIndex = 0): TimelineChange[] {
+  const notes: TimelineChange[] = [];
+  for (let i = Math.max(0, fromIndex); i + 1 < history.versions.length; i++) {
     const from = history.versions[i]!;
     const to = history.versions[i + 1]!;
     if (from.state === 'unknown' || to.state === 'unknown') continue;
-    if (from.state !== to.state) notes.push(`${to.state === 'present' ? 'added' : 'removed'} in ${to.version}`);
+    if (from.state !== to.state) notes.push({ version: to.version, text: `${to.state === 'present' ? 'added' : 'removed'} in ${to.version}` });
     if (from.signature && to.signature) {
       const a = parameterNames(from.signature);
       const b = parameterNames(to.signature);
       const added = [...b].filter((n) => !a.has(n));
       const removed = [...a].filter((n) => !b.has(n));
-      if (added.length) notes.push(`${added.map((n) => `\`${n}\``).join(', ')} added in ${to.version}`);
-      if (removed.length) notes.push(`${removed.map((n) => `\`${n}\``).join(', ')} removed in ${to.version}`);
+      if (added.length) notes.push({ version: to.version, text: `${added.map((n) => `\`${n}\``).join(', ')} added in ${to.version}` });
+      if (removed.length) notes.push({ version: to.version, text: `${removed.map((n) => `\`${n}\``).join(', ')} removed in ${to.version}` });
     }
   }
   return notes;
 }
 
-interface Band {
+/** What happens after the pin, boundary by boundary: "`equal_nan` added in 1.23.0; removed in 2.4.0". */
+function changesAfter(history: ApiHistory, fromIndex: number): string[] {
+  return timelineChanges(history, fromIndex).map((c) => c.text);
+}
+
+export interface Band {
   first: string;
   last: string;
   count: number;
@@ -72,7 +84,7 @@ interface Band {
  * The timeline as bands of consecutive versions that say the same thing (state and signature): numpy tracks 75
  * versions, which no one reads as columns.
  */
-function bands(history: ApiHistory, short: string, pinned: ReadonlySet<string>): Band[] {
+export function bands(history: ApiHistory, short: string, pinned: ReadonlySet<string>): Band[] {
   const out: Band[] = [];
   for (const c of history.versions) {
     const signature = c.state === 'present' && c.signature ? formatSignature(short, c.signature) : '';

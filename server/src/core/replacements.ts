@@ -35,7 +35,7 @@ export function suggestReplacement(matrix: LibraryMatrix, missing: ApiHistory, p
 }
 
 /** Whether `alias` abbreviates `library` (np → numpy, sp → scipy): its letters appear in order, the first first. */
-function abbreviates(alias: string, library: string): boolean {
+export function abbreviates(alias: string, library: string): boolean {
   if (alias === library) return true;
   if (alias[0] !== library[0]) return false;
   let at = 0;
@@ -82,4 +82,29 @@ export function condenseNote(note: string): string {
     out = out ? `${out} ${s}` : s;
   }
   return out.length > 300 ? `${out.slice(0, 297)}…` : out;
+}
+
+/** The version-correct alternative to an API the pinned versions lack, and the evidence for it. */
+export interface Alternative {
+  /** The API to use instead (present at every pinned version); null when the matrix knows none. */
+  replacement: string | null;
+  /** "documentation": an API with the same documentation; "removal-note": named by the library's own note. */
+  basis: 'documentation' | 'removal-note' | null;
+  /** The library's note on the removal, condensed, and the version that recorded it. */
+  note: { note: string; version: string } | null;
+}
+
+/**
+ * What the checker suggests for a missing API (one rule for the diagnostics, the quick fix and the lookup tool): an
+ * API with the same documentation that exists at every pinned version; else, when the API was removed (present in a
+ * tracked version before `firstMissing`), the library's own removal note and the name it points to.
+ */
+export function versionCorrectAlternative(matrix: LibraryMatrix, history: ApiHistory, pinnedVersions: readonly string[], firstMissing: string): Alternative {
+  const sameDoc = suggestReplacement(matrix, history, pinnedVersions);
+  if (sameDoc) return { replacement: sameDoc, basis: 'documentation', note: null };
+  const index = matrix.versions.indexOf(firstMissing);
+  const removed = history.versions.some((c, i) => c.state === 'present' && (index < 0 || i < index));
+  const noted = removed ? replacementFromNote(matrix, history, pinnedVersions) : null;
+  if (!noted) return { replacement: null, basis: null, note: null };
+  return { replacement: noted.replacement, basis: noted.replacement ? 'removal-note' : null, note: { note: noted.note, version: noted.version } };
 }

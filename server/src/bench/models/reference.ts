@@ -7,7 +7,7 @@
 import { formatSignature, type ApiHistory, type LibraryMatrix, type MatrixCatalog, type Signature, type VersionCell } from '../../core/api-model.js';
 import { placeVersion } from '../../core/versions.js';
 import { NAME_PLACEHOLDER, parsePrompt, PromptContractError, type ApiCPrompt, type ApiIPrompt, type PromptSpec, type SrPrompt } from './prompt-contract.js';
-import { TfIdfIndex, tokenize } from './tfidf.js';
+import { TfIdfIndex, tokenize } from '../../core/tfidf.js';
 
 export type ReferenceMode = 'pinned' | 'newest';
 

@@ -1,4 +1,5 @@
-// A small TF-IDF retrieval index over short texts (documentation summaries), used by the reference models. Pure.
+// A small TF-IDF retrieval index over short texts (documentation summaries): the reference models and the API
+// lookup (knowledge/api-lookup.ts) search documentation with it. Pure.
 
 const STOPWORDS = new Set(
   ('a an and are as at be been by can for from has have if in into is it its may must of on or that the their then there these this ' +
