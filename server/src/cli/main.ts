@@ -6,6 +6,7 @@ import { runCompareSurfaces } from './compare-surfaces-command.js';
 import { runEnv } from './env-command.js';
 import { runHistory } from './history-command.js';
 import { runLsp } from './lsp-command.js';
+import { runMcp } from './mcp-command.js';
 import { runMinVersions } from './min-versions-command.js';
 import { runMatrixAdd } from './matrix-add-command.js';
 import { UsageError } from './usage-error.js';
@@ -24,6 +25,9 @@ commands:
       Exit code: 0, or 1 when a declared lower bound is too low.
   lsp [--stdio]
       Run the language server over stdin/stdout, for editors other than VS Code (see docs/editors.md).
+  mcp [--project DIR] [--matrices DIR]
+      Run the MCP server over stdin/stdout for agents (Claude Desktop, Cursor, VS Code, …): tools anachron_lookup
+      (an API at the project's pinned version) and anachron_check (code at the pins). See docs/agents.md.
   history API… [--format text|json] [--every-version] [--matrices DIR]
       Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version
       (consecutive versions that agree share a line unless --every-version).
@@ -62,6 +66,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runMinVersions(rest, out, err);
       case 'lsp':
         return await runLsp(rest);
+      case 'mcp':
+        return await runMcp(rest, err);
       case 'build-matrices':
         return runBuildMatrices(rest, out, err);
       case 'matrix':
