@@ -989,24 +989,32 @@ def _machinery_suffixes():
 
 
 def _with_legacy_keyword(target, converted):
-    """scipy's ``_transition_to_rng(old_name)`` wrapper (SPEC 7) takes the old keyword (``seed``, ``random_state``)
-    besides the wrapped function's ``rng``; inspect follows ``__wrapped__`` and misses it (scipy 1.15-1.16.0 set no
-    ``__signature__``). The old name is in the wrapper's closure."""
-    code = getattr(target, "__code__", None)
-    # functools.wraps copied the wrapped function's names; the code object still tells where the wrapper lives.
-    if code is None or "old_name" not in code.co_freevars or not hasattr(target, "__wrapped__") or \
-            not code.co_filename.replace("\\", "/").endswith("_lib/_util.py"):
-        return converted
-    try:
-        old = target.__closure__[code.co_freevars.index("old_name")].cell_contents
-    except Exception:
-        return converted
+    """scipy's ``_transition_to_rng(old_name)`` (SPEC 7) and ``_rename_parameter(old_name, new_name)`` wrappers take
+    the old keyword (``seed``, ``random_state``, ``mode``) besides the new one; inspect follows ``__wrapped__`` (or an
+    outer decorator's ``__signature__`` computed that way) and misses it. The old name is in a wrapper's closure,
+    somewhere along the ``__wrapped__`` chain (of ``__init__`` for a class)."""
     params = converted["parameters"]
-    if not isinstance(old, str) or any(p["name"] == old for p in params):
+    names = set(p["name"] for p in params)
+    extra = []
+    obj = target.__dict__.get("__init__") if isinstance(target, type) else target
+    for _hop in range(10):
+        code = getattr(obj, "__code__", None)
+        if code is None:
+            break
+        # functools.wraps copied the wrapped function's names; the code object still tells where the wrapper lives.
+        if "old_name" in code.co_freevars and code.co_filename.replace("\\", "/").endswith("_lib/_util.py"):
+            try:
+                old = obj.__closure__[code.co_freevars.index("old_name")].cell_contents
+            except Exception:
+                old = None
+            if isinstance(old, str) and old not in names:
+                names.add(old)
+                extra.append({"name": old, "kind": "keyword_only", "default": "None"})
+        obj = getattr(obj, "__wrapped__", None)
+    if not extra:
         return converted
-    extra = {"name": old, "kind": "keyword_only", "default": "None"}
     at = len(params) - 1 if params and params[-1]["kind"] == "var_keyword" else len(params)
-    return dict(converted, parameters=params[:at] + [extra] + params[at:])
+    return dict(converted, parameters=params[:at] + extra + params[at:])
 
 
 def _wrapped_docstring_signature(obj, drop_self):

@@ -7,6 +7,7 @@ import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
 import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
+import { withAliasMembers } from './alias-members.js';
 import { shareEqualSubtrees } from './shared-subtrees.js';
 import { underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
@@ -130,7 +131,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   const primaries = evidence.map((e) => {
     const s = resolutionSurface(e);
     if (!s) throw new Error(`version ${e.version} has no runtime or static surface`);
-    return s;
+    return withAliasMembers(s);
   });
   const library = primaries[0]!.library;
   for (const s of [...primaries, ...evidence.flatMap((e) => [e.static, e.docs].filter((x) => x !== undefined))]) {
@@ -149,8 +150,8 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   const staticBlind = new Set<string>();
   for (const e of evidence) {
     if (!e.runtime || !e.static) continue;
-    const seen = new Set(e.static.apis.map((a) => a.path));
-    for (const a of e.runtime.apis) if (!seen.has(a.path)) staticBlind.add(a.path);
+    const seen = new Set(withAliasMembers(e.static).apis.map((a) => a.path));
+    for (const a of withAliasMembers(e.runtime).apis) if (!seen.has(a.path)) staticBlind.add(a.path);
   }
   const allPaths = [...new Set([...primaries.flatMap((s) => s.apis.map((a) => a.path)), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
 

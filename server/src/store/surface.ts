@@ -17,6 +17,8 @@ export interface SurfaceApi {
   doc: string | null;
   /** In the module's __all__ (or public by the probe's rules when there is none); absent in older surfaces. */
   exported?: boolean;
+  /** Another path of the same class, under which its members are recorded (alias-members.ts). */
+  members_at?: string;
 }
 
 export interface Surface {

@@ -344,6 +344,14 @@ class ScipyKnowledge(Knowledge):
     def function_decorator(self, interp, value, decv, dec, scope):
         if not (isinstance(dec, ast.Call) and isinstance(decv, FunctionValue) and isinstance(value, FunctionValue)):
             return None
+        if decv.name == "_rename_parameter" and len(dec.args) >= 2:
+            # the wrapper still takes the old keyword name and passes it on as the new one
+            old = interp.eval(dec.args[0], scope)
+            new = interp.eval(dec.args[1], scope)
+            if isinstance(old, ConstValue) and isinstance(old.value, str) and isinstance(new, ConstValue):
+                base = self.x.sigs.function_signature(value, False)
+                default = next((p.get("default") for p in (base or {}).get("parameters", []) if p["name"] == new.value), None)
+                return self._extend_signature(value, [(old.value, default if default is not None else "None")])
         if decv.name == "_transition_to_rng" and dec.args:
             # SPEC 7: the function now names its argument ``rng``; the wrapper still takes the old keyword
             # (``seed``/``random_state``) and passes it on. 1.15 and 1.16.0 do not record this in __signature__.
