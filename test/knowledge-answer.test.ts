@@ -180,3 +180,23 @@ describe('checking a snippet', () => {
     assert.match(renderMigration(migrateSnippet(parser, code, { catalog, pins: new Map() }, knowledge, 'numpy', '2.4.0')), /nothing pins numpy/);
   });
 });
+
+test('readToolAnswer keeps ** in code spans (signatures with **kwargs)', () => {
+  const read = readToolAnswer('### `numpy.einsum` (function) — numpy==2.2.4 (x)\n**Exists at numpy 2.2.4:** yes.\n**Signature at 2.2.4:** `einsum(*operands, out=None, optimize=False, **kwargs)`\n');
+  assert.deepEqual(read.signatures, ['einsum(*operands, out=None, optimize=False, **kwargs)']);
+});
+
+test('an API that imports at the pin but its documentation no longer lists: deprecated, and ranked after the documented one', () => {
+  const answer = knowledge.lookup({ api: 'numpy.row_stack' }, pins('numpy==2.2.0')) as ApiAnswer;
+  assert.equal(answer.verdict, 'present');
+  assert.ok(answer.undocumentedSince, 'numpy 2.x deprecated row_stack');
+  const md = renderLookup(answer);
+  assert.match(md, /Exists at numpy 2\.2\.0:\*\* yes, but deprecated: its documentation lists it up to numpy \d/);
+  assert.equal(readToolAnswer(md).deprecated, true);
+  // vstack and row_stack share their summary: the documented one comes first, the other is marked.
+  const search = knowledge.lookup({ module: 'numpy', description: 'Stack arrays in sequence vertically (row wise).', scope: 'library' }, pins('numpy==2.2.0')) as MatchesAnswer;
+  assert.equal(search.matches[0]!.api, 'numpy.vstack');
+  const rowStack = search.matches.find((m) => m.api === 'numpy.row_stack');
+  assert.equal(rowStack?.deprecated, true);
+  assert.match(renderLookup(search), /`numpy\.row_stack` \(function, deprecated\)/);
+});

@@ -37,6 +37,7 @@ import {
   type PinsResult,
 } from '../../server/src/lsp/protocol.js';
 import { addMatrixColumn, removeUserMatrices } from './add-column.js';
+import { AgentFeatures } from './agents.js';
 import { openBenchmarkReports } from './bench-reports.js';
 import { editorRunsFolders, runBenchmark } from './bench-run.js';
 import { checkWorkspace } from './check-workspace.js';
@@ -369,6 +370,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
     commands.registerCommand('anachron.openBenchmarkReports', () => openBenchmarkReports(editorRunsFolders(anachron))),
     commands.registerCommand('anachron.runBenchmark', () => runBenchmark(anachron)),
   );
+
+  // The tools for AI assistants (Copilot's agent mode, @anachron, Review AI Suggestion): client/src/agents.ts.
+  const agents = new AgentFeatures(anachron);
+  agents.register(context);
+  context.subscriptions.push(agents);
 
   anachron.watch(
     workspace.onDidChangeConfiguration((e) => {

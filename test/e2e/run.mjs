@@ -2,8 +2,9 @@
 // Node) driven by Debian chromium through playwright-core. Installs the .vsix, opens a copy of
 // test/e2e/fixture/sample (numpy==1.24.2) and checks, as a user would see it: findings in the Problems panel with
 // their text, the hover timeline, the status item with the pins, a quick fix changing the file, a pin change in
-// requirements.txt updating the findings, the API history view, and "Check Workspace" reporting a file never
-// opened. Then again in an untrusted workspace (Restricted Mode): static findings still appear, and a workspace
+// requirements.txt updating the findings, the API history view, "Check Workspace" reporting a file never
+// opened, and the tools for AI assistants (the lookup tool through vscode.lm.invokeTool, Review AI Suggestion on a
+// selection and on the changes since HEAD with a fix applied, @anachron's /migrate and /explain). Then again in an untrusted workspace (Restricted Mode): static findings still appear, and a workspace
 // setting pointing the server at another executable is not applied. Screenshots go to the artifacts folder.
 //
 //   node test/e2e/run.mjs --vsix FILE --code-server BIN [--artifacts DIR] [--chromium BIN] [--timeout SECONDS]
@@ -609,6 +610,92 @@ async function trustedScenario() {
       await toast('(200 recorded before)');
       if (readdirSync(runs).filter((d) => !d.startsWith('.')).length !== 1) throw new Error('running the same choices again made another run folder');
     });
+
+    // ---- the tools for AI assistants (client/src/agents.ts) ----
+    /** The text of the newest Markdown preview (an answer of the agent tools). */
+    const previewText = (fragment) =>
+      waitFor(`a preview showing "${fragment}"`, async () => {
+        const n = await page.locator('iframe.webview.ready').count();
+        for (let i = n - 1; i >= 0; i--) {
+          const body = page.frameLocator(`iframe.webview.ready >> nth=${i}`).frameLocator('iframe#active-frame').locator('body');
+          const t = text(await body.innerText({ timeout: 1000 }).catch(() => ''));
+          if (t.includes(fragment)) return t;
+        }
+        return false;
+      }, 30_000, 500);
+    const dismissToasts = () => page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
+
+    await wb.step('anachron: Look Up API for Agents… answers with anachron_lookup through vscode.lm.invokeTool', async () => {
+      await dismissToasts();
+      await wb.openFile('analysis.py');
+      await wb.goto(10, 17); // in `product`; the pin is numpy==2.2.4 now
+      await wb.command('anachron: Look Up API for Agents');
+      const answer = await previewText('numpy.product');
+      assertIncludes(answer, 'numpy==2.2.4 (requirements.txt:2)', 'the lookup answer');
+      assertIncludes(answer, 'Exists at numpy 2.2.4: NO', 'the lookup answer');
+      assertIncludes(answer, 'Use instead: numpy.prod', 'the lookup answer');
+      await wb.shot('agent-lookup.png');
+      await wb.mediaShot('screenshot-agent-lookup.png', ['iframe.webview.ready >> nth=-1', '.tabs-container .tab.active'], 0);
+    });
+
+    await wb.step('anachron: Review AI Suggestion checks the selection and applies the fix', async () => {
+      await wb.openFile('analysis.py');
+      await wb.goto(10, 5);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Shift+Home');
+      await wb.command('anachron: Review AI Suggestion');
+      await wb.quickPick('Review AI Suggestion', 'Selection');
+      const answer = await previewText('Review of the selection');
+      assertIncludes(answer, '1 finding at numpy==2.2.4 (requirements.txt:2)', 'the review');
+      assertIncludes(answer, 'analysis.py:10:12: error [anachronistic-api] numpy.product is not in numpy 2.2.4', 'the review');
+      assertIncludes(answer, 'Fix: Use numpy.prod', 'the review');
+      await wb.shot('agent-review.png');
+      await wb.mediaShot('screenshot-agent-review.png', ['iframe.webview.ready >> nth=-1', '.notifications-toasts'], 0);
+      await page.locator('.notifications-toasts .monaco-button', { hasText: 'Apply 1 Fix' }).first().click();
+      await wb.openFile('analysis.py');
+      await waitFor('np.prod in the editor', async () => (await wb.editorText()).includes('return np.prod(values)'), 15_000);
+      await page.keyboard.press('Control+S');
+      await waitFor('the fix saved', () => readFileSync(join(folder, 'analysis.py'), 'utf8').includes('return np.prod(values)'), 15_000);
+      await dismissToasts();
+    });
+
+    await wb.step('Ask @anachron… gives the participant\'s /migrate and /explain answers (code-server has no chat view)', async () => {
+      await wb.openFile('analysis.py');
+      await wb.command('anachron: Ask @anachron');
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill('/migrate 2.4.0');
+      await page.keyboard.press('Enter');
+      const migrate = await previewText('@anachron /migrate 2.4.0');
+      assertIncludes(migrate, 'numpy 2.2.4 → 2.4.0: 1 change', 'the /migrate answer');
+      assertIncludes(migrate, 'np.trapz', 'the /migrate answer');
+      assertIncludes(migrate, 'Use np.trapezoid instead', 'the /migrate answer');
+      await wb.shot('agent-migrate.png');
+      await wb.mediaShot('screenshot-agent-migrate.png', ['iframe.webview.ready >> nth=-1'], 0);
+      await wb.openFile('analysis.py');
+      await wb.command('anachron: Ask @anachron');
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill('/explain numpy.linalg matrix or vector norm');
+      await page.keyboard.press('Enter');
+      const explain = await previewText('@anachron /explain');
+      assertIncludes(explain, 'numpy.linalg.norm (function) norm(x, ord=None, axis=None, keepdims=False) — Matrix or vector norm.', 'the /explain answer');
+    });
+
+    await wb.step('anachron: Review AI Suggestion on the changes since HEAD: only what the change added', async () => {
+      const git = (...args) => run('git', ['-C', folder, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.org', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.org' } });
+      await git('init', '-q');
+      await git('add', 'analysis.py', 'requirements.txt', 'tools');
+      await git('commit', '-q', '-m', 'base');
+      writeFileSync(join(folder, 'tools', 'suggested.py'), 'import numpy as np\n\n\ndef ok(values):\n    return np.all(values)\n\n\ndef stale(values):\n    return np.alltrue(values)\n');
+      await dismissToasts();
+      await wb.command('anachron: Review AI Suggestion');
+      await wb.quickPick('Review AI Suggestion', 'Changes since HEAD');
+      const answer = await previewText('Review of the changes since HEAD');
+      assertIncludes(answer, 'on the lines changed since HEAD', 'the review of the changes');
+      assertIncludes(answer, 'tools/suggested.py:9:12: error [anachronistic-api] numpy.alltrue is not in numpy 2.2.4', 'the review of the changes');
+      assertExcludes(answer, 'report.py', 'the review of the changes (report.py did not change)');
+      await wb.shot('agent-review-changes.png');
+    });
   } finally {
     await context.close().catch(() => undefined);
     await server.stop();
@@ -622,6 +709,9 @@ async function trustedScenario() {
   assertIncludes(output, "benchmark: VS Code's Language Model API offers no chat models", 'the anachron output');
   assertIncludes(output, 'this session sent 200 (0 recorded before) with builtin:reference-pinned', 'the anachron output');
   log('trusted: ok   the output shows the benchmark run and that code-server offers no vscode.lm models');
+  assertIncludes(output, 'agent tools: anachron_lookup and anachron_check registered with vscode.lm', 'the anachron output');
+  assertIncludes(output, 'lookup of numpy.product via vscode.lm.invokeTool(anachron_lookup)', 'the anachron output');
+  log('trusted: ok   the tools are registered with vscode.lm and the lookup went through vscode.lm.invokeTool');
 }
 
 // ---- scenario 2: an untrusted workspace (Restricted Mode) -------------------------------------------------------

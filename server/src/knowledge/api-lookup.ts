@@ -18,6 +18,20 @@ import { placeVersion } from '../core/versions.js';
 /** Every API path a library's matrix records (any version): the SQLite store's apiPaths(). */
 export type ApiListing = (matrix: LibraryMatrix) => readonly string[];
 
+/**
+ * Per tracked version, whether that version's documentation lists the API: false for an API that imports but is not
+ * documented there (dropped from the docs: deprecated), null where the matrix has no documentation evidence. Null
+ * when the matrix cannot say at all.
+ */
+export type DocumentedVersions = (matrix: LibraryMatrix, api: string) => ReadonlyMap<string, boolean | null> | null;
+
+/** The documentation bits of a matrix that also holds the benchmark's ground truth (the SQLite store does). */
+export const documentedInMatrix: DocumentedVersions = (matrix, api) => {
+  const truth = (matrix as LibraryMatrix & { groundTruth?: (api: string) => { versions: { version: string; state: string }[] } | undefined }).groundTruth?.(api);
+  if (!truth) return null;
+  return new Map(truth.versions.map((c) => [c.version, c.state === 'present' ? true : c.state === 'absent' ? false : null]));
+};
+
 export interface LookupQuery {
   /** A fully qualified API ("numpy.trapezoid"); the library's usual alias is accepted ("np.trapezoid"). */
   api?: string;
@@ -70,6 +84,11 @@ export interface ApiAnswer {
   changesAfter: string[];
   /** Where it exists, as runs of tracked versions: "1.16.6–2.3.5". */
   presentIn: string;
+  /**
+   * It imports at the pin, but the documentation of that version no longer lists it: the last tracked version whose
+   * documentation did (a deprecated API). Null otherwise.
+   */
+  undocumentedSince: { lastDocumented: string } | null;
   /** Where the pinned versions lack it: what to use instead (the checker's rule). */
   alternative: AlternativeView | null;
   /** APIs sharing its documentation in some version: likely renames or aliases. */
@@ -88,6 +107,8 @@ export interface AlternativeView {
 export interface Match {
   api: string;
   apiKind: ApiKind | null;
+  /** Importable at the version, but its documentation no longer lists it. */
+  deprecated: boolean;
   signature: string | null;
   doc: string | null;
   score: number;
@@ -144,12 +165,31 @@ function cellAt(history: ApiHistory | undefined, version: string): VersionCell |
  */
 export class ApiKnowledge {
   private readonly children = new Map<string, Map<string, string[]>>();
-  private readonly indexes = new Map<string, TfIdfIndex<string>>();
+  private readonly indexes = new Map<string, { docs: TfIdfIndex<string>; names: TfIdfIndex<string> }>();
+  private readonly listed = new Map<LibraryMatrix, readonly string[]>();
 
   constructor(
     readonly catalog: MatrixCatalog,
     readonly listing?: ApiListing,
+    private readonly documentation: DocumentedVersions = documentedInMatrix,
   ) {}
+
+  private readonly documented = new Map<string, ReadonlyMap<string, boolean | null> | null>();
+
+  /** Whether the documentation of `version` lists the API (false: it imports there but is not documented). */
+  private documentedAt(matrix: LibraryMatrix, api: string, version: string): boolean | null {
+    const key = `${matrix.library}\0${api}`;
+    let docs = this.documented.get(key);
+    if (docs === undefined) this.documented.set(key, (docs = this.documentation(matrix, api)));
+    return docs?.get(version) ?? null;
+  }
+
+  /** Documented in a tracked version before `version`, and not at it: the last version that documented it. */
+  private deprecatedSince(matrix: LibraryMatrix, api: string, version: string): string | null {
+    if (this.documentedAt(matrix, api, version) !== false) return null;
+    const before = matrix.versions.slice(0, matrix.versions.indexOf(version)).reverse();
+    return before.find((v) => this.documentedAt(matrix, api, v) === true) ?? null;
+  }
 
   /** The matrix for an API path or module: its import root, or a library the root abbreviates (np → numpy). */
   resolve(path: string): { matrix: LibraryMatrix; path: string } | undefined {
@@ -228,6 +268,9 @@ export class ApiKnowledge {
         };
       }
     }
+    const pinnedTracked = at[at.length - 1]!.basis === 'tracked' ? at[at.length - 1]!.version : null;
+    const lastDocumented = verdict === 'present' && pinnedTracked ? this.deprecatedSince(matrix, path, pinnedTracked) : null;
+    const undocumentedSince: ApiAnswer['undocumentedSince'] = lastDocumented ? { lastDocumented } : null;
     const docs = [...new Set(history.versions.map((c) => c.doc).filter((d): d is string => !!d && d.length >= 20))];
     const related = [...new Set(docs.flatMap((d) => matrix.apisWithDoc(d)))].filter((a) => a !== path && a !== alternative?.api);
     // Doc summaries shared by many APIs are boilerplate: only a few related names are evidence.
@@ -244,6 +287,7 @@ export class ApiKnowledge {
       changesBefore,
       changesAfter,
       presentIn: describeVersionRuns(matrix.versions, (i) => history.versions[i]!.state === 'present'),
+      undocumentedSince,
       alternative,
       related: related.length <= 6 ? related : [],
       tracked: { count: matrix.versions.length, first: matrix.versions[0]!, last: newest },
@@ -275,10 +319,20 @@ export class ApiKnowledge {
     const index = this.index(matrix, base, chosenScope, version);
     const n = Math.max(1, Math.min(limit ?? 5, MAX_MATCHES));
     const query = tokenize(description.replace(/\[API\]/g, ' '));
-    const scored = index.search(query).filter((s) => s.score > 1e-12);
-    // Ties (one function under several public paths) go to the shorter path.
-    scored.sort((a, b) => b.score - a.score || a.key.split('.').length - b.key.split('.').length || a.key.length - b.key.length || (a.key < b.key ? -1 : 1));
-    const matches = scored.slice(0, n).map((s) => this.match(matrix, s.key, version, s.score));
+    // Ranked by the documentation summary; an API its version's documentation no longer lists (deprecated) counts
+    // half. Ties go to the one whose name shares words with the description, then to the shorter path (one function
+    // is often public under several). APIs without a summary are found by their name, after the documented ones.
+    const docScores = new Map(index.docs.search(query).map((h) => [h.key, h.score] as const));
+    const nameScores = new Map(index.names.search(query).map((h) => [h.key, h.score] as const));
+    const close = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+    const candidates = [...new Set([...docScores.keys(), ...nameScores.keys()])]
+      .map((key) => ({ key, doc: docScores.get(key) ?? 0, name: nameScores.get(key) ?? 0 }))
+      .filter((x) => x.doc > 1e-12 || x.name > 1e-12)
+      .sort((a, b) => b.doc - a.doc || b.name - a.name);
+    // The documentation bit is read for the leading candidates only (a search may touch thousands of APIs).
+    const scored = candidates.slice(0, 4 * n + 10).map((x) => (this.documentedAt(matrix, x.key, version) === false ? { ...x, doc: x.doc / 2 } : x));
+    scored.sort((a, b) => (close(a.doc, b.doc) ? 0 : b.doc - a.doc) || (close(a.name, b.name) ? 0 : b.name - a.name) || a.key.split('.').length - b.key.split('.').length || a.key.length - b.key.length || (a.key < b.key ? -1 : 1));
+    const matches = scored.slice(0, n).map((s) => this.match(matrix, s.key, version, s.doc || s.name));
     return { kind: 'matches', library: matrix.library, distribution: matrix.distribution, module: base, description, scope: chosenScope, pin, version, matches };
   }
 
@@ -286,7 +340,8 @@ export class ApiKnowledge {
     const history = matrix.lookup(api);
     const cell = cellAt(history, version);
     const kind = cell?.kind ?? history?.kind ?? null;
-    return { api, apiKind: kind, signature: cell?.signature ? formatSignature(leaf(api), cell.signature) : null, doc: cell?.doc ?? null, score: Math.round(score * 1000) / 1000 };
+    const deprecated = cell?.state === 'present' && this.deprecatedSince(matrix, api, version) !== null;
+    return { api, apiKind: kind, deprecated, signature: cell?.signature ? formatSignature(leaf(api), cell.signature) : null, doc: cell?.doc ?? null, score: Math.round(score * 1000) / 1000 };
   }
 
   private notFound(query: string, matrix: LibraryMatrix | null, pin: PinView | null, reason: string): NotFoundAnswer {
@@ -299,14 +354,16 @@ export class ApiKnowledge {
       const version = this.searchVersion(matrix, pin);
       const words = tokenize(leaf(query));
       const sameLeaf = this.paths(matrix).filter((p) => leaf(p) === leaf(query) && !isPrivatePath(p) && cellAt(matrix.lookup(p), version)?.state === 'present');
-      const byWords = words.length ? this.index(matrix, parent, 'members', version).search(words).slice(0, 5).map((s) => s.key) : [];
+      const byWords = words.length ? this.index(matrix, parent, 'members', version).names.search(words).slice(0, 5).map((s) => s.key) : [];
       suggestions = [...new Set([...sameLeaf.slice(0, 3), ...byWords])].slice(0, 5).map((api) => this.match(matrix, api, version, 0));
     }
     return { kind: 'not-found', query, library: matrix?.library ?? null, distribution: matrix?.distribution ?? null, pin, reason, suggestions };
   }
 
   private paths(matrix: LibraryMatrix): readonly string[] {
-    return this.listing ? this.listing(matrix) : [];
+    let paths = this.listed.get(matrix);
+    if (!paths) this.listed.set(matrix, (paths = this.listing ? this.listing(matrix) : []));
+    return paths;
   }
 
   private childrenOf(matrix: LibraryMatrix, parent: string): string[] {
@@ -326,22 +383,24 @@ export class ApiKnowledge {
   }
 
   /**
-   * A TF-IDF index of the APIs present at `version`: the direct members of `base` (documentation and name), or every
-   * public function and class under it.
+   * TF-IDF indexes of the APIs present at `version` — of their documentation summaries and of their names — over the
+   * direct members of `base`, or every public function and class under it.
    */
-  private index(matrix: LibraryMatrix, base: string, scope: 'members' | 'library', version: string): TfIdfIndex<string> {
+  private index(matrix: LibraryMatrix, base: string, scope: 'members' | 'library', version: string): { docs: TfIdfIndex<string>; names: TfIdfIndex<string> } {
     const key = `${matrix.library}\0${base}\0${scope}\0${version}`;
     let index = this.indexes.get(key);
     if (index) return index;
-    index = new TfIdfIndex<string>();
+    index = { docs: new TfIdfIndex<string>(), names: new TfIdfIndex<string>() };
     const candidates = scope === 'members' ? this.childrenOf(matrix, base) : this.paths(matrix).filter((p) => p.startsWith(base + '.') && !isPrivatePath(p));
     for (const path of candidates) {
       if (leaf(path).startsWith('_')) continue;
       const cell = cellAt(matrix.lookup(path), version);
       if (cell?.state !== 'present') continue;
       if (scope === 'library' && cell.kind !== 'function' && cell.kind !== 'class') continue;
-      const tokens = [...tokenize(leaf(path)), ...tokenize(cell.doc ?? '')];
-      if (tokens.length) index.add(path, tokens);
+      const doc = tokenize(cell.doc ?? '');
+      if (doc.length) index.docs.add(path, doc);
+      const name = tokenize(leaf(path));
+      if (name.length) index.names.add(path, name);
     }
     this.indexes.set(key, index);
     return index;

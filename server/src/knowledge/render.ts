@@ -76,6 +76,24 @@ function alternativeLines(md: boolean, alt: AlternativeView | null, at: string):
   return lines;
 }
 
+const isListItem = (line: string) => /^\s*(- |\d+\. )/.test(line);
+
+/**
+ * Lines as Markdown shows them one under the other: a hard break ("  ") ends a line followed by another of the same
+ * paragraph, and a heading stands apart. Plain text stays as it is.
+ */
+function joinLines(lines: readonly string[], md: boolean): string {
+  if (!md) return lines.join('\n');
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    const next = lines[i + 1];
+    if (line.startsWith('#')) out.push(line, ...(next !== undefined && next !== '' ? [''] : []));
+    else if (line !== '' && !isListItem(line) && next !== undefined && next !== '' && !isListItem(next)) out.push(`${line}  `);
+    else out.push(line);
+  });
+  return out.join('\n');
+}
+
 function limitLines(lines: string[], maxChars: number, droppable: (line: string) => boolean): string[] {
   let total = lines.reduce((s, l) => s + l.length + 1, 0);
   const out = [...lines];
@@ -93,7 +111,9 @@ function renderApi(a: ApiAnswer, md: boolean, maxChars: number): string {
   lines.push(`${md ? '### ' : ''}\`${a.api}\` (${a.apiKind}) — ${a.pin ? pinText(a.pin) : `no pin for ${a.distribution}`}`);
   const first = a.at[0]!;
   const inferred = first.basis === 'tracked' ? '' : ` (${first.version} is not tracked: ${first.basis} from the tracked versions around it)`;
-  if (a.verdict === 'present') lines.push(`${label(md, `Exists at ${where}:`)} yes${inferred}.`);
+  if (a.verdict === 'present' && a.undocumentedSince) {
+    lines.push(`${label(md, `Exists at ${where}:`)} yes${inferred}, but deprecated: its documentation lists it up to ${a.distribution} ${a.undocumentedSince.lastDocumented}, not at ${a.at[a.at.length - 1]!.version}.`);
+  } else if (a.verdict === 'present') lines.push(`${label(md, `Exists at ${where}:`)} yes${inferred}.`);
   else if (a.verdict === 'absent') lines.push(`${label(md, `Exists at ${where}:`)} NO${inferred}. It is in ${a.distribution} ${a.presentIn}.`);
   else if (a.verdict === 'unknown') lines.push(`${label(md, `Exists at ${where}:`)} cannot be confirmed (the tracked versions around it disagree, or it could not be introspected). It is in ${a.distribution} ${a.presentIn}.`);
   else {
@@ -120,11 +140,11 @@ function renderApi(a: ApiAnswer, md: boolean, maxChars: number): string {
   if (a.related.length) lines.push(`${label(md, 'Same documentation:')} ${a.related.map((r) => `\`${r}\``).join(', ')}`);
   // Over budget: the timeline and the related names go first, then the summary is shortened.
   const kept = limitLines(lines, maxChars, (l) => l.startsWith('- ') || l.includes('Same documentation'));
-  return kept.join('\n');
+  return joinLines(kept, md);
 }
 
 function matchLine(m: Match, i: number): string {
-  return `${i + 1}. \`${m.api}\`${m.apiKind ? ` (${m.apiKind})` : ''}${m.signature ? ` \`${m.signature}\`` : ''}${m.doc ? ` — ${clip(m.doc, MATCH_DOC_CHARS)}` : ''}`;
+  return `${i + 1}. \`${m.api}\`${m.apiKind ? ` (${m.apiKind}${m.deprecated ? ', deprecated' : ''})` : ''}${m.signature ? ` \`${m.signature}\`` : ''}${m.doc ? ` — ${clip(m.doc, MATCH_DOC_CHARS)}` : ''}`;
 }
 
 function renderMatches(a: MatchesAnswer, md: boolean, maxChars: number): string {
@@ -133,8 +153,8 @@ function renderMatches(a: MatchesAnswer, md: boolean, maxChars: number): string 
   const lines = [`${md ? '### ' : ''}APIs matching “${clip(a.description, 160)}”: ${scope} at ${at}`];
   if (a.matches.length === 0) lines.push(`No ${a.scope === 'members' ? 'member' : 'API'} present at ${a.version} shares a word with the description.`);
   else lines.push(...a.matches.map(matchLine));
-  lines.push(`Ask again with one of these names for its signature, documentation and history.`);
-  return limitLines(lines, maxChars, (l) => /^\d+\. /.test(l) && !l.startsWith('1. ')).join('\n');
+  lines.push('', `Ask again with one of these names for its signature, documentation and history.`);
+  return joinLines(limitLines(lines, maxChars, (l) => /^\d+\. /.test(l) && !l.startsWith('1. ')), md);
 }
 
 function renderNotFound(a: NotFoundAnswer, md: boolean): string {
@@ -143,7 +163,7 @@ function renderNotFound(a: NotFoundAnswer, md: boolean): string {
     lines.push(`${label(md, 'Similar names present at the pinned version:')}`);
     lines.push(...a.suggestions.map(matchLine));
   }
-  return lines.join('\n');
+  return joinLines(lines, md);
 }
 
 /** The lookup answer as text (Markdown by default). */
@@ -170,6 +190,40 @@ function fence(code: string, info = 'python'): string {
   return `${ticks}${info}\n${code.replace(/\n$/, '')}\n${ticks}`;
 }
 
+/** Each finding, with its fix and the other fixes that change something. */
+function findingLines(report: SnippetReport, md: boolean): string[] {
+  const lines: string[] = [];
+  for (const f of report.findings) {
+    const where = report.file === 'snippet' ? `line ${f.line}` : `${f.file}:${f.line}:${f.column}`;
+    lines.push(`- ${where}: ${f.severity} [${f.code}] ${f.message}`);
+    if (f.fix) lines.push(`  - ${label(md, 'Fix:')} ${f.fix.title}${f.fix.fixedLine !== null ? ` → \`${f.fix.fixedLine.trim()}\`` : ''}`);
+    for (const other of f.otherFixes) lines.push(`  - ${label(md, 'Or:')} ${other}`);
+  }
+  return lines;
+}
+
+/**
+ * A review of the lines a change added (`anachron check --diff`'s scope): per file, the findings on those lines with
+ * their fixes. `reports` hold only those findings.
+ */
+export function renderReview(reports: readonly SnippetReport[], rev: string, options: RenderOptions = {}): string {
+  const md = options.markdown ?? true;
+  const max = options.maxChars ?? 20000;
+  const total = reports.reduce((s, r) => s + r.findings.length, 0);
+  const pins = [...new Set(reports.flatMap((r) => r.libraries.filter((l) => l.pin).map((l) => pinText(l.pin))))];
+  const lines = [
+    total === 0
+      ? `${label(md, 'No anachronisms')} on the lines changed since ${rev} (${plural(reports.length, 'changed Python file')}${pins.length ? `; pins: ${pins.join(', ')}` : ''}).`
+      : `${label(md, plural(total, 'finding'))} on the lines changed since ${rev}, in ${reports.filter((r) => r.findings.length).length} of ${plural(reports.length, 'changed Python file')}:`,
+  ];
+  for (const r of reports) {
+    if (r.findings.length === 0) continue;
+    lines.push('', `${md ? '#### ' : ''}${r.file}`, ...findingLines(r, md));
+  }
+  const text = lines.join('\n');
+  return text.length > max ? `${text.slice(0, max - 40)}\n… (cut: ${total} findings in all)` : text;
+}
+
 /** The snippet check as text: the pins applied, each finding with its fix, and the fixed code when it is short. */
 export function renderSnippetReport(report: SnippetReport, options: RenderOptions = {}): string {
   const md = options.markdown ?? true;
@@ -182,17 +236,12 @@ export function renderSnippetReport(report: SnippetReport, options: RenderOption
   else if (report.findings.length === 0) {
     lines.push(checked.length ? `${label(md, 'No anachronisms:')} every API and keyword this code uses exists at ${pins}.` : `Nothing checked: no pin for ${unpinned.map((l) => l.distribution).join(', ')}.`);
   } else lines.push(`${label(md, `${plural(report.findings.length, 'finding')}`)} at ${pins}:`);
-  for (const f of report.findings) {
-    const where = report.file === 'snippet' ? `line ${f.line}` : `${f.file}:${f.line}:${f.column}`;
-    lines.push(`- ${where}: ${f.severity} [${f.code}] ${f.message}`);
-    if (f.fix) lines.push(`  ${label(md, 'Fix:')} ${f.fix.title}${f.fix.fixedLine !== null ? ` → \`${f.fix.fixedLine.trim()}\`` : ''}`);
-    for (const other of f.otherFixes) lines.push(`  ${label(md, 'Or:')} ${other}`);
-  }
+  lines.push(...findingLines(report, md));
   if (unpinned.length && report.libraries.length) lines.push(`Not checked (nothing pins them): ${unpinned.map((l) => l.distribution).join(', ')}.`);
-  let text = lines.join('\n');
+  let text = joinLines(lines, md);
   if (report.fixedCode !== null && report.fixedCode.split('\n').length <= 60 && text.length + report.fixedCode.length < max) {
     const left = report.remainingAfterFixes ?? 0;
-    text += `\n${label(md, 'With the fixes applied')} (${left === 0 ? 'no findings left' : `${plural(left, 'finding')} left`}):\n${fence(report.fixedCode)}`;
+    text += `\n\n${label(md, 'With the fixes applied')} (${left === 0 ? 'no findings left' : `${plural(left, 'finding')} left`}):\n${fence(report.fixedCode)}`;
   }
   return text.length > max ? `${text.slice(0, max - 40)}\n… (cut: ${report.findings.length} findings in all)` : text;
 }
@@ -214,27 +263,33 @@ export interface ReadAnswer {
   apiKind: string | null;
   /** "NO" / "yes" from the "Exists at" line. */
   exists: boolean | null;
+  /** "yes, but deprecated": the version's documentation no longer lists it. */
+  deprecated: boolean;
   /** Signatures the answer states, by the versions it names. */
   signatures: string[];
   /** "Use instead": the alternative and its signature. */
   alternative: { api: string; signature: string | null } | null;
   /** Numbered matches (a description search) or similar names, in order. */
-  matches: { api: string; kind: string | null; signature: string | null }[];
+  matches: { api: string; kind: string | null; signature: string | null; deprecated: boolean }[];
 }
 
 /** What a reader takes from a rendered lookup answer (Markdown or text): see the file comment. */
 export function readToolAnswer(text: string): ReadAnswer {
-  const out: ReadAnswer = { api: null, apiKind: null, exists: null, signatures: [], alternative: null, matches: [] };
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/\*\*/g, '').replace(/^#+\s*/, '');
+  const out: ReadAnswer = { api: null, apiKind: null, exists: null, deprecated: false, signatures: [], alternative: null, matches: [] };
+  for (const raw of text.split('\n').map((l) => l.trimEnd())) {
+    // Bold markers go; `**kwargs` inside code spans stays.
+    const line = raw.split('`').map((part, i) => (i % 2 === 0 ? part.replace(/\*\*/g, '') : part)).join('`').replace(/^#+\s*/, '');
     let m: RegExpExecArray | null;
     if (out.api === null && (m = /^`([A-Za-z_][\w.]*)` \(([a-z]+)\) — /.exec(line))) {
       out.api = m[1]!;
       out.apiKind = m[2]!;
-    } else if ((m = /^Exists at [^:]+: (yes|NO|only in some|cannot be confirmed)/.exec(line))) out.exists = m[1] === 'yes' ? true : m[1] === 'NO' ? false : null;
+    } else if ((m = /^Exists at [^:]+: (yes|NO|only in some|cannot be confirmed)(, but deprecated)?/.exec(line))) {
+      out.exists = m[1] === 'yes' ? true : m[1] === 'NO' ? false : null;
+      out.deprecated = m[2] !== undefined;
+    }
     else if ((m = /^Signature at [^:]+: `(.+)`$/.exec(line))) out.signatures.push(m[1]!);
     else if ((m = /^Use instead: `([^`]+)`(?: — `(.+?)` at )?/.exec(line))) out.alternative = { api: m[1]!, signature: m[2] ?? null };
-    else if ((m = /^\d+\. `([^`]+)`(?: \(([a-z]+)\))?(?: `(.+?)`)?(?: — |$)/.exec(line))) out.matches.push({ api: m[1]!, kind: m[2] ?? null, signature: m[3] ?? null });
+    else if ((m = /^\d+\. `([^`]+)`(?: \(([a-z]+)(, deprecated)?\))?(?: `(.+?)`)?(?: — |$)/.exec(line))) out.matches.push({ api: m[1]!, kind: m[2] ?? null, signature: m[4] ?? null, deprecated: m[3] !== undefined });
   }
   return out;
 }

@@ -49,6 +49,17 @@ export interface SnippetOptions {
   firstLine?: number;
   /** Reads a manifest by the path findings name it with, for the "raise the pin" fix; omit to offer no such fix. */
   readManifest?: (file: string) => string | undefined;
+  /**
+   * Code checked before the snippet and never reported on: the imports of the file a selection comes from, so that
+   * `np.trapezoid(…)` in the selection resolves as the file's `import numpy as np` says.
+   */
+  preamble?: string;
+}
+
+/** The top-level import statements of a parsed file, in order, as text (a preamble for its selections). */
+export function importsOf(tree: Tree): string {
+  const kinds = new Set(['import_statement', 'import_from_statement', 'future_import_statement']);
+  return tree.rootNode.namedChildren.filter((n) => n !== null && kinds.has(n.type)).map((n) => n!.text).join('\n');
 }
 
 function applyEdits(text: string, edits: readonly TextEdit[]): string {
@@ -93,22 +104,27 @@ function librariesUsed(tree: Tree, knowledge: ApiKnowledge, ctx: AnalysisContext
 export function checkSnippet(parser: PythonParser, code: string, ctx: AnalysisContext, knowledge: ApiKnowledge, options: SnippetOptions = {}): SnippetReport {
   const file = options.file ?? 'snippet';
   const firstLine = options.firstLine ?? 1;
-  const tree = parser.parse(code);
+  // The preamble's lines come first; findings there are not the snippet's, and positions are the snippet's own.
+  const skip = options.preamble ? options.preamble.split('\n').length : 0;
+  const text = options.preamble ? `${options.preamble}\n${code}` : code;
+  const tree = parser.parse(text);
   try {
-    const found = analyzeTree(tree, ctx);
+    const found = analyzeTree(tree, ctx).filter((f) => f.range.start.line >= skip);
     const findings: SnippetFinding[] = [];
     const preferred: TextEdit[] = [];
-    const lines = code.split('\n');
+    const lines = text.split('\n');
+    const own = (e: TextEdit): TextEdit => ({ ...e, range: shift(e.range, -skip) });
     for (const f of found) {
-      const reported = toReportedFinding(file, { ...f, range: shift(f.range, firstLine - 1) });
-      const fixes: Fix[] = fixesFor({ ...f, pinSource: reported.pinSource }, code, tree, options.readManifest ?? (() => undefined));
-      const best = fixes.find((x) => x.preferred && x.edits.length > 0) ?? null;
+      const reported = toReportedFinding(file, { ...f, range: shift(f.range, firstLine - 1 - skip) });
+      const fixes: Fix[] = fixesFor({ ...f, pinSource: reported.pinSource }, text, tree, options.readManifest ?? (() => undefined));
+      const best = fixes.find((x) => x.preferred && x.edits.length > 0 && x.edits.every((e) => e.range.start.line >= skip)) ?? null;
       let fix: SnippetFix | null = null;
       if (best) {
-        preferred.push(...best.edits);
+        const edits = best.edits.map(own);
+        preferred.push(...edits);
         const single = best.edits.every((e) => e.range.start.line === f.range.start.line && e.range.end.line === f.range.start.line);
         const line = lines[f.range.start.line] ?? '';
-        fix = { title: best.title, edits: best.edits, fixedLine: single ? applyEdits(line, best.edits.map((e) => ({ ...e, range: { start: { line: 0, column: e.range.start.column }, end: { line: 0, column: e.range.end.column } } }))) : null };
+        fix = { title: best.title, edits, fixedLine: single ? applyEdits(line, best.edits.map((e) => ({ ...e, range: { start: { line: 0, column: e.range.start.column }, end: { line: 0, column: e.range.end.column } } }))) : null };
       }
       const otherFixes = fixes.filter((x) => x !== best && (x.edits.length > 0 || x.manifest) && !x.title.startsWith('Ignore')).map((x) => x.title);
       findings.push({ ...reported, fix, otherFixes });
@@ -117,9 +133,9 @@ export function checkSnippet(parser: PythonParser, code: string, ctx: AnalysisCo
     let remainingAfterFixes: number | null = null;
     if (preferred.length > 0) {
       fixedCode = applyEdits(code, preferred);
-      const again = parser.parse(fixedCode);
+      const again = parser.parse(options.preamble ? `${options.preamble}\n${fixedCode}` : fixedCode);
       try {
-        remainingAfterFixes = analyzeTree(again, ctx).length;
+        remainingAfterFixes = analyzeTree(again, ctx).filter((f) => f.range.start.line >= skip).length;
       } finally {
         again.delete();
       }

@@ -173,7 +173,7 @@ export function runLookupTool(input: LookupToolInput, env: ToolEnvironment): Loo
   return { text: renderLookup(answer, { markdown: env.markdown ?? true }), answer };
 }
 
-export async function runCheckTool(input: CheckToolInput, env: ToolEnvironment, options: { file?: string; firstLine?: number } = {}): Promise<CheckToolResult> {
+export async function runCheckTool(input: CheckToolInput, env: ToolEnvironment, options: { file?: string; firstLine?: number; preamble?: string } = {}): Promise<CheckToolResult> {
   const ctx = env.contextFor(input.path);
   const pins = withPinOverrides(ctx.pins, input.pins);
   const report = checkSnippet(await env.parser(), input.code, { ...ctx, pins }, env.knowledge, {

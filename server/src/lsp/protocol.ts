@@ -150,3 +150,96 @@ export interface LibraryInfo {
   versions: string[];
   userVersions: string[];
 }
+
+// ---- agent tools (knowledge/tools.ts): VS Code's language model tools, the @anachron chat participant, and
+// "anachron: Review AI Suggestion" ask the server through these. Answers come rendered (Markdown), with data where
+// the client acts on it (fixes to apply).
+
+/** anachron_lookup: an API at the pins of `uri` (or the API under `position` there), or a module + description. */
+export const LookupRequest = 'anachron/lookup';
+export interface LookupParams {
+  /** The tool's input (LookupToolInput: api, module, description, scope, pins, path); validated by the server. */
+  input: unknown;
+  /** The file whose pins apply (the active editor's); `path` in the input overrides it. */
+  uri?: string;
+  /** With `uri` and no api in the input: the API under this position. */
+  position?: { line: number; character: number };
+}
+export interface LookupResult {
+  /** Markdown for a model or a person. */
+  text: string;
+  /** The API answered about, when the answer is about one. */
+  api: string | null;
+}
+export type LookupResponse = LookupResult | { error: string };
+
+/** A text edit on the checked text (0-based, LSP-style positions). */
+export interface AgentTextEdit {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  newText: string;
+}
+
+export interface AgentFinding {
+  /** file: URI of the file, for findings in files (a review of changes); absent for snippets. */
+  uri?: string;
+  /** 1-based, as the CLI reports them. */
+  line: number;
+  column: number;
+  code: string;
+  severity: string;
+  message: string;
+  api: string;
+  replacement: string | null;
+  /** The preferred fix: its title and edits (in the checked text's coordinates). */
+  fix: { title: string; edits: AgentTextEdit[] } | null;
+}
+
+/** anachron_check: code (a snippet, a selection, the clipboard) checked at the pins of `uri`. */
+export const CheckSnippetRequest = 'anachron/checkSnippet';
+export interface CheckSnippetParams {
+  /** The tool's input (CheckToolInput: code, pins, path); validated by the server. */
+  input: unknown;
+  uri?: string;
+  /** 1-based line of the snippet's first line in `uri` (a selection), for the positions shown. */
+  firstLine?: number;
+  /** The code is part of `uri` (a selection): check it under that file's imports. */
+  withImports?: boolean;
+}
+export interface CheckSnippetResult {
+  text: string;
+  findings: AgentFinding[];
+  /** The code with the preferred fixes applied; null when none applies. */
+  fixedCode: string | null;
+  /** The tracked libraries the code uses and the pins applied ("numpy==1.24.2 (requirements.txt:2)", or null). */
+  libraries: { library: string; pin: string | null }[];
+}
+export type CheckSnippetResponse = CheckSnippetResult | { error: string };
+
+/** /migrate: what `code` must change to move a library to `target` ("2.2.4" or "numpy==2.2.4"). */
+export const MigrateRequest = 'anachron/migrate';
+export interface MigrateParams {
+  code: string;
+  uri?: string;
+  target: string;
+}
+export interface MigrateResult {
+  text: string;
+  changes: number;
+}
+export type MigrateResponse = MigrateResult | { error: string };
+
+/** The lines a working tree changed since `rev` (git), checked like `anachron check --diff REV`. */
+export const ReviewChangesRequest = 'anachron/reviewChanges';
+export interface ReviewChangesParams {
+  /** file: URI of a workspace folder inside a git repository. */
+  folderUri: string;
+  /** Default HEAD. */
+  rev?: string;
+}
+export interface ReviewChangesResult {
+  text: string;
+  /** Python files with changed lines. */
+  files: number;
+  findings: AgentFinding[];
+}
+export type ReviewChangesResponse = ReviewChangesResult | { error: string };

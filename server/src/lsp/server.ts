@@ -24,6 +24,7 @@ import { loadPythonParser, type PythonParser } from '../parser/python-parser.js'
 import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
+import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
 import { DocumentTrees } from './document-trees.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
@@ -205,6 +206,14 @@ connection.onCodeAction((params) => {
 
 connection.onDidChangeWatchedFiles(() => recheckAll());
 const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, trees: () => trees, manifestFor, contextFor, recheckAll });
+registerAgentRequests(connection, {
+  documents,
+  catalog: () => catalog,
+  roots: () => workspaceRoots,
+  contextFor,
+  manifestBase: (file) => manifestFor(file).base,
+  readManifest: (file) => editorAwareReader.readText(file),
+});
 connection.onShutdown(() => catalog?.close());
 
 const isManifest = (file: string | undefined) => !!file && isManifestName(basename(file));

@@ -57,6 +57,12 @@ export class CombinedMatrix implements LibraryMatrix {
   apisWithDoc(doc: string): string[] {
     return [...new Set([...this.bundled.apisWithDoc(doc), ...this.user.apisWithDoc(doc)])].sort();
   }
+
+  /** Every API path either matrix lists (what the agent tools search), when they can list them. */
+  apiPaths(): string[] {
+    const list = (m: LibraryMatrix) => (m as LibraryMatrix & { apiPaths?: () => string[] }).apiPaths?.() ?? [];
+    return [...new Set([...list(this.bundled), ...list(this.user)])].sort();
+  }
 }
 
 export interface LayeredCatalog extends LoadedCatalog {
