@@ -12,7 +12,10 @@ import { formatTable1 } from '../bench/datasets/summary.js';
 import { ConfigError } from '../bench/models/config.js';
 import { attachRunToParent, IpcModelProvider } from '../bench/models/ipc-provider.js';
 import { BENCH_TASKS } from '../bench/models/prompt-contract.js';
-import { validateRunConfig, type RunConfig } from '../bench/runs/config.js';
+import { groundingFor, withArms } from '../bench/runs/arms.js';
+import { runArms, validateRunConfig, type RunConfig } from '../bench/runs/config.js';
+import { listMatrixApis } from '../bench/models/matrix-listing.js';
+import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import { mergeRuns } from '../bench/runs/merge.js';
 import { executeRun } from '../bench/runs/run.js';
 import type { RunProgress } from '../bench/runs/runner.js';
@@ -189,9 +192,21 @@ async function buildRunDataset(config: RunConfig, options: DatasetOptions, err: 
     const wanted = config.versions?.[s.library];
     return !wanted || wanted.some((v) => versionsEqual(v, s.version));
   };
-  return dataset.filter(
+  const selected = dataset.filter(
     (s) => config.libraries.includes(s.library) && config.tasks.includes(s.task) && (s.task !== 'API-C' || (s.level !== null && config.levels.includes(s.level))) && versionAllowed(s),
   );
+  const arms = runArms(config);
+  if (arms.length === 1 && arms[0] === 'plain') return selected;
+  // The grounded arm: anachron's answer for each prompt, from the same matrices (runs/arms.ts).
+  const catalog = openMatrixCatalog(options.matricesFolder);
+  try {
+    const knowledge = new ApiKnowledge(catalog, listMatrixApis);
+    // A limited run takes the first N samples of the armed dataset: they come from the first N plain ones at most.
+    const plain = config.limit !== undefined ? selected.slice(0, config.limit) : selected;
+    return withArms(plain, arms, (sample) => groundingFor(knowledge, sample));
+  } finally {
+    catalog.close();
+  }
 }
 
 // ---- progress -------------------------------------------------------------------------------------------------------
@@ -264,7 +279,22 @@ function summaryLines(results: RunResults, dir: string): string[] {
     s.value === null
       ? `SEUS: not available (${s.excluded.map((e) => `${e.library} ${e.unit}: ${e.reason}`).join('; ') || 'no SEUS task scored'})`
       : `SEUS ${pctCi(s.value, s.ci)}  stable ${pct(h.stable)}  evolving ${pct(h.evolving)}  retention ${pct(h.retention)}  penalties: stability ${pct(h.stabilityPenalty)}, anachronism ${pct(h.anachronismPenalty)}`,
+    ...(results.arms ? armsLines(results) : []),
     `report: ${join(dir, 'report.html')}`,
+  ];
+}
+
+/** The grounded arm in short: SEUS of both arms, and per task the evolving APIs' difference with its interval. */
+function armsLines(results: RunResults): string[] {
+  const arms = results.arms!;
+  const lib = results.libraries.length > 1 ? 'all' : results.libraries[0];
+  const points = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
+  const perTask = arms.rows
+    .filter((r) => r.library === lib && r.group === 'evolving' && r.delta.mean !== null)
+    .map((r) => `${r.unit} ${points(r.delta.mean!)}${r.delta.ci ? ` [${points(r.delta.ci[0])}, ${points(r.delta.ci[1])}]` : ''}`);
+  return [
+    `with anachron (grounded arm): SEUS ${pctCi(arms.seus.grounded, arms.seus.groundedCi)} vs ${pctCi(arms.seus.plain, arms.seus.plainCi)} plain`,
+    `  evolving APIs, grounded − plain (points): ${perTask.join('; ') || 'no pairs scored'}`,
   ];
 }
 

@@ -24,6 +24,8 @@ export interface ApiIPrompt {
   module: string;
   /** Redacted description (Appendix E pipeline), the API's name replaced by NAME_PLACEHOLDER. */
   description: string;
+  /** The grounded arm: anachron's answer for the question, as an agent's tool call would return it (GROUNDING). */
+  grounding?: string;
 }
 
 /** SR: fully qualified name + version → signature. */
@@ -33,6 +35,8 @@ export interface SrPrompt {
   version: string;
   /** Fully qualified name, e.g. "numpy.linalg.norm". */
   api: string;
+  /** The grounded arm: anachron's answer for the question (GROUNDING). */
+  grounding?: string;
 }
 
 /**
@@ -54,9 +58,21 @@ export interface ApiCPrompt {
   prefix: string;
   /** Right context after the masked call (3–10 lines, scope-bounded). */
   suffix: string;
+  /** The grounded arm: anachron's answer for the question (GROUNDING). */
+  grounding?: string;
 }
 
 export type PromptSpec = ApiIPrompt | SrPrompt | ApiCPrompt;
+
+/**
+ * The section a grounded prompt adds: anachron's answer (knowledge/render.ts) for what the prompt asks, at the
+ * version the project pins, as a model calling the anachron_lookup tool would receive it. Plain prompts have none
+ * and are byte-identical to prompts without the grounded arm.
+ */
+export const GROUNDING_SECTION = 'Documentation';
+
+const GROUNDING_SYSTEM =
+  `A ${GROUNDING_SECTION} section holds the answer of anachron, a tool that knows which APIs and signatures each version of the library has, for the version the code must work with. Use it where it applies.`;
 
 export class PromptContractError extends Error {
   override readonly name = 'PromptContractError';
@@ -101,6 +117,7 @@ export function requiresLine(library: string, version: string): string {
 /** Checks a spec against the contract (levels, required and forbidden fields). Throws PromptContractError. */
 export function validatePromptSpec(spec: PromptSpec): void {
   checkLine('library', spec.library);
+  if (spec.grounding !== undefined && spec.grounding.trim() === '') throw new PromptContractError('a grounding section must not be empty');
   switch (spec.task) {
     case 'API-I':
       checkLine('version', spec.version);
@@ -152,9 +169,10 @@ export function renderPrompt(spec: PromptSpec): ChatMessage[] {
       break;
     }
   }
+  if (spec.grounding !== undefined) sections.unshift(`${GROUNDING_SECTION}:\n${fence(spec.grounding, 'markdown')}`);
   const user = [header.join('\n'), ...sections].join('\n\n') + '\n';
   return [
-    { role: 'system', content: SYSTEM[spec.task] },
+    { role: 'system', content: spec.grounding !== undefined ? `${SYSTEM[spec.task]}\n${GROUNDING_SYSTEM}` : SYSTEM[spec.task] },
     { role: 'user', content: user },
   ];
 }
@@ -237,6 +255,8 @@ export function parsePrompt(prompt: readonly ChatMessage[] | string): PromptSpec
   } else {
     throw new PromptContractError(`unknown task ${task}`);
   }
+  const grounding = sections.get(GROUNDING_SECTION);
+  if (grounding !== undefined) spec.grounding = grounding;
   validatePromptSpec(spec);
   return spec;
 }

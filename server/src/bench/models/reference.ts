@@ -8,6 +8,8 @@ import { formatSignature, type ApiHistory, type LibraryMatrix, type MatrixCatalo
 import { placeVersion } from '../../core/versions.js';
 import { NAME_PLACEHOLDER, parsePrompt, PromptContractError, type ApiCPrompt, type ApiIPrompt, type PromptSpec, type SrPrompt } from './prompt-contract.js';
 import { TfIdfIndex, tokenize } from '../../core/tfidf.js';
+import { readToolAnswer, type ReadAnswer } from '../../knowledge/render.js';
+import { extractSignature } from '../scoring/extract.js';
 
 export type ReferenceMode = 'pinned' | 'newest';
 
@@ -50,13 +52,16 @@ export class ReferenceModel {
   answer(spec: PromptSpec): string {
     const lib = this.library(spec.library);
     if (!lib) return '';
+    // The grounded arm: documentation in the prompt (anachron's answer) is read and preferred where it says
+    // something about the question; the model's own recollection fills in where it does not.
+    const doc = spec.grounding !== undefined ? readToolAnswer(spec.grounding) : null;
     switch (spec.task) {
       case 'API-I':
-        return this.identify(lib, spec);
+        return (doc && identifyFromDocumentation(doc, spec)) ?? this.identify(lib, spec);
       case 'SR':
-        return this.recallSignature(lib, spec);
+        return (doc && signatureFromDocumentation(doc, spec)) ?? this.recallSignature(lib, spec);
       case 'API-C':
-        return this.completeCall(lib, spec);
+        return this.completeCall(lib, spec, doc);
     }
   }
 
@@ -111,10 +116,18 @@ export class ReferenceModel {
 
   // ---- API-C --------------------------------------------------------------------------------------------------------
 
-  private completeCall(lib: LibraryIndex, spec: ApiCPrompt): string {
+  private completeCall(lib: LibraryIndex, spec: ApiCPrompt, doc: ReadAnswer | null = null): string {
     const version = this.chooseVersion(lib.matrix, spec.version);
     const bindings = importBindings(spec.prefix + '\n' + spec.suffix, lib.matrix.library);
     let target = spec.api;
+    // Documentation in the prompt: the API it answers about (the named one), or its best match for the description,
+    // with the signature it gives.
+    const importable = (path: string) => bindings.length === 0 || bindings.some((b) => path === b.target || path.startsWith(b.target + '.') || (b.star && parentOf(path) === b.target));
+    const documented = doc ? documentedCallable(doc, target, importable) : null;
+    if (documented) {
+      target = documented.api;
+      if (documented.signature) return `${calleeExpression(target, bindings)}(${chooseArguments(documented.signature, spec).join(', ')})`;
+    }
     if (target === undefined) {
       const reachable = (path: string) => bindings.length === 0 || bindings.some((b) => path === b.target || path.startsWith(b.target + '.') || (b.star && parentOf(path) === b.target));
       const query = spec.description !== undefined ? tokenize(spec.description.split(NAME_PLACEHOLDER).join(' ')) : contextTokens(spec, bindings);
@@ -164,6 +177,48 @@ export class ReferenceModel {
     this.libraries.set(name, lib);
     return lib;
   }
+}
+
+// ---- reading documentation in the prompt (the grounded arm) ------------------------------------------------------------
+
+/** A signature as documentation writes it ("trapz(y, x=None, dx=1.0, axis=-1)"), read back; null when it does not parse. */
+function parseSignatureText(text: string): Signature | null {
+  const x = extractSignature(text);
+  if (!x.ok) return null;
+  return { parameters: x.value.parameters.map((p) => ({ name: p.name, kind: p.kind, default: p.default })) };
+}
+
+/** Methods are called without their receiver. */
+function callerSignature(signature: Signature, kind: string | null): Signature {
+  const first = signature.parameters[0];
+  return kind === 'method' && first && (first.name === 'self' || first.name === 'cls') ? { parameters: signature.parameters.slice(1) } : signature;
+}
+
+/** API-I: the documentation's best match among the module's members. */
+function identifyFromDocumentation(doc: ReadAnswer, spec: ApiIPrompt): string | null {
+  const match = doc.matches.find((m) => parentOf(m.api) === spec.module);
+  return match ? leaf(match.api) : null;
+}
+
+/** SR: the signature the documentation states for the API at the version, when it is about that API. */
+function signatureFromDocumentation(doc: ReadAnswer, spec: SrPrompt): string | null {
+  if (doc.api !== spec.api || doc.exists === false || doc.signatures.length === 0) return null;
+  const signature = parseSignatureText(doc.signatures[0]!);
+  return signature ? formatSignature(leaf(spec.api), callerSignature(signature, doc.apiKind)) : null;
+}
+
+/** API-C: the callable the documentation points to for the call (the named API, or its best match) and its signature. */
+function documentedCallable(doc: ReadAnswer, named: string | undefined, importable: (path: string) => boolean): { api: string; signature: Signature | null } | null {
+  if (named !== undefined) {
+    if (doc.api !== named || doc.exists === false || doc.signatures.length === 0) return null;
+    const signature = parseSignatureText(doc.signatures[0]!);
+    return { api: named, signature: signature ? callerSignature(signature, doc.apiKind) : null };
+  }
+  // The best match the snippet's imports reach (np.linalg.norm through `import numpy as np`), else the best.
+  const match = doc.matches.find((m) => importable(m.api)) ?? doc.matches[0];
+  if (!match) return null;
+  const signature = match.signature ? parseSignatureText(match.signature) : null;
+  return { api: match.api, signature: signature ? callerSignature(signature, match.kind) : null };
 }
 
 // ---- helpers (exported for tests) ------------------------------------------------------------------------------------

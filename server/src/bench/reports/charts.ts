@@ -168,7 +168,9 @@ export interface BarSeries {
 export function groupedBarChart(title: string, categories: readonly string[], series: readonly BarSeries[], yLabel: string): string {
   if (!series.some((s) => s.values.some((v) => v !== null))) return emptyChart(title, 'no scored samples');
   const height = 380 + Math.max(0, series.length - 18) * 16;
-  const f: Frame = { left: 64, top: 40, width: 460, height: 280 };
+  // Each category gets room for its bars and its label (about 6.5 px a character at 12 px).
+  const minSlot = Math.max(60, series.length * 24 + 16, 6.5 * Math.max(0, ...categories.map((c) => c.length)) + 12);
+  const f: Frame = { left: 64, top: 40, width: Math.max(460, categories.length * minSlot), height: 280 };
   const width = Math.max(720, f.left + f.width + 24 + legendWidth(series.map((s) => s.label)));
   const body: string[] = [];
   const y = yAxis(f, body, yLabel);
@@ -341,4 +343,20 @@ export function leaderboardSvg(comparison: Comparison): string {
     body.push(`<text x="${n(Math.max(x1, r.ci ? x(r.ci[1]) : x1) + 6)}" y="${yy + 16}" fill="#333">${(r.seus * 100).toFixed(1)}</text>`);
   });
   return svg(width, height, title, body);
+}
+
+// ---- the grounded arm -------------------------------------------------------------------------------------------------
+
+/** Per task, the evolving APIs' score without and with anachron's answer in the prompt, with 95% intervals. */
+export function armsSvg(results: RunResults): string {
+  const title = 'Evolving APIs with and without anachron (grounded arm)';
+  const arms = results.arms;
+  if (!arms) return emptyChart(title, 'the run asked one arm only');
+  const lib = results.libraries.length > 1 ? ALL : results.libraries[0] ?? ALL;
+  const rows = arms.rows.filter((r) => r.library === lib && r.group === 'evolving');
+  const categories = rows.map((r) => `${r.unit.replace('API-C@', 'API-C ')} (${PRIMARY_METRIC[r.unit]})`);
+  return groupedBarChart(title, categories, [
+    { label: 'plain', color: '#9e9e9e', values: rows.map((r) => r.plain.mean), intervals: rows.map((r) => r.plain.ci) },
+    { label: 'with anachron', color: '#2e7d32', values: rows.map((r) => r.grounded.mean), intervals: rows.map((r) => r.grounded.ci) },
+  ], 'score (%)');
 }

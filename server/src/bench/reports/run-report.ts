@@ -10,7 +10,7 @@ import { compareRuns, type Comparison } from '../scoring/compare.js';
 import { scoreEntry } from '../scoring/score.js';
 import { TruthLookup, type MatrixSource } from '../scoring/taxonomy.js';
 import type { PredictionRecord, RunResults, ScoringOptions } from '../scoring/types.js';
-import { comparisonProgressionSvg, comparisonStaircaseSvg, leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from './charts.js';
+import { armsSvg, comparisonProgressionSvg, comparisonStaircaseSvg, leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from './charts.js';
 import { reportHtml, type ReportFigure } from './html.js';
 import { comparisonCsvFiles, comparisonMarkdown, runCsvFiles, runMarkdown } from './tables.js';
 
@@ -136,6 +136,7 @@ export function runFigures(results: RunResults): ReportFigure[] {
     { file: 'figure3-staircase.svg', caption: 'API-C levels: API exact match at L0–L2, parameter recall at L3 (Figure 3)', svg: staircaseSvg(results) },
     { file: 'figure5-taxonomy.svg', caption: 'Taxonomy per version: API level for API-C@L2 and API-I, parameter level for API-C@L3 and SR (Figure 5)', svg: taxonomySvg(results) },
     { file: 'leaderboard.svg', caption: 'SEUS with its 95% bootstrap interval', svg: leaderboardSvg(compareRuns([results], results.seus.lambda, results.seus.gamma)) },
+    ...(results.arms ? [{ file: 'arms.svg', caption: "Evolving APIs per task without and with anachron's answer in the prompt (the grounded arm), with 95% bootstrap intervals", svg: armsSvg(results) }] : []),
   ];
 }
 

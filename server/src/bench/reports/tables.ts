@@ -76,7 +76,56 @@ export function runCsvFiles(results: RunResults): Record<string, string> {
       results.seus.components.flatMap((c) => c.versions.map((v) => [c.library, c.unit, v.version, v.stable, v.evolving, v.balanced, v.nStable, v.nEvolving])),
     ),
     'sweep.csv': toCsv(['lambda', 'gamma', 'seus'], results.seus.sweep.map((s) => [s.lambda, s.gamma, s.seus])),
+    ...(results.arms
+      ? {
+          'arms.csv': toCsv(
+            ['library', 'unit', 'group', 'metric', 'pairs', 'plain', 'plain_ci_low', 'plain_ci_high', 'grounded', 'grounded_ci_low', 'grounded_ci_high', 'delta', 'delta_ci_low', 'delta_ci_high', 'improved', 'worsened', 'anachronistic_plain', 'anachronistic_grounded'],
+            results.arms.rows.map((r) => [r.library, r.unit, r.group, r.metric, r.pairs, r.plain.mean, r.plain.ci?.[0], r.plain.ci?.[1], r.grounded.mean, r.grounded.ci?.[0], r.grounded.ci?.[1], r.delta.mean, r.delta.ci?.[0], r.delta.ci?.[1], r.improved, r.worsened, r.anachronistic.plain, r.anachronistic.grounded]),
+          ),
+        }
+      : {}),
   };
+}
+
+/** A signed difference in points with its interval: "+22.7 [19.5, 25.9]". */
+function deltaCi(d: number | null, ci: [number, number] | null | undefined): string {
+  if (d === null) return '–';
+  const sign = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
+  return ci ? `${sign(d)} [${sign(ci[0])}, ${sign(ci[1])}]` : sign(d);
+}
+
+/** The grounded arm's section: the model with and without anachron's answer, per task and group, side by side. */
+export function armsMarkdown(results: RunResults): string {
+  const arms = results.arms;
+  if (!arms) return '';
+  const out: string[] = ['## With and without anachron (grounded arm)\n\n'];
+  out.push(
+    `Each prompt was also asked with anachron's answer for it (the \`anachron_lookup\` tool at the sample's version) in a Documentation section. ` +
+      `Per task and group, over the samples scored in both arms: the primary metric in each arm and the difference, with 95% bootstrap intervals (the difference's paired), ` +
+      `the samples grounding turned right (↑) and wrong (↓), and the anachronistic share in each arm. ` +
+      `SEUS: ${pctCi(arms.seus.plain, arms.seus.plainCi)} plain, ${pctCi(arms.seus.grounded, arms.seus.groundedCi)} grounded.` +
+      (arms.ungrounded ? ` ${arms.ungrounded} samples (API-C@L0: no API name or description to look up) have no grounded twin.` : '') +
+      '\n\n',
+  );
+  out.push(
+    markdownTable(
+      ['library', 'task', 'group', 'pairs', 'plain', 'grounded', 'Δ (points)', '↑', '↓', 'anachronistic plain → grounded'],
+      arms.rows.filter((r) => r.group !== ALL || !arms.rows.some((x) => x.library === r.library && x.unit === r.unit && x.group !== ALL && x.pairs === r.pairs)).map((r) => [
+        r.library,
+        unitLabel(r.unit),
+        r.group,
+        String(r.pairs),
+        pctCi(r.plain.mean, r.plain.ci),
+        pctCi(r.grounded.mean, r.grounded.ci),
+        deltaCi(r.delta.mean, r.delta.ci),
+        String(r.improved),
+        String(r.worsened),
+        `${pct(r.anachronistic.plain)} → ${pct(r.anachronistic.grounded)}`,
+      ]),
+      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+  return out.join('');
 }
 
 export function comparisonCsvFiles(comparison: Comparison): Record<string, string> {
@@ -133,6 +182,7 @@ export function runMarkdown(results: RunResults): string {
     ),
   );
 
+  if (results.arms) out.push(`\n${armsMarkdown(results)}`);
   out.push(`\n${FIGURES_MARKER}\n`);
   out.push('\n## Stable and evolving APIs (Table 3)\n\n');
   const rows: string[][] = [];

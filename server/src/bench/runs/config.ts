@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { ConfigError, modelIdentity, validateModelConfig, type ModelConfig } from '../models/config.js';
 import { BENCH_LEVELS, BENCH_TASKS, PROMPT_CONTRACT_VERSION, type BenchLevel, type BenchTask } from '../models/prompt-contract.js';
+import { ARMS, type Arm } from './arms.js';
 import { canonicalJson, checkShard, parseShard, type ShardSpec } from './samples.js';
 import { DRIFT_DEFAULTS, driftIdentity, validateDriftSettings, type DriftSettings } from '../../drift/config.js';
 
@@ -47,6 +48,11 @@ export interface RunConfig {
   shard?: ShardSpec;
   /** Requests in flight (default 8). */
   concurrency?: number;
+  /**
+   * LibEvoBench only: "plain" (the default) asks the prompts as they are; "grounded" asks them with anachron's answer
+   * included (runs/arms.ts); both, and the report sets the model's scores with and without anachron side by side.
+   */
+  arms?: Arm[];
 }
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -63,7 +69,7 @@ function stringList(v: unknown, where: string): string[] {
 /** Checks a run config from JSON (shard may be "i/n" or {index, count}); throws ConfigError naming the field. */
 export function validateRunConfig(raw: unknown): RunConfig {
   if (!isObject(raw)) throw new ConfigError('the run config must be a JSON object');
-  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', 'drift', '$schema', 'comment']);
+  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', 'drift', 'arms', '$schema', 'comment']);
   for (const k of Object.keys(raw)) if (!known.has(k)) throw new ConfigError(`unknown field "${k}" in the run config`);
   if (raw.name !== undefined && typeof raw.name !== 'string') throw new ConfigError('name must be a string');
   if (typeof raw.suite !== 'string' || raw.suite === '') throw new ConfigError('suite must name the dataset family, e.g. "libevobench"');
@@ -82,6 +88,12 @@ export function validateRunConfig(raw: unknown): RunConfig {
   for (const t of tasks) if (!BENCH_TASKS.includes(t as BenchTask)) throw new ConfigError(`tasks: unknown task "${t}" (known: ${BENCH_TASKS.join(', ')})`);
   const levels = isDrift ? [] : raw.levels === undefined ? [...BENCH_LEVELS] : stringList(raw.levels, 'levels');
   for (const l of levels) if (!BENCH_LEVELS.includes(l as BenchLevel)) throw new ConfigError(`levels: unknown level "${l}" (known: ${BENCH_LEVELS.join(', ')})`);
+  if (raw.arms !== undefined) {
+    const arms = stringList(raw.arms, 'arms');
+    for (const a of arms) if (!ARMS.includes(a as Arm)) throw new ConfigError(`arms: unknown arm "${a}" (known: ${ARMS.join(', ')})`);
+    if (new Set(arms).size !== arms.length) throw new ConfigError('arms: each arm once');
+    if (isDrift) throw new ConfigError('arms apply to the LibEvoBench suites; the drift suite has no grounded arm yet');
+  }
   const model = validateModelConfig(raw.model);
   const drift = isDrift ? validateDriftSettings(raw.drift) : undefined;
   // The drift suite samples like the paper (T = 0.8, 1,024 tokens) unless the model config says otherwise; written
@@ -148,6 +160,13 @@ export function runIdentity(config: RunConfig): string {
     model: modelIdentity(config.model),
     sampling: { ...DEFAULT_SAMPLING, ...config.sampling },
     seed: config.seed,
+    // Runs without a grounded arm keep the identity they had before arms existed.
+    ...(runArms(config).includes('grounded') ? { arms: [...runArms(config)].sort() } : {}),
   };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 24);
+}
+
+/** The arms a run asks: the config's, else the plain prompts only. */
+export function runArms(config: Pick<RunConfig, 'arms'>): Arm[] {
+  return config.arms && config.arms.length > 0 ? [...config.arms] : ['plain'];
 }

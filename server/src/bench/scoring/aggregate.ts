@@ -4,6 +4,8 @@
 // recomputed from predictions.jsonl.
 import { compareVersions } from '../../core/versions.js';
 import { bootstrapMean, mean, Resampler } from './bootstrap.js';
+import { plainIdOf } from '../runs/arms.js';
+import { compareArms } from './arms.js';
 import { computeSeus } from './seus.js';
 import {
   ALL,
@@ -87,7 +89,28 @@ export interface RunInfo {
   mergedFrom?: string[] | null;
 }
 
+/**
+ * A run's results. With both arms (runs/arms.ts), the results are the plain arm's, and `arms` compares them with the
+ * grounded arm's, pair by pair; a run of one arm is reported as it is.
+ */
 export function aggregateResults(records: readonly PredictionRecord[], options: ScoringOptions, run: RunInfo): RunResults {
+  const grounded = records.filter((r) => r.arm === 'grounded');
+  if (grounded.length === 0 || grounded.length === records.length) return aggregateArm(records, options, run);
+  const plain = records.filter((r) => r.arm !== 'grounded');
+  const results = aggregateArm(plain, options, run);
+  const groundedResults = aggregateArm(grounded, options, { ...run, label: `${run.label} · grounded` });
+  const twins = new Set(grounded.map((r) => plainIdOf(r.id)));
+  results.arms = {
+    arms: ['plain', 'grounded'],
+    rows: compareArms(records, options),
+    seus: { plain: results.seus.value, plainCi: results.seus.ci, grounded: groundedResults.seus.value, groundedCi: groundedResults.seus.ci },
+    ungrounded: plain.filter((r) => !twins.has(r.id)).length,
+    grounded: groundedResults,
+  };
+  return results;
+}
+
+function aggregateArm(records: readonly PredictionRecord[], options: ScoringOptions, run: RunInfo): RunResults {
   const libraries = [...new Set(records.map((r) => r.library))].sort();
   const pooled = libraries.length > 1;
   const libKeys = libraryKeys(libraries);

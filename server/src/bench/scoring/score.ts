@@ -3,6 +3,7 @@
 // TruthLookup over the matrices come in as arguments.
 import { importBindings } from '../models/reference.js';
 import { parsePrompt, type ApiCPrompt } from '../models/prompt-contract.js';
+import { armOf } from '../runs/arms.js';
 import type { BenchSample } from '../runs/samples.js';
 import type { ResultRecord } from '../runs/store.js';
 import { extractCall, extractIdentifier, extractSignature, type CallContext } from './extract.js';
@@ -100,6 +101,7 @@ export function scoreEntry(sample: BenchSample, result: ResultRecord | null, ord
   // One object shape for every record (no spreads): 100,000 of them are built per report.
   const record = (status: PredictionRecord['status'], response: string | null, prediction: ExtractedPrediction | null, failure: Failure | null, scores: SampleScores | null, score: number | null, taxonomy: SampleTaxonomy | null): PredictionRecord => ({
     id: sample.id,
+    arm: armOf(sample.id),
     ordinal,
     task: sample.task,
     level: sample.level,

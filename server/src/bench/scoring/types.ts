@@ -128,6 +128,8 @@ export interface SampleTaxonomy {
 /** One line of predictions.jsonl. */
 export interface PredictionRecord {
   id: string;
+  /** "grounded": the prompt held anachron's answer (runs/arms.ts); absent in records written before arms existed. */
+  arm?: 'plain' | 'grounded';
   /** Position in the dataset. */
   ordinal: number;
   task: BenchTask;
@@ -297,6 +299,43 @@ export interface StaircaseRow {
   n: number;
 }
 
+/** A mean with its 95% bootstrap interval. */
+export interface MeanCi {
+  mean: number | null;
+  ci: [number, number] | null;
+}
+
+/** One (library, unit, group) cell of the arms comparison, over the samples scored in both arms. */
+export interface ArmRow {
+  library: string;
+  unit: ScoringUnit;
+  group: Group | typeof ALL;
+  metric: MetricName;
+  /** Samples with a score in both arms. */
+  pairs: number;
+  plain: MeanCi;
+  grounded: MeanCi;
+  /** grounded − plain, with a paired bootstrap interval (pairs resampled together). */
+  delta: MeanCi;
+  /** Pairs where grounding turned a wrong answer right, and a right one wrong (primary metric 1 vs below 1). */
+  improved: number;
+  worsened: number;
+  /** Anachronistic share in each arm (API level, or the share of predicted parameters): SEUS's A. */
+  anachronistic: { plain: number | null; grounded: number | null };
+}
+
+/** The model with and without anachron: present when a run asked both arms. */
+export interface ArmsResult {
+  arms: ['plain', 'grounded'];
+  rows: ArmRow[];
+  /** SEUS of each arm (the grounded arm's from its own records). */
+  seus: { plain: number | null; plainCi: [number, number] | null; grounded: number | null; groundedCi: [number, number] | null };
+  /** Samples asked without a grounded twin (API-C@L0: the prompt gives the tool nothing to look up). */
+  ungrounded: number;
+  /** The grounded arm's results, in full (metrics, taxonomy, SEUS). */
+  grounded: RunResults;
+}
+
 export interface RunResults {
   schema: 'anachron-bench-results/1';
   run: {
@@ -327,4 +366,6 @@ export interface RunResults {
   staircase: StaircaseRow[];
   progression: ProgressionSeries[];
   seus: SeusResult;
+  /** With both arms: the plain arm above, and here the comparison with the grounded one. */
+  arms?: ArmsResult;
 }
