@@ -179,7 +179,7 @@ describe('the CLI and the report', { skip: SKIP }, () => {
     aware = JSON.parse(readFileSync(join(dir, 'aware', 'results.json'), 'utf8')) as DriftResults;
     const again = await cli(['run', config, '--out', join(dir, 'aware'), '--quiet']);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /\(0 this session\).*this session sent 0/);
+    assert.match(again.stdout, /; 0 this session\).*this session sent 0/);
     const html = readFileSync(join(dir, 'aware', 'report.html'), 'utf8');
     assert.ok(!/<script/i.test(html));
     assert.match(html, /<svg/);

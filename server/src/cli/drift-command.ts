@@ -131,7 +131,7 @@ export function driftSummaryLines(summary: DriftRunSummary | null, results: Drif
     const g = summary.generations;
     const r = summary.repairs;
     lines.push(
-      `run: ${g.samples} samples, ${g.answered} answered, ${g.failed} failed, ${g.pending} pending; ${summary.executions.done} executions (${summary.executions.thisSession} this session); ${r.samples} repair attempts, ${r.answered} answered; this session sent ${g.sent + r.sent} with ${summary.provider}`,
+      `run: ${g.samples} samples, ${g.answered} answered, ${g.failed} failed, ${g.pending} pending; ${summary.executions.done} executions (of samples and repairs; ${summary.executions.thisSession} this session); ${r.samples} repair attempts, ${r.answered} answered; this session sent ${g.sent + r.sent} with ${summary.provider}`,
     );
   }
   for (const h of headlines(results)) {

@@ -53,11 +53,12 @@ function heatmapPanel(body: string[], x0: number, y0: number, title: string, m: 
 
 /** The drift matrices of one or more runs: a panel per (run, library); the diagonal outlined. */
 export function heatmapSvg(runs: readonly DriftResults[], title = 'Drift matrices D[s][t], Pass@1 (%)'): string {
-  const panels = runs.flatMap((r) => r.results.filter((l) => l.executions > 0).map((l) => ({ title: `${r.run.label} · ${l.library}`, matrix: l.matrix })));
+  const panels = runs.flatMap((r) => r.results.filter((l) => l.executions > 0).map((l) => ({ title: runs.length > 1 ? `${r.run.label} · ${l.library}` : l.library, matrix: l.matrix })));
   if (panels.length === 0) return emptyChart(title, 'nothing executed yet');
   const cell = 46;
   const perRow = Math.max(1, Math.min(3, panels.length));
-  const widths = panels.map((p) => 64 + p.matrix.versions.length * cell);
+  // A column is as wide as its grid or its title (about 7.4 px a character, bold).
+  const widths = panels.map((p) => Math.max(64 + p.matrix.versions.length * cell, p.title.length * 7.4));
   const colW = Math.max(...widths) + 40;
   const rowH = Math.max(...panels.map((p) => 30 + p.matrix.versions.length * cell + 26)) + 30;
   const width = Math.max(480, 20 + perRow * colW);
@@ -197,7 +198,7 @@ export function repairSvg(runs: readonly DriftResults[]): string {
   const title = 'Repair success by target, cumulative by round (95% Wilson)';
   const figures = runs.flatMap((r) => r.results.flatMap((l) => l.repair.filter((f) => f.attempts > 0).map((f) => ({ run: r.run.label, library: l.library, f, rounds: r.settings.repairRounds }))));
   if (figures.length === 0) return emptyChart(title, 'no repair was attempted (nothing passed on its version and failed on a newer one)');
-  const categories = figures.map((x) => `${runs.length > 1 ? `${x.run} · ` : ''}${x.library} ${x.f.target === 'all' ? 'all' : `→${x.f.target}`} (n=${x.f.attempts})`);
+  const categories = figures.map((x) => `${runs.length > 1 ? `${x.run} · ` : ''}${x.library} ${x.f.target === 'all' ? 'all' : `→${x.f.target}`} (${x.f.attempts})`);
   const rounds = Math.max(...figures.map((x) => x.rounds));
   const series: BarSeries[] = Array.from({ length: rounds }, (_, i) => ({
     label: i === 0 ? 'round 1 (single shot)' : `within ${i + 1} rounds`,
