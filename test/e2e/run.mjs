@@ -618,12 +618,12 @@ async function trustedScenario() {
         const n = await page.locator('iframe.webview.ready').count();
         for (let i = n - 1; i >= 0; i--) {
           const body = page.frameLocator(`iframe.webview.ready >> nth=${i}`).frameLocator('iframe#active-frame').locator('body');
-          const t = text(await body.innerText({ timeout: 1000 }).catch(() => ''));
+          const t = text(await body.innerText({ timeout: 250 }).catch(() => ''));
           if (t.includes(fragment)) return t;
         }
         return false;
       }, 30_000, 500);
-    const dismissToasts = () => page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
+    const dismissToasts = () => page.locator('.notifications-toasts .codicon-notifications-clear').first().click({ timeout: 1000 }).catch(() => undefined);
 
     await wb.step('anachron: Look Up API for Agents… answers with anachron_lookup through vscode.lm.invokeTool', async () => {
       await dismissToasts();
@@ -635,6 +635,7 @@ async function trustedScenario() {
       assertIncludes(answer, 'Exists at numpy 2.2.4: NO', 'the lookup answer');
       assertIncludes(answer, 'Use instead: numpy.prod', 'the lookup answer');
       await wb.shot('agent-lookup.png');
+      await page.mouse.move(5, 5);
       await wb.mediaShot('screenshot-agent-lookup.png', ['iframe.webview.ready >> nth=-1', '.tabs-container .tab.active'], 0);
     });
 
@@ -650,10 +651,12 @@ async function trustedScenario() {
       assertIncludes(answer, 'analysis.py:10:12: error [anachronistic-api] numpy.product is not in numpy 2.2.4', 'the review');
       assertIncludes(answer, 'Fix: Use numpy.prod', 'the review');
       await wb.shot('agent-review.png');
+      await page.mouse.move(5, 5);
       await wb.mediaShot('screenshot-agent-review.png', ['iframe.webview.ready >> nth=-1', '.notifications-toasts'], 0);
       await page.locator('.notifications-toasts .monaco-button', { hasText: 'Apply 1 Fix' }).first().click();
       await wb.openFile('analysis.py');
       await waitFor('np.prod in the editor', async () => (await wb.editorText()).includes('return np.prod(values)'), 15_000);
+      await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
       await page.keyboard.press('Control+S');
       await waitFor('the fix saved', () => readFileSync(join(folder, 'analysis.py'), 'utf8').includes('return np.prod(values)'), 15_000);
       await dismissToasts();
@@ -671,6 +674,7 @@ async function trustedScenario() {
       assertIncludes(migrate, 'np.trapz', 'the /migrate answer');
       assertIncludes(migrate, 'Use np.trapezoid instead', 'the /migrate answer');
       await wb.shot('agent-migrate.png');
+      await page.mouse.move(5, 5);
       await wb.mediaShot('screenshot-agent-migrate.png', ['iframe.webview.ready >> nth=-1'], 0);
       await wb.openFile('analysis.py');
       await wb.command('anachron: Ask @anachron');
