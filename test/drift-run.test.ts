@@ -72,6 +72,32 @@ describe('a drift run on a fake library', { skip: SKIP }, () => {
     assert.equal(results.counts.repairCases, 0);
   });
 
+  test('cancelled mid-execution: nothing in flight is recorded, the resumed run ends like an uninterrupted one', async () => {
+    const db = tmp('cancel');
+    const controller = new AbortController();
+    const config = fx.config('version-aware', { executionConcurrency: 2 });
+    const first = await executeDriftRun({
+      config,
+      database: db,
+      tasks: [FAKE_TASKS],
+      environments: fx.environments,
+      execute: executeSample,
+      notes: null,
+      signal: controller.signal,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.phase === 'execute' && p.doneThisSession >= 3) controller.abort();
+      },
+    });
+    assert.equal(first.cancelled, true);
+    assert.ok(first.executions.done >= 3 && first.executions.done < 16, `${first.executions.done} executions before the cancel`);
+    let ran = 0;
+    const second = await executeDriftRun({ config, database: db, tasks: [FAKE_TASKS], environments: fx.environments, execute: (r) => (ran++, executeSample(r)), notes: null });
+    assert.equal(second.cancelled, false);
+    assert.equal(ran, 20 - first.executions.done);
+    assert.deepEqual(matrixOf(readDriftRun(db).results), [[1, 0], [0, 1]]);
+  });
+
   test('samples that sleep forever, open sockets, fork without bound or write outside their folder are contained and classified; the run goes on', async () => {
     const bad: Record<string, string> = {
       area: 'import time\n\ndef area(y):\n    time.sleep(3600)\n',
