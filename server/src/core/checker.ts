@@ -173,14 +173,19 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
       range, path, null, availableIn, replacement);
     return false;
   }
+  // Unknown is worth a word only where something is known to be in doubt: tracked neighbours that disagree, or a
+  // module that failed to import. Static extraction's blind spots (members of C classes) stay silent.
+  const doubtful = unknown.filter((s) =>
+    s.neighbours.length > 0 ? s.neighbours.every((c) => c.state !== 'unknown') && new Set(s.neighbours.map((c) => c.state)).size > 1 : matrix.isUnresolved(path));
+  if (unknown.length > 0 && doubtful.length === 0) return false;
   if (unknown.length > 0) {
     if (guarded) return false;
-    const first = unknown[0]!;
+    const first = doubtful[0]!;
     const why = first.neighbours.length > 0
       ? `the tracked versions around it disagree (${first.neighbours.map((c) => `${c.state} in ${c.version}`).join(', ')})`
       : 'its module could not be introspected in that version';
     emit('unconfirmed-api', 'information',
-      `Cannot confirm \`${path}\` at ${versionList(unknown, matrix)} (${describeOrigin(pin.origin)}): ${why}.`,
+      `Cannot confirm \`${path}\` at ${versionList(doubtful, matrix)} (${describeOrigin(pin.origin)}): ${why}.`,
       range, path, null, availableIn);
     return false;
   }

@@ -153,7 +153,15 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
     const seen = new Set(withAliasMembers(e.static).apis.map((a) => a.path));
     for (const a of withAliasMembers(e.runtime).apis) if (!seen.has(a.path)) staticBlind.add(a.path);
   }
-  const allPaths = [...new Set([...primaries.flatMap((s) => s.apis.map((a) => a.path)), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
+  // A module the runtime could not import (numpy.distutils in a Debian root without setuptools) is still read by
+  // static extraction at the same tag: what that finds there counts as resolved; what it does not stays unknown.
+  evidence.forEach((e, v) => {
+    if (!e.runtime || !e.static || unresolved[v]!.size === 0) return;
+    for (const a of withAliasMembers(e.static).apis) {
+      if (!byVersion[v]!.has(a.path) && underUnresolved(a.path, unresolved[v]!)) byVersion[v]!.set(a.path, a);
+    }
+  });
+  const allPaths = [...new Set([...byVersion.flatMap((m) => [...m.keys()]), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
 
   const stats = primaries.map(baseStats);
   const agreements = new Map<string, AgreementReport>();
