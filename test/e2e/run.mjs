@@ -445,7 +445,10 @@ async function trustedScenario() {
       }, 30_000, 1000);
       const hover = await wb.hoverText();
       assertIncludes(hover, 'numpy==1.24.2 from requirements.txt:2', 'the hover');
-      assertIncludes(hover, '2.2.4', 'the hover');
+      // the timeline in bands of versions that agree, the pin's band marked
+      assertIncludes(hover, '1.16.0–1.26.5', 'the hover');
+      assertIncludes(hover, '◀ pin', 'the hover');
+      assertIncludes(hover, 'added in 2.0.0', 'the hover');
       await wb.shot('hover.png');
       await wb.mediaShot('screenshot-hover.png', ['.editor-group-container.active .view-line', '.monaco-hover:visible'], 6);
       await page.mouse.move(5, 5);
