@@ -51,5 +51,10 @@ test('tool input is validated with messages an agent can act on', () => {
   assert.throws(() => parseLookupInput({ api: 'x', scope: 'all' }), /scope must be/);
   assert.throws(() => parseLookupInput({ api: 'x', pins: 'numpy==1' }), /pins must be a list/);
   assert.throws(() => parseCheckInput({ code: '  ' }), /code must be the Python code/);
+  assert.throws(() => parseCheckInput({}), /code must be the Python code to check \(or give the path/);
+  assert.deepEqual(parseCheckInput({}, true), {}, 'the editor supplies its selection');
+  assert.deepEqual(parseCheckInput({ path: 'a.py', startLine: 3, endLine: 4 }), { path: 'a.py', startLine: 3, endLine: 4 });
+  assert.throws(() => parseCheckInput({ code: 'x', startLine: 2 }), /do not apply to code/);
+  assert.throws(() => parseCheckInput({ path: 'a.py', startLine: 0 }), /line number/);
   assert.throws(() => parseCheckInput({ code: 'x', file: 'a.py' }), /unknown input "file"/);
 });

@@ -92,6 +92,18 @@ describe('anachron mcp over stdio, with the MCP SDK client', () => {
     assert.equal(readFileSync(join(project, 'requirements.txt'), 'utf8'), '# the project\nnumpy==1.24.2\n');
   });
 
+  test('anachron_check on a file of the project, or a range of it under the file\'s imports', async () => {
+    writeFileSync(join(project, 'legacy', 'old.py'), 'import numpy as np\n\n\ndef f(y):\n    a = np.trapz(y)\n    return np.unique(y, equal_nan=False)\n');
+    const whole = textOf(await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py' } }));
+    assert.match(whole, /\*\*1 finding\*\* at numpy==1\.19\.5 \(legacy\/requirements\.txt:1\)/);
+    assert.match(whole, /- legacy\/old\.py:6:\d+: error \[anachronistic-parameter\] `numpy\.unique` takes no keyword `equal_nan`/);
+    const range = textOf(await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py', startLine: 5, endLine: 5 } }));
+    assert.match(range, /No anachronisms:.* numpy==1\.19\.5/, 'np.trapz resolves through the file\'s import and exists at 1.19.5');
+    const bad = await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py', startLine: 9, endLine: 3 } });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /endLine comes before startLine/);
+  });
+
   test('bad input is a tool error the agent can read, not a protocol failure', async () => {
     const result = await client.callTool({ name: 'anachron_lookup', arguments: { version: '1.0' } });
     assert.equal(result.isError, true);

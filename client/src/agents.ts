@@ -157,7 +157,7 @@ export class AgentFeatures implements vscode.Disposable {
         }),
         tools.registerTool<Record<string, unknown>>(CHECK_TOOL, {
           prepareInvocation: () => ({ invocationMessage: "anachron: checking the code at the project's pins" }),
-          invoke: async (options) => textToolResult((await this.check({ source: 'prompt', code: String(options.input.code ?? ''), ...(activePythonEditor() ? { uri: activePythonEditor()!.document.uri } : {}) }, options.input)).text),
+          invoke: async (options) => textToolResult((await this.checkToolInput(options.input)).text),
         }),
       );
       this.anachron.log.info(`agent tools: ${LOOKUP_TOOL} and ${CHECK_TOOL} registered with vscode.lm`);
@@ -203,6 +203,25 @@ export class AgentFeatures implements vscode.Disposable {
     if (!r) throw new Error('anachron is not running');
     if (isError(r)) throw new Error(r.error);
     return r;
+  }
+
+  /**
+   * anachron_check as a tool call asks it: the code given, else the file (range) named by `path`, read by the server,
+   * else the selection of the active Python editor.
+   */
+  async checkToolInput(input: Record<string, unknown>): Promise<CheckSnippetResult> {
+    const editor = activePythonEditor();
+    if (typeof input.code === 'string' && input.code.trim()) return this.check({ source: 'prompt', code: input.code, ...(editor ? { uri: editor.document.uri } : {}) }, input);
+    if (typeof input.path === 'string' && input.path.trim()) {
+      const r = await this.anachron.request<CheckSnippetResponse>(CheckSnippetRequest, { input, ...(editor ? { uri: editor.document.uri.toString() } : this.folderUri()) });
+      if (!r) throw new Error('anachron is not running');
+      if (isError(r)) throw new Error(r.error);
+      return r;
+    }
+    const selection = selectionSnippet();
+    if (!selection) throw new Error('give the code to check (code), a file (path), or select code in a Python editor');
+    const { code: _ignored, ...rest } = input;
+    return this.check(selection, rest);
   }
 
   private folderUri(): { uri?: string } {

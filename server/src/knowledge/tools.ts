@@ -8,7 +8,7 @@ import { parseCommandLinePin, type Pin } from '../core/pins.js';
 import type { PythonParser } from '../parser/python-parser.js';
 import type { ApiKnowledge, LookupAnswer } from './api-lookup.js';
 import { renderLookup, renderSnippetReport } from './render.js';
-import { checkSnippet, type SnippetReport } from './snippet.js';
+import { checkSnippet, importsOf, type SnippetReport } from './snippet.js';
 
 export const LOOKUP_TOOL = 'anachron_lookup';
 export const CHECK_TOOL = 'anachron_check';
@@ -25,9 +25,13 @@ export interface LookupToolInput {
 }
 
 export interface CheckToolInput {
-  code: string;
+  /** The code to check; without it, the lines `startLine`–`endLine` of the file `path` (or the editor's selection). */
+  code?: string;
   pins?: string[];
   path?: string;
+  /** 1-based, inclusive: a range of the file `path` to check instead of `code` (default: the whole file). */
+  startLine?: number;
+  endLine?: number;
 }
 
 const PINS_SCHEMA = {
@@ -57,11 +61,12 @@ export const LOOKUP_INPUT_SCHEMA = {
 export const CHECK_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    code: { type: 'string', description: 'Python code to check: a snippet, a function or a whole file, with its imports (import numpy as np).' },
+    code: { type: 'string', description: 'Python code to check: a snippet, a function or a whole file, with its imports (import numpy as np). Omit it to check the file named by path (or a range of it), or, in the editor, the current selection.' },
     pins: PINS_SCHEMA,
     path: PATH_SCHEMA,
+    startLine: { type: 'integer', minimum: 1, description: 'With path and no code: the first line (1-based) of the range of the file to check; the file\'s imports still apply.' },
+    endLine: { type: 'integer', minimum: 1, description: 'With path and no code: the last line (1-based, inclusive) of the range to check.' },
   },
-  required: ['code'],
   additionalProperties: false,
 } as const;
 
@@ -120,15 +125,33 @@ export function parseLookupInput(raw: unknown): LookupToolInput {
   return input;
 }
 
-export function parseCheckInput(raw: unknown): CheckToolInput {
+function optionalLine(raw: Record<string, unknown>, key: string): number | undefined {
+  const v = raw[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ToolInputError(`${key} must be a line number (1-based)`);
+  return v;
+}
+
+/** Checks the input; `selectionAllowed`: an adapter that can supply the editor's selection accepts neither code nor path. */
+export function parseCheckInput(raw: unknown, selectionAllowed = false): CheckToolInput {
   if (!isObject(raw)) throw new ToolInputError('the input must be an object such as {"code": "import numpy as np\\n…"}');
   checkKnown(raw, Object.keys(CHECK_INPUT_SCHEMA.properties));
-  if (typeof raw.code !== 'string' || raw.code.trim() === '') throw new ToolInputError('code must be the Python code to check');
-  const input: CheckToolInput = { code: raw.code };
+  const input: CheckToolInput = {};
+  if (raw.code !== undefined && raw.code !== null) {
+    if (typeof raw.code !== 'string' || raw.code.trim() === '') throw new ToolInputError('code must be the Python code to check');
+    input.code = raw.code;
+  }
   const path = optionalString(raw, 'path');
   if (path !== undefined) input.path = path;
   const pins = optionalPins(raw);
   if (pins) input.pins = pins;
+  const startLine = optionalLine(raw, 'startLine');
+  const endLine = optionalLine(raw, 'endLine');
+  if (startLine !== undefined) input.startLine = startLine;
+  if (endLine !== undefined) input.endLine = endLine;
+  if (input.code === undefined && input.path === undefined && !selectionAllowed) throw new ToolInputError('code must be the Python code to check (or give the path of a file to check)');
+  if (input.code !== undefined && (startLine !== undefined || endLine !== undefined)) throw new ToolInputError('startLine and endLine select lines of the file path; they do not apply to code');
+  if (startLine !== undefined && endLine !== undefined && endLine < startLine) throw new ToolInputError('endLine comes before startLine');
   return input;
 }
 
@@ -152,6 +175,8 @@ export interface ToolEnvironment {
   contextFor(path: string | undefined): AnalysisContext;
   /** Reads a manifest named by a finding ("requirements.txt"), for the raise-the-pin fix. */
   readManifest?(file: string): string | undefined;
+  /** Reads a file of the project by the input's path (open editors' text first): `{ text, shown }`, shown as findings name it. */
+  readSource?(path: string): { text: string; shown: string } | undefined;
   /** Markdown (editors) or plain text (default Markdown). */
   markdown?: boolean;
 }
@@ -176,7 +201,30 @@ export function runLookupTool(input: LookupToolInput, env: ToolEnvironment): Loo
 export async function runCheckTool(input: CheckToolInput, env: ToolEnvironment, options: { file?: string; firstLine?: number; preamble?: string } = {}): Promise<CheckToolResult> {
   const ctx = env.contextFor(input.path);
   const pins = withPinOverrides(ctx.pins, input.pins);
-  const report = checkSnippet(await env.parser(), input.code, { ...ctx, pins }, env.knowledge, {
+  const parser = await env.parser();
+  let code = input.code;
+  if (code === undefined) {
+    // A file of the project, or a range of it under the file's imports.
+    if (input.path === undefined) throw new ToolInputError('code must be the Python code to check (or give the path of a file to check)');
+    const source = env.readSource?.(input.path);
+    if (!source) throw new ToolInputError(`cannot read ${input.path}`);
+    const lines = source.text.split('\n');
+    const first = input.startLine ?? 1;
+    const last = Math.min(input.endLine ?? lines.length, lines.length);
+    if (first > lines.length) throw new ToolInputError(`${input.path} has ${lines.length} lines`);
+    code = lines.slice(first - 1, last).join('\n');
+    options = { ...options, file: source.shown, firstLine: first };
+    if (first > 1 || last < lines.length) {
+      const tree = parser.parse(source.text);
+      try {
+        const imports = importsOf(tree);
+        if (imports) options.preamble = imports;
+      } finally {
+        tree.delete();
+      }
+    }
+  }
+  const report = checkSnippet(parser, code, { ...ctx, pins }, env.knowledge, {
     ...options,
     ...(env.readManifest ? { readManifest: (f: string) => env.readManifest!(f) } : {}),
   });

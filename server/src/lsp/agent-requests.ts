@@ -90,6 +90,16 @@ export function registerAgentRequests(connection: Connection, parts: AgentParts)
         const base = parts.manifestBase(anchor(undefined));
         return parts.readManifest(isAbsolute(shown) ? shown : join(base, shown));
       },
+      readSource: (path) => {
+        const file = anchor(path);
+        const open = parts.documents.get(pathToFileURL(file).toString());
+        try {
+          const text = open?.getText() ?? readFileSync(file, 'utf8');
+          return { text, shown: relative(parts.manifestBase(file), file) || file };
+        } catch {
+          return undefined;
+        }
+      },
       markdown: true,
     };
   }

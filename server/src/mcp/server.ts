@@ -66,6 +66,14 @@ export function toolEnvironment(options: Pick<McpOptions, 'project' | 'catalog'>
         return undefined;
       }
     },
+    readSource: (path) => {
+      const full = isAbsolute(path) ? path : resolve(project, path);
+      try {
+        return { text: readFileSync(full, 'utf8'), shown: relative(project, full) || path };
+      } catch {
+        return undefined;
+      }
+    },
     markdown: true,
   };
 }
