@@ -1,7 +1,8 @@
 // `anachron history API… [--format text|json]`: what the matrix says about APIs, version by version.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatSignature, type Signature } from '../core/api-model.js';
+import type { Signature } from '../core/api-model.js';
+import { bands } from '../core/hover.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { UsageError } from './usage-error.js';
@@ -47,17 +48,11 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
       for (const entry of entries) {
         out(`${entry.api} (${entry.kind ?? 'not in any tracked version'})`);
         const short = entry.api.slice(entry.api.lastIndexOf('.') + 1);
-        const rows = entry.versions.map((v) => ({ version: v.version, state: v.state, signature: v.signature ? formatSignature(short, v.signature) : '' }));
-        // Consecutive versions that say the same thing share a line (numpy tracks 75 versions); --every-version
-        // lists them one by one.
-        for (let start = 0; start < rows.length; ) {
-          let end = start;
-          const same = (a: (typeof rows)[number], b: (typeof rows)[number]) => a.state === b.state && a.signature === b.signature;
-          while (!values['every-version'] && end + 1 < rows.length && same(rows[end + 1]!, rows[start]!)) end++;
-          const r = rows[start]!;
-          const label = end === start ? r.version : `${r.version}–${rows[end]!.version} (${end - start + 1})`;
-          out(`  ${label.padEnd(22)} ${r.state.padEnd(8)} ${r.signature}`.trimEnd());
-          start = end + 1;
+        // Consecutive versions that say the same thing share a line (numpy tracks 75 versions), as in the hover;
+        // --every-version lists them one by one.
+        for (const band of bands(entry, short, new Set(), { everyVersion: values['every-version'] })) {
+          const label = band.count === 1 ? band.first : `${band.first}–${band.last} (${band.count})`;
+          out(`  ${label.padEnd(22)} ${band.state.padEnd(8)} ${band.signature}`.trimEnd());
         }
       }
     }

@@ -84,12 +84,17 @@ export interface Band {
  * The timeline as bands of consecutive versions that say the same thing (state and signature): numpy tracks 75
  * versions, which no one reads as columns.
  */
-export function bands(history: ApiHistory, short: string, pinned: ReadonlySet<string>): Band[] {
+export function bands(
+  history: { versions: readonly { version: string; state: string; signature: Signature | null }[] },
+  short: string,
+  pinned: ReadonlySet<string>,
+  options: { everyVersion?: boolean } = {},
+): Band[] {
   const out: Band[] = [];
   for (const c of history.versions) {
     const signature = c.state === 'present' && c.signature ? formatSignature(short, c.signature) : '';
     const prev = out.at(-1);
-    if (prev && prev.state === c.state && prev.signature === signature) {
+    if (prev && !options.everyVersion && prev.state === c.state && prev.signature === signature) {
       prev.last = c.version;
       prev.count++;
       prev.pinned ||= pinned.has(c.version);

@@ -128,10 +128,12 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
     .slice()
     .sort((a, b) => compareVersions(a.version, b.version));
   if (evidence.length === 0) throw new Error('no surfaces to build a matrix from');
-  const primaries = evidence.map((e) => {
+  // Every surface with the members of its class aliases (alias-members.ts), computed once.
+  const expanded = evidence.map((e) => ({ ...e, runtime: e.runtime && withAliasMembers(e.runtime), static: e.static && withAliasMembers(e.static) }));
+  const primaries = expanded.map((e) => {
     const s = resolutionSurface(e);
     if (!s) throw new Error(`version ${e.version} has no runtime or static surface`);
-    return withAliasMembers(s);
+    return s;
   });
   const library = primaries[0]!.library;
   for (const s of [...primaries, ...evidence.flatMap((e) => [e.static, e.docs].filter((x) => x !== undefined))]) {
@@ -148,16 +150,16 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   // blind to (members of C classes it cannot see). At versions known only statically, such an API not being found
   // says nothing: its cell is unknown, never absent, so the checker cannot report it as removed there.
   const staticBlind = new Set<string>();
-  for (const e of evidence) {
+  for (const e of expanded) {
     if (!e.runtime || !e.static) continue;
-    const seen = new Set(withAliasMembers(e.static).apis.map((a) => a.path));
-    for (const a of withAliasMembers(e.runtime).apis) if (!seen.has(a.path)) staticBlind.add(a.path);
+    const seen = new Set(e.static.apis.map((a) => a.path));
+    for (const a of e.runtime.apis) if (!seen.has(a.path)) staticBlind.add(a.path);
   }
   // A module the runtime could not import (numpy.distutils in a Debian root without setuptools) is still read by
   // static extraction at the same tag: what that finds there counts as resolved; what it does not stays unknown.
-  evidence.forEach((e, v) => {
+  expanded.forEach((e, v) => {
     if (!e.runtime || !e.static || unresolved[v]!.size === 0) return;
-    for (const a of withAliasMembers(e.static).apis) {
+    for (const a of e.static.apis) {
       if (!byVersion[v]!.has(a.path) && underUnresolved(a.path, unresolved[v]!)) byVersion[v]!.set(a.path, a);
     }
   });
