@@ -22,7 +22,8 @@ import {
   type LibraryChoice,
   type PlanInput,
 } from '../client/src/bench-flow.js';
-import { validateRunConfig } from '../server/src/bench/runs/config.js';
+import type { VscodeLmModelConfig } from '../server/src/bench/models/config.js';
+import { runIdentity, validateRunConfig } from '../server/src/bench/runs/config.js';
 import type { RunProgress } from '../server/src/bench/runs/runner.js';
 
 const numpy: LibraryChoice = { library: 'numpy', versions: ['1.19.5', '1.24.2', '2.2.4', '2.4.6'], source: 'bundled' };
@@ -131,16 +132,22 @@ describe('the Run Benchmark flow', () => {
     assert.match(checkBaseUrl('not a url')!, /Not a URL/);
   });
 
-  test('a vscode.lm model: served over IPC, named in the run identity, reaching no network without the editor', () => {
+  test('a vscode.lm model: served over IPC, its selector in the config and the run identity', () => {
     const plan = planRun({ ...base, model: { kind: 'lm', vendor: 'copilot', id: 'gpt-4o', family: 'gpt-4o', version: '2024-05-13', name: 'GPT-4o' } });
     assert.equal(plan.ipcModelId, 'vscode-lm:copilot/gpt-4o');
     assert.deepEqual(plan.args.slice(-2), ['--model-ipc', 'vscode-lm:copilot/gpt-4o']);
     const config = validateRunConfig(JSON.parse(JSON.stringify(plan.config)));
-    assert.deepEqual(config.model, { provider: 'openai-compatible', baseUrl: 'https://copilot.vscode-lm.invalid/v1', model: 'gpt-4o' });
+    assert.deepEqual(config.model, { provider: 'vscode-lm', vendor: 'copilot', family: 'gpt-4o', id: 'gpt-4o', version: '2024-05-13', name: 'GPT-4o' });
     assert.equal(config.concurrency, 2);
     assert.equal(plan.label, 'numpy · GPT-4o (copilot) · quick');
     const other = planRun({ ...base, model: { kind: 'lm', vendor: 'copilot', id: 'claude-sonnet', family: 'claude', version: '1', name: 'Claude' } });
     assert.notEqual(other.dir, plan.dir);
+    // A new version of the same model is another measurement: another identity, another folder.
+    const newer = planRun({ ...base, model: { kind: 'lm', vendor: 'copilot', id: 'gpt-4o', family: 'gpt-4o', version: '2024-11-20', name: 'GPT-4o' } });
+    assert.notEqual(runIdentity(newer.config), runIdentity(plan.config));
+    assert.notEqual(newer.dir, plan.dir);
+    // The name VS Code shows is not part of it.
+    assert.equal(runIdentity({ ...plan.config, model: { ...(config.model as VscodeLmModelConfig), name: 'GPT-4o (preview)' } }), runIdentity(plan.config));
   });
 
   test('progress: done/total, failed, ETA; increments add up to 100', () => {

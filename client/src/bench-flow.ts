@@ -227,7 +227,9 @@ function modelConfig(model: ModelChoice): ModelConfig {
     case 'openai':
       return { provider: 'openai-compatible', baseUrl: model.baseUrl.trim().replace(/\/+$/, ''), model: model.model, ...(model.withKey ? { apiKeyEnv: API_KEY_ENV } : {}) } satisfies RemoteModelConfig;
     case 'lm':
-      return ipcModelConfig(model.vendor, model.id);
+      // The selector vscode.lm chose the model by: config.json says which model answered (reproducible, and the
+      // CLI refuses it with a clear message, since only the editor serves vscode.lm).
+      return ipcModelConfig(model.vendor, model.id, { family: model.family, version: model.version, name: model.name });
   }
 }
 

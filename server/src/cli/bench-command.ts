@@ -5,15 +5,15 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDataset, DatasetError } from '../bench/datasets/build.js';
-import type { Corpus } from '../bench/datasets/corpus.js';
+import { corpusDigest, type Corpus, type CorpusFile } from '../bench/datasets/corpus.js';
 import { readCorpusFolder } from '../bench/datasets/corpus-reader.js';
 import { exampleNumpyCorpus } from '../bench/datasets/example-corpus.js';
 import { formatTable1 } from '../bench/datasets/summary.js';
-import { ConfigError } from '../bench/models/config.js';
+import { ConfigError, VSCODE_LM_NEEDS_EDITOR } from '../bench/models/config.js';
 import { attachRunToParent, IpcModelProvider } from '../bench/models/ipc-provider.js';
 import { BENCH_TASKS } from '../bench/models/prompt-contract.js';
 import { groundingFor, withArms } from '../bench/runs/arms.js';
-import { runArms, validateRunConfig, type RunConfig } from '../bench/runs/config.js';
+import { describeCorpus, runArms, validateRunConfig, type CorpusIdentity, type RunConfig } from '../bench/runs/config.js';
 import { listMatrixApis } from '../bench/models/matrix-listing.js';
 import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import { mergeRuns } from '../bench/runs/merge.js';
@@ -150,13 +150,22 @@ async function libevobenchDataset(config: RunConfig, options: DatasetOptions, er
   try {
     let corpus: Corpus | undefined;
     if (config.tasks.includes('API-C')) {
-      if (options.corpus) corpus = { files: readCorpusFolder(options.corpus), parser: await loadPythonParser() };
-      else if (options.exampleCorpus) {
+      let files: CorpusFile[] | undefined;
+      let source = '';
+      if (options.corpus) {
+        files = readCorpusFolder(options.corpus);
+        source = `the folder ${options.corpus}`;
+      } else if (options.exampleCorpus) {
         const numpy = catalog.matrices.find((m) => m.library === 'numpy');
         if (!numpy) throw new UsageError('--example-corpus writes numpy projects: it needs the numpy matrix');
         const versions = config.versions?.numpy ?? numpy.benchmarkVersions();
-        corpus = { files: exampleNumpyCorpus({ versions, seed: config.seed }), parser: await loadPythonParser() };
+        files = exampleNumpyCorpus({ versions, seed: config.seed });
+        source = 'the example corpus';
       } else err('bench: note: no corpus for API-C (--corpus DIR or --example-corpus): the dataset has no API-C samples');
+      if (files) {
+        config.corpus = corpusIdentity(config.corpus, { digest: corpusDigest(files), source, files: files.length });
+        corpus = { files, parser: await loadPythonParser() };
+      }
     }
     let dataset;
     try {
@@ -174,6 +183,17 @@ async function libevobenchDataset(config: RunConfig, options: DatasetOptions, er
   } finally {
     catalog.close();
   }
+}
+
+/**
+ * The corpus a run reads becomes part of its identity (runs/config.ts), so that a changed corpus never resumes into
+ * the run of the old one. A config that already names a digest (e.g. copied from a run's config) runs on that corpus only.
+ */
+function corpusIdentity(stated: CorpusIdentity | undefined, read: CorpusIdentity): CorpusIdentity {
+  if (stated && stated.digest !== read.digest) {
+    throw new UsageError(`the config is for ${describeCorpus(stated)}, but ${describeCorpus(read)} is another corpus: its API-C samples would differ. Drop "corpus" from the config to run on this one`);
+  }
+  return read;
 }
 
 /** The run's dataset: the samples file when given, else the suite's builder. Samples outside the config are left out. */
@@ -355,6 +375,11 @@ async function benchRun(argv: string[], out: Out, err: Out, environments?: Envir
   if (values['model-ipc'] !== undefined && typeof process.send !== 'function') throw new UsageError('--model-ipc needs an IPC channel to the process that serves the model (the editor starts the CLI with one)');
   const configFile = resolve(positionals[0]!);
   const config = readConfig(configFile);
+  // Before any work: a vscode.lm model exists only in the editor, which serves it over IPC as the run's only model.
+  if (config.model.provider === 'vscode-lm' && values['model-ipc'] === undefined) throw new UsageError(`${basename(configFile)}: ${VSCODE_LM_NEEDS_EDITOR}`);
+  if (config.model.provider !== 'vscode-lm' && values['model-ipc'] !== undefined) {
+    throw new UsageError(`--model-ipc serves the config's vscode-lm model; this config's model is ${config.model.provider} (answers would be recorded under the wrong model)`);
+  }
   const limit = numberOption(values.limit, 'limit', (n) => Number.isInteger(n) && n >= 1);
   if (limit !== undefined) config.limit = limit;
   if (values.shard !== undefined) {
@@ -445,7 +470,7 @@ async function benchRun(argv: string[], out: Out, err: Out, environments?: Envir
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
-  out(`run: ${summary.samples} samples, ${summary.answered} answered, ${summary.failed} failed, ${summary.pending} pending; this session sent ${summary.sent} (${summary.resumedFrom} recorded before) with ${summary.provider}`);
+  out(`run: ${summary.samples} samples, ${summary.answered} answered, ${summary.failed} failed, ${summary.pending} pending; this session sent ${summary.sent} (${summary.resumedFrom} recorded before) with ${summary.provider}${summary.transport ? ` over ${summary.transport}` : ''}`);
   if (summary.failed > 0) out(`note: ${summary.failed} samples failed at the model (see failures.csv); --retry-failed sends them again`);
   if (!values['no-report']) {
     const results = reportRun(database, dir, matricesFolder, values, err);

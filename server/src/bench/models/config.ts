@@ -43,7 +43,39 @@ export interface BuiltinModelConfig extends RequestSettings {
   retry?: Partial<RetryPolicy>;
 }
 
-export type ModelConfig = RemoteModelConfig | BuiltinModelConfig;
+/**
+ * VS Code's Language Model API (vscode.lm, e.g. Copilot's models): only the editor can call it, so a run with this
+ * model starts from the editor, which serves the model to the `bench run` process over IPC (ipc-provider.ts). The
+ * selector names the model as vscode.lm.selectChatModels does; it is part of the run's identity, so a config file
+ * says which model answered and the same choices resume the same run.
+ */
+export interface VscodeLmModelConfig extends RequestSettings {
+  provider: 'vscode-lm';
+  /** e.g. "copilot". */
+  vendor?: string;
+  /** e.g. "gpt-4o". */
+  family?: string;
+  /** The model's id as vscode.lm gives it. */
+  id?: string;
+  /** The model's version as vscode.lm gives it: a new version is another measurement. */
+  version?: string;
+  /** The name VS Code shows, for reports; not part of the identity. */
+  name?: string;
+  /** Never set: vscode.lm models are chosen by the selector (vendor, family, id, version). */
+  model?: undefined;
+  /** Per-attempt timeout of a request over IPC (default 120 000 ms). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export type ModelConfig = RemoteModelConfig | BuiltinModelConfig | VscodeLmModelConfig;
+
+/** The selector fields of a vscode-lm model config, in the order vscode.lm lists them. */
+export const VSCODE_LM_SELECTOR_FIELDS = ['vendor', 'family', 'id', 'version'] as const;
+
+/** Why a vscode-lm model cannot run here: said by the CLI and by createProvider when no editor serves the model. */
+export const VSCODE_LM_NEEDS_EDITOR =
+  'vscode-lm models are only available when the run starts from the editor ("anachron: Run Benchmark…" serves VS Code\'s language models to the run over IPC); to run this config from the CLI, give it an "openai-compatible" or "builtin" model';
 
 export const DEFAULT_TEMPERATURE = 0;
 export const DEFAULT_MAX_TOKENS = 512;
@@ -112,12 +144,28 @@ export function validateModelConfig(raw: unknown, where = 'model'): ModelConfig 
     if (raw.text !== undefined && typeof raw.text !== 'string') throw new ConfigError(`${where}.text must be a string`);
     return raw as unknown as BuiltinModelConfig;
   }
-  throw new ConfigError(`${where}.provider must be "openai-compatible" or "builtin"`);
+  if (raw.provider === 'vscode-lm') {
+    if (raw.model !== undefined) throw new ConfigError(`${where}.model: vscode-lm models are chosen by ${VSCODE_LM_SELECTOR_FIELDS.join(', ')} (e.g. {"provider": "vscode-lm", "vendor": "copilot", "family": "gpt-4o"}), not by "model"`);
+    for (const f of [...VSCODE_LM_SELECTOR_FIELDS, 'name']) {
+      if (raw[f] !== undefined && (typeof raw[f] !== 'string' || raw[f] === '')) throw new ConfigError(`${where}.${f} must be a non-empty string`);
+    }
+    // Without a selector the run would be recorded under whichever model the editor happened to offer.
+    if (!VSCODE_LM_SELECTOR_FIELDS.some((f) => raw[f] !== undefined)) throw new ConfigError(`${where}: a vscode-lm model needs a selector: ${VSCODE_LM_SELECTOR_FIELDS.join(', ')} (at least one)`);
+    return raw as unknown as VscodeLmModelConfig;
+  }
+  throw new ConfigError(`${where}.provider must be "openai-compatible", "builtin" or "vscode-lm"`);
+}
+
+/** How a model config reads in reports and messages when no answer has named the provider yet. */
+export function modelConfigLabel(config: ModelConfig): string {
+  if (config.provider === 'vscode-lm') return `vscode-lm:${VSCODE_LM_SELECTOR_FIELDS.map((f) => config[f]).filter(Boolean).join('/')}`;
+  return `${config.provider}:${config.model}`;
 }
 
 /** The parts of a model config that change its answers (not how they are fetched): part of a run's identity. */
 export function modelIdentity(config: ModelConfig): Record<string, unknown> {
   const common = { temperature: config.temperature ?? DEFAULT_TEMPERATURE, maxTokens: config.maxTokens ?? DEFAULT_MAX_TOKENS, stop: config.stop ?? [] };
   if (config.provider === 'openai-compatible') return { provider: config.provider, baseUrl: config.baseUrl.replace(/\/+$/, ''), model: config.model, ...common };
+  if (config.provider === 'vscode-lm') return { provider: config.provider, ...Object.fromEntries(VSCODE_LM_SELECTOR_FIELDS.map((f) => [f, config[f] ?? null])), ...common };
   return { provider: config.provider, model: config.model, ...(config.model === 'constant' ? { text: config.text ?? null } : {}), ...common };
 }

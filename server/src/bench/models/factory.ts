@@ -1,7 +1,7 @@
 // Builds the provider a run config describes. The only place that reads the API key from the environment.
 import { startLocalModelServer } from '../local-server/server.js';
 import { BuiltinProvider } from './builtin.js';
-import { type ModelConfig } from './config.js';
+import { ConfigError, VSCODE_LM_NEEDS_EDITOR, type ModelConfig } from './config.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { openReferenceKnowledge, type ReferenceKnowledge } from './matrix-listing.js';
 import { apiKeyFromEnvironment, OpenAICompatibleProvider } from './openai-compatible.js';
@@ -25,9 +25,13 @@ export interface ProviderEnvironment {
 
 export interface OwnedProvider extends ModelProvider {
   close(): Promise<void>;
+  /** How requests reach the model when that is not plain from the id, e.g. a built-in model behind the local server. */
+  readonly transport?: string;
 }
 
 export async function createProvider(config: ModelConfig, environment: ProviderEnvironment): Promise<OwnedProvider> {
+  // Only the editor can call vscode.lm; it hands the run an IPC provider instead of asking for one here.
+  if (config.provider === 'vscode-lm') throw new ConfigError(VSCODE_LM_NEEDS_EDITOR);
   if (config.provider === 'openai-compatible') {
     const apiKey = apiKeyFromEnvironment(config.apiKeyEnv, environment.env ?? process.env);
     const client = new OpenAICompatibleProvider({
@@ -73,6 +77,7 @@ export async function createProvider(config: ModelConfig, environment: ProviderE
   });
   return {
     id: builtin.id,
+    transport: `the local OpenAI-compatible server (${server.baseUrl})`,
     complete: (r, s) => client.complete(r, s),
     close: async () => {
       client.close();

@@ -13,7 +13,7 @@
 //   parent → child  {type: 'bench:result', id, text, usage?}  {type: 'bench:error', id, error}  {type: 'bench:stop'}
 // A request the child gives up on (cancelled, timed out) is followed by 'bench:cancel'; any later answer is ignored.
 import type { RunProgress } from '../runs/runner.js';
-import type { RemoteModelConfig } from './config.js';
+import type { VscodeLmModelConfig } from './config.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import {
   abortError,
@@ -85,14 +85,19 @@ function cutAtStop(text: string, stop: readonly string[] | undefined): string {
 }
 
 /**
- * The `model` part of a run config for a model served over IPC (e.g. vscode.lm's `copilot` / `gpt-4o`). A run
- * config needs a model that validates and names the model in the run's identity, so that two models never share a
- * run database; this one is an OpenAI-compatible model at a host under `.invalid` (RFC 2606: it never resolves), so
- * the config reaches no network if it is ever run without --model-ipc.
+ * The `model` part of a run config for a model served over IPC: VS Code's language model chosen by its selector
+ * (vendor and id, and family and version when known). The selector is part of the run's identity, so two models never
+ * share a run database; run from the CLI without the editor, such a config is refused with a clear message.
  */
-export function ipcModelConfig(vendor: string, model: string): RemoteModelConfig {
-  const slug = vendor.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
-  return { provider: 'openai-compatible', baseUrl: `https://${slug}.vscode-lm.invalid/v1`, model };
+export function ipcModelConfig(vendor: string, id: string, more: { family?: string; version?: string; name?: string } = {}): VscodeLmModelConfig {
+  return {
+    provider: 'vscode-lm',
+    vendor,
+    ...(more.family ? { family: more.family } : {}),
+    id,
+    ...(more.version ? { version: more.version } : {}),
+    ...(more.name ? { name: more.name } : {}),
+  };
 }
 
 // ---- the child: a ModelProvider over the channel ------------------------------------------------------------------

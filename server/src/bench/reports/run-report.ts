@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GroundTruthMatrix } from '../../core/ground-truth.js';
+import { modelConfigLabel } from '../models/config.js';
 import { RunStore } from '../runs/store.js';
 import { aggregateResults, type RunInfo } from '../scoring/aggregate.js';
 import { compareRuns, type Comparison } from '../scoring/compare.js';
@@ -45,7 +46,7 @@ export function scoreRunDatabase(database: string, matrices: MatrixSource, label
       records.push(scoreEntry(sample, result, ordinal++, lookup));
     }
     const config = store.meta.config;
-    const model = provider ?? `${config.model.provider}:${config.model.model}`;
+    const model = provider ?? modelConfigLabel(config.model);
     return {
       info: {
         label: label ?? runLabel(database, config.name),

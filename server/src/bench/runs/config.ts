@@ -19,6 +19,19 @@ export interface SamplingConfig {
   apiCPerCell?: number;
 }
 
+/**
+ * The code API-C was built from, as whoever read it (the CLI) describes it: part of the run's identity, since
+ * another corpus gives other API-C samples. Absent when no corpus was read.
+ */
+export interface CorpusIdentity {
+  /** corpusDigest of the files read: paths, pins and texts. */
+  digest: string;
+  /** What it was, for messages, e.g. "the folder /work/app" or "the example corpus". */
+  source?: string;
+  /** Python files read. */
+  files?: number;
+}
+
 export const DEFAULT_SAMPLING: Required<SamplingConfig> = { stableApis: 1000, versionsPerApi: 5, snippetsPerCell: 3, apiCPerCell: 50 };
 
 export interface RunConfig {
@@ -53,6 +66,11 @@ export interface RunConfig {
    * included (runs/arms.ts); both, and the report sets the model's scores with and without anachron side by side.
    */
   arms?: Arm[];
+  /**
+   * LibEvoBench with API-C: the corpus it was built from. Set by the CLI from the corpus it reads; a config that
+   * already states a digest is only run on that corpus.
+   */
+  corpus?: CorpusIdentity;
 }
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -69,7 +87,7 @@ function stringList(v: unknown, where: string): string[] {
 /** Checks a run config from JSON (shard may be "i/n" or {index, count}); throws ConfigError naming the field. */
 export function validateRunConfig(raw: unknown): RunConfig {
   if (!isObject(raw)) throw new ConfigError('the run config must be a JSON object');
-  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', 'drift', 'arms', '$schema', 'comment']);
+  const known = new Set(['name', 'suite', 'libraries', 'versions', 'tasks', 'levels', 'model', 'sampling', 'seed', 'limit', 'shard', 'concurrency', 'drift', 'arms', 'corpus', '$schema', 'comment']);
   for (const k of Object.keys(raw)) if (!known.has(k)) throw new ConfigError(`unknown field "${k}" in the run config`);
   if (raw.name !== undefined && typeof raw.name !== 'string') throw new ConfigError('name must be a string');
   if (typeof raw.suite !== 'string' || raw.suite === '') throw new ConfigError('suite must name the dataset family, e.g. "libevobench"');
@@ -93,6 +111,14 @@ export function validateRunConfig(raw: unknown): RunConfig {
     for (const a of arms) if (!ARMS.includes(a as Arm)) throw new ConfigError(`arms: unknown arm "${a}" (known: ${ARMS.join(', ')})`);
     if (new Set(arms).size !== arms.length) throw new ConfigError('arms: each arm once');
     if (isDrift) throw new ConfigError('arms apply to the LibEvoBench suites; the drift suite has no grounded arm yet');
+  }
+  if (raw.corpus !== undefined) {
+    if (isDrift) throw new ConfigError('corpus applies to the LibEvoBench suites (API-C); the drift suite has no corpus');
+    const c = raw.corpus;
+    if (!isObject(c) || typeof c.digest !== 'string' || c.digest === '') throw new ConfigError('corpus must be an object with the corpus digest: {"digest": "…"}');
+    for (const k of Object.keys(c)) if (!['digest', 'source', 'files'].includes(k)) throw new ConfigError(`corpus: unknown field "${k}"`);
+    if (c.source !== undefined && typeof c.source !== 'string') throw new ConfigError('corpus.source must be a string');
+    if (c.files !== undefined && (typeof c.files !== 'number' || !Number.isInteger(c.files) || c.files < 0)) throw new ConfigError('corpus.files must be a count');
   }
   const model = validateModelConfig(raw.model);
   const drift = isDrift ? validateDriftSettings(raw.drift) : undefined;
@@ -134,12 +160,17 @@ export function validateRunConfig(raw: unknown): RunConfig {
 
 /**
  * What makes two runs the same measurement: everything but limit, shard, concurrency, name and transport settings
- * (timeouts, retries, faults, the key's variable). A run database is resumed, and shards are merged, only under the
- * same identity.
+ * (timeouts, retries, faults, the key's variable), plus the corpus API-C was built from. A run database is resumed,
+ * and shards are merged, only under the same identity.
  */
 export function runIdentity(config: RunConfig): string {
+  return createHash('sha256').update(canonicalJson(identityParts(config))).digest('hex').slice(0, 24);
+}
+
+/** The parts runIdentity hashes, by name. */
+function identityParts(config: RunConfig): Record<string, unknown> {
   if (config.suite === 'drift') {
-    const identity = {
+    return {
       suite: config.suite,
       libraries: [...config.libraries].sort(),
       versions: config.versions ?? {},
@@ -147,23 +178,36 @@ export function runIdentity(config: RunConfig): string {
       seed: config.seed,
       drift: driftIdentity(config.drift),
     };
-    return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 24);
   }
-  const levels = config.tasks.includes('API-C') ? [...config.levels].sort() : [];
-  const identity = {
+  const apiC = config.tasks.includes('API-C');
+  return {
     contract: PROMPT_CONTRACT_VERSION,
     suite: config.suite,
     libraries: [...config.libraries].sort(),
     versions: config.versions ?? {},
     tasks: [...config.tasks].sort(),
-    levels,
+    levels: apiC ? [...config.levels].sort() : [],
     model: modelIdentity(config.model),
     sampling: { ...DEFAULT_SAMPLING, ...config.sampling },
     seed: config.seed,
-    // Runs without a grounded arm keep the identity they had before arms existed.
+    // Runs without a grounded arm keep the identity they had before arms existed; so do runs that read no corpus.
     ...(runArms(config).includes('grounded') ? { arms: [...runArms(config)].sort() } : {}),
+    ...(apiC && config.corpus ? { corpus: config.corpus.digest } : {}),
   };
-  return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 24);
+}
+
+/** The parts of the identity in which two configs differ (names as in runIdentity: "model", "corpus", …). */
+export function identityDifferences(a: RunConfig, b: RunConfig): string[] {
+  const pa = identityParts(a);
+  const pb = identityParts(b);
+  return [...new Set([...Object.keys(pa), ...Object.keys(pb)])].filter((k) => canonicalJson(pa[k] ?? null) !== canonicalJson(pb[k] ?? null));
+}
+
+/** A corpus as messages name it. */
+export function describeCorpus(corpus: CorpusIdentity | undefined): string {
+  if (!corpus) return 'no corpus';
+  const files = corpus.files !== undefined ? `, ${corpus.files} Python file${corpus.files === 1 ? '' : 's'}` : '';
+  return `${corpus.source ?? 'a corpus'} (digest ${corpus.digest}${files})`;
 }
 
 /** The arms a run asks: the config's, else the plain prompts only. */

@@ -1,6 +1,6 @@
 // One entry point for running (or resuming) a benchmark run, shared by the CLI (`anachron bench run`) and the editor:
 // config + dataset in, a run database out. The dataset builder supplies the samples; scoring reads the database.
-import { createProvider, type ProviderEnvironment } from '../models/factory.js';
+import { createProvider, type OwnedProvider, type ProviderEnvironment } from '../models/factory.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../models/config.js';
 import { ConcurrencyLimiter } from '../models/limiter.js';
 import type { ModelProvider } from '../models/provider.js';
@@ -29,6 +29,8 @@ export interface ExecuteRunOptions {
 export interface RunSummary extends RunCounts {
   database: string;
   provider: string;
+  /** How requests reached the model, when the provider says (a built-in model behind the local HTTP server). */
+  transport?: string;
   /** Samples this session sent / recorded. */
   sent: number;
   recorded: number;
@@ -44,7 +46,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunSummary
   const ids = new Set(selection.samples.map((s) => s.id));
   const store = RunStore.open(options.database, { config });
   let provider: ModelProvider | undefined;
-  let owned: { close(): Promise<void> } | undefined;
+  let owned: OwnedProvider | undefined;
   try {
     store.registerSamples(selection.samples, selection.ordinals);
     if (options.retryFailed) store.supersedeFailures(ids);
@@ -78,6 +80,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunSummary
       ...after,
       database: options.database,
       provider: provider?.id ?? '(none needed)',
+      ...(owned?.transport ? { transport: owned.transport } : {}),
       sent: outcome.sent,
       recorded: outcome.answered + outcome.failed,
       resumedFrom: before.answered + before.failed,

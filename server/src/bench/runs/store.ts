@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { AttemptRecord, CompletionUsage, ModelErrorKind } from '../models/provider.js';
 import type { RunConfig } from './config.js';
-import { runIdentity } from './config.js';
+import { describeCorpus, identityDifferences, runIdentity } from './config.js';
 import { formatShard, sampleDigest, type BenchSample } from './samples.js';
 
 export const RUN_SCHEMA = 'anachron-bench-run/1';
@@ -283,7 +283,16 @@ export class RunStore {
     if (config) {
       const identity = runIdentity(config);
       if (identity !== meta.identity) {
-        throw new RunMismatchError(`${this.file} belongs to a different run (identity ${meta.identity}, this config ${identity}): suite, libraries, versions, tasks, levels, model, sampling and seed must match to resume`);
+        const differs = identityDifferences(meta.config, config);
+        if (differs.includes('corpus')) {
+          // The code under the corpus changed (or another corpus was given): its API-C samples are not this run's.
+          throw new RunMismatchError(
+            `${this.file} belongs to a different run: it was built from another corpus, ${describeCorpus(meta.config.corpus)}; this run reads ${describeCorpus(config.corpus)}. The code changed since the run started, so its API-C samples would differ. Restore that code to resume, or start a new run (another --out folder)`,
+          );
+        }
+        throw new RunMismatchError(
+          `${this.file} belongs to a different run (identity ${meta.identity}, this config ${identity}${differs.length ? `; they differ in ${differs.join(', ')}` : ''}): suite, libraries, versions, tasks, levels, model, sampling, seed and corpus must match to resume`,
+        );
       }
       if (formatShard(config.shard) !== meta.shard) {
         throw new RunMismatchError(`${this.file} holds ${meta.shard ? `shard ${meta.shard}` : 'an unsharded run'}, this config asks for ${config.shard ? `shard ${formatShard(config.shard)}` : 'an unsharded run'}`);
