@@ -1,7 +1,9 @@
 // Whole-repository check time, anachron against pyright, on the same real code in the same run (medians, ratio).
 // The code: a release tag of a library's own repository (tests and benchmarks), extracted from a bare git mirror.
 // pyright is installed into a scratch folder from the npm registry on first use.
-// Usage: node bench/vs-pyright.mjs REPO TAG PIN [RUNS]   e.g. node bench/vs-pyright.mjs /work/.mirror/numpy+numpy/repo v2.2.4 numpy==2.2.4 3
+// Usage: node bench/vs-pyright.mjs REPO TAG PIN [RUNS] [--under FOLDER/]
+//   e.g. node bench/vs-pyright.mjs /work/.mirror/numpy+numpy/repo v2.2.4 numpy==2.2.4 3 --under benchmarks/
+// --under keeps one folder of the tree (a whole suite, e.g. benchmarks/): pyright needs minutes per run on all tests.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const [repo, tag, pin, runsArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const underAt = argv.indexOf('--under');
+const under = underAt >= 0 ? argv.splice(underAt, 2)[1] : null;
+const [repo, tag, pin, runsArg] = argv;
 if (!repo || !tag || !pin) {
   console.error('usage: node bench/vs-pyright.mjs REPO TAG PIN [RUNS]');
   process.exit(2);
@@ -25,7 +30,8 @@ if (!existsSync(pyright)) {
 const work = mkdtempSync(join(tmpdir(), 'anachron-vs-pyright-'));
 const files = execFileSync('git', ['--git-dir', repo, 'ls-tree', '-r', '--name-only', tag], { encoding: 'utf8', maxBuffer: 1 << 28 })
   .split('\n')
-  .filter((f) => f.endsWith('.py') && (f.startsWith('benchmarks/') || /\/tests\/test_[^/]+\.py$/.test(f)));
+  .filter((f) => f.endsWith('.py') && (f.startsWith('benchmarks/') || /\/tests\/test_[^/]+\.py$/.test(f)))
+  .filter((f) => under === null || f.startsWith(under));
 let lines = 0;
 for (const f of files) {
   let text;
@@ -55,5 +61,5 @@ function time(cmd, args) {
 
 const anachron = time(process.execPath, [join(root, 'bin', 'anachron.js'), 'check', '.', '--format', 'json']);
 const py = time(pyright, ['--outputjson', '.']);
-console.log(`${files.length} files, ${lines} lines of ${tag} (tests + benchmarks), pinned ${pin}:`);
+console.log(`${files.length} files, ${lines} lines of ${tag} (${under ?? 'tests + benchmarks'}), pinned ${pin}:`);
 console.log(`  anachron check: median ${anachron.toFixed(0)} ms; pyright: median ${py.toFixed(0)} ms over ${runs} runs; pyright/anachron = ${(py / anachron).toFixed(1)}x`);

@@ -228,7 +228,7 @@ function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states
 }
 
 /** Resolves a return annotation ("Generator", "NDArray[float64]", "np.ndarray") to a class the matrix knows. */
-function classNamed(scope: Scope, producer: ApiHistory, returns: string | null): string | null {
+function classNamed(scope: Scope, producer: ApiHistory, returns: string | null, version: string): string | null {
   if (!returns) return null;
   const text = returns.replace(/^['"]|['"]$/g, '').trim();
   const bare = text.replace(/\[.*$/, '');
@@ -238,14 +238,19 @@ function classNamed(scope: Scope, producer: ApiHistory, returns: string | null):
   const leaf = parts[parts.length - 1] === 'NDArray' ? 'ndarray' : parts[parts.length - 1]!;
   const parent = producer.api.slice(0, producer.api.lastIndexOf('.'));
   const candidates = parts.length > 1 ? [[library, ...parts.slice(1, -1), leaf].join('.')] : [`${parent}.${leaf}`, `${library}.${leaf}`];
-  return candidates.find((c) => scope.matrix.lookup(c)?.kind === 'class') ?? null;
+  // The name must be a class at that version: a module's re-export of a class can come and go (numpy.char's
+  // `ndarray`) while the class itself stays; the next candidate is then the library's own.
+  return candidates.find((c) => {
+    const history = scope.matrix.lookup(c);
+    return history?.kind === 'class' && stateAt(history, version, scope.matrix.versions).state === 'present';
+  }) ?? null;
 }
 
 /** The class a value has when a library call produced it: the class itself, or the recorded return type. */
 function producedClass(scope: Scope, producer: ApiHistory): string | null {
   if (producer.kind === 'class') return producer.api;
   // Every pinned version must say the same class (texts may differ: "NDArray" in a stub, "ndarray" in a docstring).
-  const classes = new Set(scope.versions.map((v) => classNamed(scope, producer, stateAt(producer, v, scope.matrix.versions).cell?.returns ?? null)));
+  const classes = new Set(scope.versions.map((v) => classNamed(scope, producer, stateAt(producer, v, scope.matrix.versions).cell?.returns ?? null, v)));
   if (classes.size !== 1) return null;
   return [...classes][0] ?? null;
 }
@@ -260,6 +265,12 @@ function checkInstanceReference(scope: Scope, ref: ApiReference): void {
   const path = `${cls}.${member.name}`;
   const history = resolvedSomewhere(scope.matrix.lookup(path));
   if (!history) return; // instance attributes set in __init__ are not in the class surface
+  // Neither does a class's surface list what __init__ assigns to the instance, so a data member the pinned class
+  // lacks may still be there (numpy.finfo's `resolution` before it became a property): only callables are judged.
+  if (history.kind === 'property' || history.kind === 'attribute') {
+    const states = scope.versions.map((v) => stateAt(history, v, scope.matrix.versions).state);
+    if (states.some((s) => s !== 'present')) return;
+  }
   if (!verifyPresent(scope, path, member.range, history, ref.guarded)) return;
   if (receiver.members.length === 1) checkCall(scope, ref, history, true);
 }
