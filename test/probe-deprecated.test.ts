@@ -35,3 +35,44 @@ test('names in __deprecated_attrs__ are recorded, not exported', () => {
   assert.equal(byPath.get('deplib.old_alias')?.kind, 'function');
   assert.equal(byPath.get('deplib.old_alias')?.exported, false);
 });
+
+// numpy 2's np.chararray: __getattr__ compares its argument with a literal, warns and returns the class; dir() does
+// not list it. Runtime probe and static reader both find it; a literal whose branch raises is not a name.
+test('names __getattr__ serves by literal comparison are recorded by the runtime probe and the static reader alike', () => {
+  const root = mkdtempSync(join(tmpdir(), 'anachron-probe-served-'));
+  mkdirSync(join(root, 'servlib'));
+  writeFileSync(join(root, 'servlib', '__init__.py'), [
+    '"""Serves names lazily."""',
+    'import warnings',
+    '__version__ = "1.0"',
+    '__all__ = ["kept"]',
+    'def kept(x):',
+    '    """Kept."""',
+    '    return x',
+    'class _Old:',
+    '    """Old container."""',
+    'def __getattr__(attr):',
+    '    if attr == "Old":',
+    '        warnings.warn("Old is deprecated", DeprecationWarning, stacklevel=2)',
+    '        return _Old',
+    '    if attr in ("math", "cmath"):',
+    '        import math',
+    '        return math',
+    '    if attr == "Gone":',
+    '        raise AttributeError("Gone was removed in 1.0")',
+    '    raise AttributeError(attr)',
+    'def __dir__():',
+    '    return ["kept"]',
+    '',
+  ].join('\n'));
+  const runtime = spawnSync(PYTHON, [PROBE, 'servlib'], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: root } });
+  assert.equal(runtime.status, 0, runtime.stderr);
+  const statik = spawnSync(PYTHON, [join(__dirname, '..', 'python-probe', 'static.py'), 'servlib', '--source', root, '--version', '1.0'], { encoding: 'utf8' });
+  assert.equal(statik.status, 0, statik.stderr);
+  for (const [label, out] of [['runtime', runtime.stdout], ['static', statik.stdout]] as const) {
+    const paths = new Set((JSON.parse(out) as { apis: { path: string }[] }).apis.map((a) => a.path));
+    assert.ok(paths.has('servlib.Old'), `${label}: servlib.Old`);
+    assert.ok(paths.has('servlib.math') && paths.has('servlib.cmath'), `${label}: servlib.math and servlib.cmath`);
+    assert.ok(!paths.has('servlib.Gone'), `${label}: a name whose branch raises is not there`);
+  }
+});

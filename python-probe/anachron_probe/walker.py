@@ -22,6 +22,7 @@ from .signatures import (
     signature_lines_consumed,
 )
 from .stubs import StubIndex
+from .served_names import served_names_of
 from .text import REMOVAL_NOTE_TABLES
 from .text import doc_summary, error_text
 
@@ -331,6 +332,7 @@ class Probe(object):
         deprecated = mdict.get("__deprecated_attrs__")
         if isinstance(deprecated, dict):
             names = list(names) + [n for n in deprecated if isinstance(n, str)]
+        names = list(names) + served_names_of(module)  # np.chararray in numpy 2: served, deprecated, not in dir()
         for table in REMOVAL_NOTE_TABLES:
             notes = mdict.get(table)
             if isinstance(notes, dict):

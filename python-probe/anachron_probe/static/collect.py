@@ -3,6 +3,7 @@ from ``__all__`` or from the namespace, members of classes, aliases of modules o
 import ast
 import inspect
 
+from ..served_names import served_names
 from ..text import doc_summary, REMOVAL_NOTE_TABLES
 from ..signatures import signature_lines_consumed, from_inspect
 from .. import walker as _runtime_walker
@@ -120,6 +121,8 @@ class Collector(object):
         if st.kind in ("compiled", "generated", "stub") or st.open_sources:
             names += [n for n in x.knowledge.compiled_names(st.name) if n not in st.ns]
         # names served through __getattr__ with a DeprecationWarning: __deprecated_attrs__ lists them (numpy)
+        if st.getattr_fn is not None and getattr(st.getattr_fn, "node", None) is not None:
+            names += served_names(st.getattr_fn.node)  # as the runtime walk reads them (served_names.py)
         dep = st.ns.get("__deprecated_attrs__")
         if isinstance(dep, ContainerValue) and dep.type_name == "dict" and dep.keys is not None:
             names += [k for k in dep.keys if isinstance(k, str)]

@@ -12,6 +12,7 @@ from .interp import AllList, Interp, ModuleState, Raise, Return, Scope
 from .knowledge import knowledge_for
 from .modules import discover
 from .sigs import Signatures
+from .downlevel import drop_type_parameters
 from .treestubs import TreeStubIndex
 from .values import (
     BoundMethodValue,
@@ -105,8 +106,23 @@ class Extractor(object):
         if name in st.ns:
             v = st.ns[name]
             if isinstance(v, UnknownValue):
-                return None
-            return v
+                v = self._stub_reevaluated(sw, st, name)
+            return None if v is None or isinstance(v, UnknownValue) else v
+        return None
+
+    def _stub_reevaluated(self, sw, st, name):
+        """A stub's ``name = expr`` evaluated again once every stub is loaded: stubs are declarations, so a name
+        that was not yet bound while modules imported each other (``np.dtype`` inside numpy's own stubs) counts."""
+        try:
+            body = sw.parse_file(st.path).body if st.path is not None else []
+        except SyntaxError:
+            return None
+        for stmt in body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                try:
+                    return sw.interp.eval(stmt.value, Scope(sw.interp, st))
+                except Exception:  # the value stays unknown; the reader never fails on a stub
+                    return None
         return None
 
     def stub_all(self, modname):
@@ -115,6 +131,13 @@ class Extractor(object):
         st = self.stub_world.load(modname)
         if st is None or st.status != "done" or st.all_ is None:
             return None
+        if not st.all_.complete and not st.all_.items and st.path is not None:
+            # "__all__: list[str]" declares without listing: the stub's own public definitions are the names
+            # (numpy 2.0's dtypes.pyi, whose module adds its classes at import time)
+            try:
+                return _defined_public_names(self.stub_world.parse_file(st.path).body)
+            except SyntaxError:
+                return None
         return list(st.all_.items)
 
     # -- plumbing ----------------------------------------------------------------------------------------------
@@ -151,7 +174,7 @@ class Extractor(object):
                 hit = SyntaxError("missing blob")
             else:
                 try:
-                    hit = ast.parse(text, filename=path)
+                    hit = parse_newer(text, path)
                 except (SyntaxError, ValueError) as e:
                     hit = e if isinstance(e, SyntaxError) else SyntaxError(str(e))
             cache[path] = hit
@@ -166,7 +189,9 @@ class Extractor(object):
             return tuple(self.target_python[:2]) >= added
         if stdlib.is_stdlib(top):
             removed = stdlib.REMOVED_IN.get(top)
-            return removed is None or tuple(self.target_python[:2]) < removed
+            # present on the oldest supported Python is enough: the library's modules that import it exist there
+            oldest = self.layout.oldest_python or self.target_python
+            return removed is None or tuple(oldest[:2]) < removed
         return top in self.requirements
 
     def external_value(self, dotted):
@@ -211,7 +236,7 @@ class Extractor(object):
                 return tree
             if state.path is not None and text is self._texts.get(state.path):
                 return self.parse_file(state.path)
-            return ast.parse(text, filename=state.path or state.name)
+            return parse_newer(text, state.path or state.name)
         except SyntaxError as e:
             self.note(state.name, "SyntaxError: %s (line %s)" % (e.msg, e.lineno))
             if tuple(self.target_python[:2]) > tuple(sys.version_info[:2]):
@@ -625,3 +650,33 @@ def _find_package_dir(files, library):
     cands = [c for c in cands if c == library or c.endswith("/" + library)]
     cands.sort(key=lambda c: (c.count("/"), c))
     return cands[0] if cands else library
+
+
+def parse_newer(text, filename):
+    """``ast.parse``, and where this interpreter rejects PEP 695 type parameters, the text without them."""
+    try:
+        return ast.parse(text, filename=filename)
+    except SyntaxError:
+        lowered = drop_type_parameters(text)
+        if lowered is None:
+            raise
+        try:
+            return ast.parse(lowered, filename=filename)
+        except SyntaxError:
+            pass
+        raise
+
+
+def _defined_public_names(body):
+    """Public names a stub defines itself (classes, functions, assignments; imports are not re-exports)."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            out.extend(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            out.append(stmt.target.id)
+        elif isinstance(stmt, ast.If):
+            out.extend(_defined_public_names(stmt.body) + _defined_public_names(stmt.orelse))
+    return sorted(set(n for n in out if not n.startswith("_")))

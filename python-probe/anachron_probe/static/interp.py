@@ -918,6 +918,9 @@ class Interp(object):
             if keys is not None:
                 r = lv.value in keys
                 return r if isinstance(op, ast.In) else (not r)
+        if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(rv, ConstValue) and rv.known and rv.value is None and \
+                isinstance(lv, (FunctionValue, ClassValue, ModuleValue, CompiledValue)):
+            return isinstance(op, ast.IsNot)  # an object the reader resolved is never None
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(lv, ConstValue) and isinstance(rv, ConstValue):
             if lv.known and rv.known and rv.value is None:
                 r = lv.value is None
@@ -1592,7 +1595,10 @@ class Interp(object):
                 except IndexError:
                     pass
         if isinstance(base, (ClassValue, ExternalValue)) and not isinstance(sl, ast.Slice):
-            # Generic[...] aliases: a typing construct
+            # Generic[...] aliases: a typing construct. In a stub, "X = cls[T]" declares a class of the module
+            # (numpy 2.0's dtypes.pyi: "StrDType = np.dtype[np.str_]"): the class stands for it.
+            if self.x.stub_mode and isinstance(base, ClassValue):
+                return base
             return UnknownValue("subscript of class")
         return UnknownValue("subscript")
 
@@ -1725,6 +1731,8 @@ class Interp(object):
         for stmt in body:
             if isinstance(stmt, ast.If):
                 t = self.truth(stmt.test, scope)
+                if t is None and _only_side_effects(stmt.body) and _only_side_effects(stmt.orelse):
+                    continue  # a branch that only warns (or imports to warn) changes nothing the result depends on
                 if t is None:
                     raise _Undecided()
                 self._exec_function_body(stmt.body if t else stmt.orelse, scope)
@@ -1989,3 +1997,9 @@ _UNARY = {
     ast.Not: _op.not_,
     ast.Invert: _op.invert,
 }
+
+
+def _only_side_effects(body):
+    """Statements that bind nothing the rest of a function reads and never leave it: calls (warnings.warn),
+    imports made for them, pass."""
+    return all(isinstance(stmt, (ast.Expr, ast.Import, ast.ImportFrom, ast.Pass)) for stmt in body)

@@ -16,6 +16,9 @@ class Layout(object):
         self.modules = {}
         self.stubs = {}  # module name -> (path, is_package)
         self.target_python = None
+        # oldest Python the release supports: what exists on *some* supported Python exists at that release (a
+        # subpackage installed only below 3.12, like numpy.distutils, is not an anachronism on 3.11)
+        self.oldest_python = None
         self.requirements = set()
 
 
@@ -59,9 +62,11 @@ def discover(extractor, library, package_dir):
                          and _identifier(d.rsplit("/", 1)[1]))
 
     meson = _uses_meson(extractor, files)
-    layout.target_python = getattr(extractor, "forced_target", None) or _target_python(extractor, files)
+    forced = getattr(extractor, "forced_target", None)
+    layout.target_python = forced or _target_python(extractor, files)
+    layout.oldest_python = forced or _oldest_python(extractor, files, layout.target_python)
     installed = _installed_dirs(extractor, files, package_dir, package_dirs | namespace_dirs, meson,
-                                layout.target_python)
+                                _python_range(layout.oldest_python, layout.target_python))
     importable_dirs = package_dirs | namespace_dirs
 
     def importable(dirpath):
@@ -126,6 +131,7 @@ def discover(extractor, library, package_dir):
             if name not in layout.modules:
                 layout.modules[name] = ModuleInfo(name, None, True, "namespace")
     # extension modules declared by build files, in the folder of the build file
+    declared = set()
     for f in build_files:
         d, _, fname = f.rpartition("/")
         if not importable(d):
@@ -150,13 +156,18 @@ def discover(extractor, library, package_dir):
                 name = modname(d, parts[0]) + ("." + ".".join(parts[1:]) if len(parts) > 1 else "")
             else:
                 name = modname(d, n)
+            declared.add(name)
             existing = layout.modules.get(name)
             if existing is None or existing.kind == "namespace":
                 parent = name.rsplit(".", 1)[0]
                 if parent in layout.modules or parent == library:
                     layout.modules[name] = ModuleInfo(name, None, False, "compiled")
-    # compiled modules known only from their stubs
+    # compiled modules known only from their stubs. Where the build files do declare extension modules, a stub
+    # none of them matches describes an attribute, not a module: numpy 1.20's char.pyi is numpy.char, which
+    # numpy binds to numpy.core.defchararray (``import numpy.char`` fails there).
     for name, (path, is_pkg) in layout.stubs.items():
+        if declared and not is_pkg and name not in declared and name not in layout.modules:
+            continue
         if name not in layout.modules or layout.modules[name].kind == "namespace":
             parent = name.rsplit(".", 1)[0]
             if is_pkg or parent in layout.modules:
@@ -182,6 +193,28 @@ def _target_python(extractor, files):
     if best is None:
         return None
     return (3, best)
+
+
+def _oldest_python(extractor, files, target):
+    """Oldest Python 3 minor the release declares (``requires-python``/``python_requires`` ``>=3.N``), never newer
+    than the target; None when not declared."""
+    for f in ("pyproject.toml", "setup.py", "setup.cfg"):
+        if f not in files:
+            continue
+        m = _REQUIRES_PYTHON.search(extractor.read_text(f) or "")
+        if m:
+            oldest = (3, int(m.group(1)))
+            return min(oldest, tuple(target[:2])) if target else oldest
+    return None
+
+
+def _python_range(oldest, target):
+    """The Python minors a build condition is decided for: every supported one (the target alone when the oldest
+    is not declared)."""
+    if target is None:
+        return None
+    lo = tuple((oldest or target)[:2])
+    return [(3, m) for m in range(lo[1], target[1] + 1)] if lo[0] == target[0] == 3 else [tuple(target[:2])]
 
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -230,26 +263,28 @@ def _uses_meson(extractor, files):
 _VERSION_COMPARE = re.compile(r"version\(\)\.version_compare\(\s*'(<=|>=|<|>|==|!=)\s*(\d+)\.(\d+)'\s*\)")
 
 
-def _meson_condition(cond, target):
+def _meson_condition(cond, pythons):
+    """The values a Python-version condition takes over ``pythons`` (a set of booleans), None when not one."""
     m = _VERSION_COMPARE.search(cond)
-    if not m or target is None:
+    if not m or not pythons:
         return None
     op, v = m.group(1), (int(m.group(2)), int(m.group(3)))
-    t = tuple(target[:2])
-    return {"<": t < v, "<=": t <= v, ">": t > v, ">=": t >= v, "==": t == v, "!=": t != v}[op]
+    compare = {"<": lambda t: t < v, "<=": lambda t: t <= v, ">": lambda t: t > v, ">=": lambda t: t >= v,
+               "==": lambda t: t == v, "!=": lambda t: t != v}[op]
+    return frozenset(compare(tuple(t[:2])) for t in pythons)
 
 
-def _meson_active_mention(text, name, target):
-    """Is ``'name'`` mentioned in a part of meson.build that applies to the target Python?"""
+def _meson_active_mention(text, name, pythons):
+    """Is ``'name'`` mentioned in a part of meson.build that applies to some supported Python?"""
     pat = re.compile(r"['\"]%s['\"]" % re.escape(name))
     stack = []
     for line in text.splitlines():
         s = line.split("#", 1)[0].strip()
         if s.startswith("if ") or s.startswith("if("):
-            stack.append([_meson_condition(s, target), False])
+            stack.append([_meson_condition(s, pythons), False])
             continue
         if s.startswith("elif ") and stack:
-            stack[-1] = [_meson_condition(s, target), False]
+            stack[-1] = [_meson_condition(s, pythons), False]
             continue
         if s == "else" and stack:
             stack[-1][1] = True
@@ -260,30 +295,26 @@ def _meson_active_mention(text, name, target):
         if pat.search(s):
             ok = True
             for cond, in_else in stack:
-                if cond is None:
-                    continue
-                if cond == in_else:
+                if cond is not None and (not in_else) not in cond:
                     ok = False
             if ok:
                 return True
     return False
 
 
-def _installed_dirs(extractor, files, package_dir, package_dirs, meson, layout_target=None):
+def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=None):
     """Package folders the build installs. A build file in the parent folder decides: setup.py must
     ``add_subpackage('name')``, meson.build must name the folder; a parent without build files passes its own
     state on (setuptools ``find_packages`` layouts install everything)."""
     fileset = set(files)
     quoted_meson = {}
 
-    target = layout_target
-
     def meson_mentions(parent, name, rel):
         key = parent + "/meson.build"
         text = quoted_meson.get(key)
         if text is None:
             text = quoted_meson[key] = extractor.read_text(key) or ""
-        return _meson_active_mention(text, name, target)
+        return _meson_active_mention(text, name, pythons)
 
     all_meson = None
     out = set()

@@ -149,12 +149,18 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   // Where a version has both, what the runtime finds and static extraction does not shows what the extractor is
   // blind to (members of C classes it cannot see). At versions known only statically, such an API not being found
   // says nothing: its cell is unknown, never absent, so the checker cannot report it as removed there.
+  // An attribute the library keeps only to raise AttributeError with its own removal note (numpy 2's
+  // ndarray.ptp) is listed by dir() but is not there: a path with a note at a version is absent at that version.
+  const noted = evidence.map((e) => new Set([e.runtime, e.static].flatMap((s) => Object.keys(s?.removal_notes ?? {}))));
+  byVersion.forEach((m, v) => {
+    for (const path of noted[v]!) m.delete(path);
+  });
   const staticBlind = new Set<string>();
-  for (const e of expanded) {
-    if (!e.runtime || !e.static) continue;
+  expanded.forEach((e, v) => {
+    if (!e.runtime || !e.static) return;
     const seen = new Set(e.static.apis.map((a) => a.path));
-    for (const a of e.runtime.apis) if (!seen.has(a.path)) staticBlind.add(a.path);
-  }
+    for (const a of e.runtime.apis) if (!seen.has(a.path) && !noted[v]!.has(a.path)) staticBlind.add(a.path);
+  });
   // A module the runtime could not import (numpy.distutils in a Debian root without setuptools) is still read by
   // static extraction at the same tag: what that finds there counts as resolved; what it does not stays unknown.
   expanded.forEach((e, v) => {
@@ -225,7 +231,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         const apiId = nodeFor(path);
         const records = byVersion.map((m) => m.get(path));
         const cells: Cell[] = records.map((record, v) => {
-          const blind = !evidence[v]!.runtime && staticBlind.has(path);
+          const blind = !evidence[v]!.runtime && staticBlind.has(path) && !noted[v]!.has(path);
           const runtime = record ? 1 : blind || underUnresolved(path, unresolved[v]!) ? null : 0;
           const docs = documentedSets[v];
           const documented = docs ? (docs.has(path) ? 1 : 0) : null;

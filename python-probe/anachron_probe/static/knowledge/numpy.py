@@ -417,11 +417,33 @@ class NumpyKnowledge(Knowledge):
         return None
 
     def finalize(self):
+        self._removed_array_attributes()
         for (module, name), v in list(self._compiled.items()):
             if getattr(v, "lazy", False) or (v.obj_kind is None and not getattr(v, "ufunc", False)):
                 self._fill(v)
         for name, v in self._scalar_classes.items():
             self._fill_scalar(v)
+
+    def _removed_array_attributes(self):
+        """ndarray attributes numpy keeps only to raise AttributeError with a removal note (2.0's ``ptp``,
+        ``itemset``, ``newbyteorder``): the getter's message is recorded as the note, so the name counts as absent
+        although ``dir(ndarray)`` lists it."""
+        x = self.x
+        for path in ("numpy/_core/src/multiarray/getset.c", "numpy/core/src/multiarray/getset.c"):
+            text = x.read_text(path) if path in x.files else None
+            if text:
+                break
+        else:
+            return
+        raising = {}
+        for m in _RAISING_GETTER.finditer(text):
+            message = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)))
+            if "removed" in message:
+                raising[m.group(1)] = message
+        table = re.search(r"array_getsetlist\[\]\s*=\s*\{(.*?)\n\};", text, re.S)
+        for name, getter in re.findall(r'\{\s*"(\w+)",\s*\(getter\)\s*(\w+)', table.group(1) if table else ""):
+            if getter in raising:
+                x.removal_notes.setdefault("numpy.ndarray." + name, raising[getter])
 
     def _fill(self, v):
         name = v.name
@@ -698,6 +720,13 @@ def _ufunc_doc_line(name, nin, nout, gufunc, extobj, axes):
             opt += ["axes", "axis"]
         kwargs = kwargs + "[, " + ", ".join(opt) + "]"
     return "%s(%s%s, *%s)" % (name, in_args, out_args, kwargs)
+
+
+# A C function whose whole body raises AttributeError: static PyObject *name(...) { PyErr_SetString(
+# PyExc_AttributeError, "..." "..."); return NULL; }
+_RAISING_GETTER = re.compile(
+    r'static\s+PyObject\s*\*\s*(\w+)\((?:[^()]|\([^()]*\))*\)\s*\{\s*PyErr_SetString\(\s*PyExc_AttributeError\s*,'
+    r'((?:\s*"(?:[^"\\]|\\.)*")+)\s*\)\s*;\s*return\s+NULL\s*;\s*\}')
 
 
 def _literal_assignments(tree):
