@@ -6,10 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { listMatrixApis } from '../bench/models/matrix-listing.js';
 import { attachRunToParent, IpcModelProvider } from '../bench/models/ipc-provider.js';
-import type { RunConfig } from '../bench/runs/config.js';
 import type { RunProgress } from '../bench/runs/runner.js';
 import { formatShard } from '../bench/runs/samples.js';
 import { pct } from '../bench/reports/tables.js';
+import { runArms, type RunConfig } from '../bench/runs/config.js';
+import type { Proportion } from '../drift/metrics.js';
+import { pointsWithCi } from '../drift/tables.js';
+import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import { compareVersions, versionsEqual } from '../core/versions.js';
 import { tasksDigest } from '../drift/dataset.js';
 import { readDriftRun, writeDriftComparison, writeDriftReport } from '../drift/report-files.js';
@@ -139,8 +142,28 @@ export function driftSummaryLines(summary: DriftRunSummary | null, results: Drif
       `drift ${h.library}: fidelity ${pct(h.fidelity)}%${h.fidelityCi ? ` [${pct(h.fidelityCi[0])}, ${pct(h.fidelityCi[1])}]` : ''}, forward ${pct(h.forward)}%, backward ${pct(h.backward)}%, largest forward drop ${h.largestDrop ? `${pct(h.largestDrop.drop)} points (${h.largestDrop.prompted}→${h.largestDrop.environment})` : '–'}, Pass@1 ${pct(h.passAt1)}%${h.k > 1 ? `, Pass@${h.k} ${pct(h.passAtK)}%` : ''}, repaired ${pct(h.repairSingleShot)}% in 1 round, ${pct(h.repairAll)}% in all (${h.repairAttempts} cases)`,
     );
   }
+  lines.push(...driftArmsLines(results));
   lines.push(`report: ${join(dir, 'report.html')}`);
   return lines;
+}
+
+/** The grounded arm in short, per library: fidelity in both arms and the differences where grounding should tell. */
+export function driftArmsLines(results: DriftResults): string[] {
+  if (!results.arms) return [];
+  const k = results.settings.samplesPerPrompt;
+  const libraries = [...new Set(results.arms.rows.map((r) => r.library))];
+  return libraries.map((library) => {
+    const rows = results.arms!.rows.filter((r) => r.library === library);
+    const fidelity = rows.find((r) => r.scope === 'fidelity');
+    const delta = (scope: string, name: string) => {
+      const r = rows.find((x) => x.scope === scope);
+      return r ? `${name} ${pointsWithCi(r.delta.value, r.delta.ci)} (${r.pairs})` : null;
+    };
+    const percent = (p: Proportion) => `${pct(p.value)}%${p.ci ? ` [${pct(p.ci[0])}, ${pct(p.ci[1])}]` : ''}`;
+    const passK = fidelity && k > 1 ? `, Pass@${k} ${pct(fidelity.passAtK.grounded[k - 1]?.value)}% vs ${pct(fidelity.passAtK.plain[k - 1]?.value)}%` : '';
+    const parts = [delta('fidelity, drifted prompts', 'drifted prompts'), delta('off-diagonal', 'off-diagonal'), delta('forward', 'forward'), delta('backward', 'backward')].filter((x) => x !== null);
+    return `with anachron (grounded arm), ${library}: fidelity ${fidelity ? `${percent(fidelity.grounded)} vs ${percent(fidelity.plain)} plain${passK}` : '–'}; grounded − plain (points, pairs): ${parts.join('; ') || 'no pairs ran'}`;
+  });
 }
 
 export interface DriftRunFlags {
@@ -169,7 +192,8 @@ export async function benchRunDrift(config: RunConfig, configFile: string, flags
   };
   const available = await environments(sets.map((s) => ({ library: s.library, distribution: s.distribution, versions: wantedVersions(s.library) })));
   const commands = resolveDriftEnvironments(config, sets, available);
-  config.drift = { ...config.drift, tasksDigest: tasksDigest(sets) };
+  const grounded = runArms(config).includes('grounded');
+  config.drift = { ...config.drift, tasksDigest: tasksDigest(sets, { apis: grounded }) };
   const defaultDir = join('bench-runs', basename(configFile).replace(/\.[^.]*$/, '') + (config.shard ? `-shard-${config.shard.index}-of-${config.shard.count}` : ''));
   const dir = resolve(flags.out ?? defaultDir);
   mkdirSync(dir, { recursive: true });
@@ -202,7 +226,7 @@ export async function benchRunDrift(config: RunConfig, configFile: string, flags
   let summary: DriftRunSummary;
   try {
     err(
-      `drift: ${config.name ?? basename(configFile)}: ${sets.map((s) => `${s.library} ${s.tasks.length} tasks × ${config.versions?.[s.library]?.join(', ')}`).join('; ')}; ${prompts} prompts × ${config.drift?.samplesPerPrompt ?? 3} samples${config.limit !== undefined ? `, limit ${config.limit}` : ''}${config.shard ? `, shard ${formatShard(config.shard)}` : ''} → ${database}`,
+      `drift: ${config.name ?? basename(configFile)}: ${sets.map((s) => `${s.library} ${s.tasks.length} tasks × ${config.versions?.[s.library]?.join(', ')}`).join('; ')}; ${prompts} prompts × ${config.drift?.samplesPerPrompt ?? 3} samples${grounded ? ` × arms ${runArms(config).join(' + ')}` : ''}${config.limit !== undefined ? `, limit ${config.limit}` : ''}${config.shard ? `, shard ${formatShard(config.shard)}` : ''} → ${database}`,
     );
     summary = await executeDriftRun({
       config,
@@ -211,6 +235,8 @@ export async function benchRunDrift(config: RunConfig, configFile: string, flags
       environments: commands,
       execute: executeSample,
       notes: { parse: (text) => parser.parse(text), catalog, listing: listMatrixApis },
+      // The grounded arm asks the lookup tool's own implementation, over the same matrices.
+      ...(grounded ? { knowledge: new ApiKnowledge(catalog, listMatrixApis) } : {}),
       ...(ipcProvider ? { provider: ipcProvider } : {}),
       environment: { matricesFolder: flags.matrices, ...(log ? { log } : {}) },
       retryFailed: flags.retryFailed,

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { BenchSample } from '../bench/runs/samples.js';
 import { canonicalJson } from '../bench/runs/samples.js';
+import { plainIdOf } from '../bench/runs/arms.js';
 import { compareVersions } from '../core/versions.js';
 import type { ExecutionFact, Outcome, RepairCase } from './metrics.js';
 import { extractPythonCode, generationPrompt } from './prompts.js';
@@ -40,6 +41,13 @@ export interface GenerationTruth {
   /** 1..n within its prompt. */
   sample: number;
   entryPoint: string;
+  /** The grounded arm (grounding.ts): absent on plain samples, which stay as they were before arms existed. */
+  arm?: 'grounded';
+  /**
+   * Grounded samples: whether the task's code at this version differs from its code at the newest release (its
+   * solutions), i.e. where a model that knows only the newest release goes wrong; null when the task cannot say.
+   */
+  drifted?: boolean | null;
 }
 
 export interface RepairTruth {
@@ -57,6 +65,8 @@ export interface RepairTruth {
   /** The sample whose code this round repairs: the generation sample at round 1, the previous round's after. */
   previous: string;
   entryPoint: string;
+  /** Repairs of grounded samples (their prompts are the plain repair prompts: notes, no Documentation section). */
+  arm?: 'grounded';
 }
 
 export type DriftTruth = GenerationTruth | RepairTruth;
@@ -74,9 +84,16 @@ export function repairId(generation: string, target: string, round: number): str
   return `repair:${generation}>${target}#${round}`;
 }
 
-/** A digest of what the run's tasks say (prompts, harnesses, entry points, categories, solutions): part of its identity. */
-export function tasksDigest(sets: readonly DriftTaskSetInput[]): string {
-  const data = sets.map((s) => ({ library: s.library, tasks: s.tasks.map((t) => ({ id: t.id, category: t.category, prompt: t.prompt, entryPoint: t.entryPoint, harness: t.harness, solutions: t.solutions })) }));
+/**
+ * A digest of what the run's tasks say (prompts, harnesses, entry points, categories, solutions): part of its
+ * identity. With the grounded arm also the APIs each task names, which its Documentation section looks up (runs
+ * without it keep the digest they had before).
+ */
+export function tasksDigest(sets: readonly DriftTaskSetInput[], options: { apis?: boolean } = {}): string {
+  const data = sets.map((s) => ({
+    library: s.library,
+    tasks: s.tasks.map((t) => ({ id: t.id, category: t.category, prompt: t.prompt, entryPoint: t.entryPoint, harness: t.harness, solutions: t.solutions, ...(options.apis ? { apis: t.apis ?? [] } : {}) })),
+  }));
   return createHash('sha256').update(canonicalJson(data)).digest('hex').slice(0, 16);
 }
 
@@ -143,7 +160,7 @@ export function plannedRepairs(
       for (const target of newer) {
         const e = executions.get(executionKey(s.id, target));
         if (!e || e.outcome === 'pass') continue;
-        const truth: RepairTruth = { kind: 'repair', library: t.library, task: t.task, category: t.category, version: t.version, target, round: 1, generation: s.id, previous: s.id, entryPoint: t.entryPoint };
+        const truth: RepairTruth = { kind: 'repair', library: t.library, task: t.task, category: t.category, version: t.version, target, round: 1, generation: s.id, previous: s.id, entryPoint: t.entryPoint, ...(t.arm ? { arm: t.arm } : {}) };
         out.push({ id: repairId(s.id, target, 1), truth });
       }
     } else if (round > 1 && t.kind === 'repair' && t.round === round - 1) {
@@ -178,11 +195,18 @@ export function codeOf(response: string, entryPoint: string): ReturnType<typeof 
 
 // ---- facts for the metrics ------------------------------------------------------------------------------------------
 
+export type GenerationCounts = { samples: number; answered: number; modelFailures: number; pending: number; noCode: number };
+
 export interface DriftFacts {
   executions: ExecutionFact[];
   repairs: RepairCase[];
-  /** Generation samples: in the run, answered, failed at the model, pending. */
-  generations: { samples: number; answered: number; modelFailures: number; pending: number; noCode: number };
+  /** Generation samples: in the run, answered, failed at the model, pending (both arms together). */
+  generations: GenerationCounts;
+  /**
+   * Runs with grounded samples: the counts per arm, and the plain samples without a grounded twin (the tool had
+   * nothing to look up for their task).
+   */
+  arms?: { plain: GenerationCounts; grounded: GenerationCounts; ungrounded: number };
 }
 
 /**
@@ -201,7 +225,11 @@ export function driftFacts(
     else bySample.set(e.sampleId, [e]);
   }
   const facts: ExecutionFact[] = [];
-  const counts = { samples: 0, answered: 0, modelFailures: 0, pending: 0, noCode: 0 };
+  const zero = (): GenerationCounts => ({ samples: 0, answered: 0, modelFailures: 0, pending: 0, noCode: 0 });
+  const counts = zero();
+  const byArm = { plain: zero(), grounded: zero() };
+  const plainIds = new Set<string>();
+  const twinned = new Set<string>();
   const repairSamples = new Map<string, { truth: RepairTruth; status: 'answered' | 'failed' | null; id: string }[]>();
   for (const { sample, status } of samples) {
     const t = truthOf(sample);
@@ -213,13 +241,19 @@ export function driftFacts(
       repairSamples.set(key, list);
       continue;
     }
-    counts.samples++;
-    if (status === 'answered') counts.answered++;
-    else if (status === 'failed') counts.modelFailures++;
-    else counts.pending++;
     const runs = bySample.get(sample.id) ?? [];
-    if (runs.some((e) => e.extraction === 'empty')) counts.noCode++;
-    for (const e of runs) facts.push({ sampleId: sample.id, library: t.library, taskId: t.task, category: t.category, prompted: t.version, environment: e.environment, outcome: e.outcome, errorType: e.errorType });
+    for (const c of [counts, t.arm === 'grounded' ? byArm.grounded : byArm.plain]) {
+      c.samples++;
+      if (status === 'answered') c.answered++;
+      else if (status === 'failed') c.modelFailures++;
+      else c.pending++;
+      if (runs.some((e) => e.extraction === 'empty')) c.noCode++;
+    }
+    if (t.arm === 'grounded') twinned.add(plainIdOf(sample.id));
+    else plainIds.add(sample.id);
+    // Only grounded facts carry their arm (and whether the prompt drifted): plain facts stay as they were.
+    const arm = t.arm === 'grounded' ? { arm: 'grounded' as const, drifted: t.drifted ?? null } : {};
+    for (const e of runs) facts.push({ sampleId: sample.id, library: t.library, taskId: t.task, category: t.category, prompted: t.version, environment: e.environment, outcome: e.outcome, errorType: e.errorType, ...arm });
   }
   const repairs: RepairCase[] = [];
   for (const list of repairSamples.values()) {
@@ -237,8 +271,10 @@ export function driftFacts(
       rounds.push({ round: r.truth.round, outcome: e.outcome as Outcome, errorType: e.errorType });
       if (e.outcome === 'pass') break;
     }
-    repairs.push({ library: first.library, sampleId: first.generation, taskId: first.task, category: first.category, prompted: first.version, target: first.target, rounds, modelFailed });
+    repairs.push({ library: first.library, sampleId: first.generation, taskId: first.task, category: first.category, prompted: first.version, target: first.target, rounds, modelFailed, ...(first.arm ? { arm: first.arm } : {}) });
   }
   repairs.sort((a, b) => (a.sampleId < b.sampleId ? -1 : a.sampleId > b.sampleId ? 1 : compareVersions(a.target, b.target)));
-  return { executions: facts, repairs, generations: counts };
+  const out: DriftFacts = { executions: facts, repairs, generations: counts };
+  if (byArm.grounded.samples > 0) out.arms = { ...byArm, ungrounded: [...plainIds].filter((id) => !twinned.has(id)).length };
+  return out;
 }

@@ -57,6 +57,19 @@ export function proportion(successes: number, n: number): Proportion {
   return { successes, n, value: n > 0 ? successes / n : null, ci: wilsonInterval(successes, n) };
 }
 
+/**
+ * A 95% interval for the difference b − a of two proportions: Newcombe's hybrid score interval (1998, method 10),
+ * built from each proportion's Wilson interval, so that it behaves near 0 and 1 as they do. It treats the two as
+ * independent; for paired samples (the grounded arm's twins) that errs on the wide side. Null when either is empty.
+ */
+export function differenceInterval(a: Proportion, b: Proportion): [number, number] | null {
+  if (a.value === null || b.value === null || !a.ci || !b.ci) return null;
+  const d = b.value - a.value;
+  const lower = d - Math.sqrt((b.value - b.ci[0]) ** 2 + (a.ci[1] - a.value) ** 2);
+  const upper = d + Math.sqrt((b.ci[1] - b.value) ** 2 + (a.value - a.ci[0]) ** 2);
+  return [Math.max(-1, lower), Math.min(1, upper)];
+}
+
 // ---- execution facts ------------------------------------------------------------------------------------------------
 
 /** One execution of a generated sample in one environment (what every figure is computed from). */
@@ -73,6 +86,10 @@ export interface ExecutionFact {
   outcome: Outcome;
   /** The exception's type for hard fails (ImportError, AttributeError, …); null otherwise. */
   errorType: string | null;
+  /** Set on the grounded arm's executions only (drift/grounding.ts); absent: the plain arm. */
+  arm?: 'grounded';
+  /** Grounded executions: whether the task's code at the prompted version differs from its newest (null: unknown). */
+  drifted?: boolean | null;
 }
 
 /** How a sample counts as passing: strictly (paper: warnings are drift), or also when it only warns. */
@@ -335,6 +352,8 @@ export interface RepairCase {
   rounds: { round: number; outcome: Outcome; errorType: string | null }[];
   /** The model failed to answer at some round (infrastructure, not skill): the case stops there. */
   modelFailed: boolean;
+  /** Repairs of the grounded arm's samples; absent: the plain arm. */
+  arm?: 'grounded';
 }
 
 export interface RepairFigure {

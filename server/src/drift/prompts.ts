@@ -2,6 +2,7 @@
 // from a task's template), the repair prompt (failing code, error trace, task and migration notes; later rounds show
 // the newest attempt and its error), reading a repair prompt back (the built-in models answer from the prompt text
 // alone), and extracting the Python code from a response. Pure.
+import { GROUNDING_SECTION } from '../bench/models/prompt-contract.js';
 import type { ChatMessage } from '../bench/models/provider.js';
 
 /** Changes when the wording or the layout of the prompts changes: part of a drift run's identity. */
@@ -34,6 +35,35 @@ export function generationPrompt(task: PromptTask, library: string, version: str
     { role: 'system', content: GENERATION_SYSTEM },
     { role: 'user', content: renderTaskText(task, library, version) },
   ];
+}
+
+// ---- the grounded arm ------------------------------------------------------------------------------------------------
+
+/** Changes when the layout of the grounded section changes: part of the identity of runs with the grounded arm. */
+export const DRIFT_GROUNDING_VERSION = 1;
+
+function groundingIntro(library: string, version: string): string {
+  return `anachron, a tool that knows which APIs and signatures each version of ${library} has, answers for the APIs this task concerns at ${library} ${version}, the version the code must work with:`;
+}
+
+/**
+ * The grounded twin of a generation prompt: the same messages, byte for byte, with a Documentation section (the
+ * anachron_lookup answers, as an agent calling the tool gets them) appended to the user message. Nothing else
+ * changes, so plain and grounded samples differ only by what the tool says.
+ */
+export function groundedGenerationPrompt(plain: readonly ChatMessage[], library: string, version: string, documentation: string): ChatMessage[] {
+  if (documentation.trim() === '') throw new Error('a Documentation section must not be empty');
+  const last = plain.length - 1;
+  if (last < 0 || plain[last]!.role !== 'user') throw new Error('a generation prompt ends with the user message');
+  const section = `\n\n${GROUNDING_SECTION}:\n${groundingIntro(library, version)}\n${fence(documentation, 'markdown')}`;
+  return plain.map((m, i) => (i === last ? { ...m, content: m.content + section } : { ...m }));
+}
+
+/** A generation prompt's user text split into the task and its Documentation section (null when it has none). */
+export function splitDocumentation(user: string): { task: string; documentation: string | null } {
+  const m = new RegExp(`\\n\\n${GROUNDING_SECTION}:\\n[^\\n]*\\n(\`{3,})markdown\\n([\\s\\S]*)\\n\\1$`).exec(user);
+  if (!m) return { task: user, documentation: null };
+  return { task: user.slice(0, m.index), documentation: m[2]! };
 }
 
 /** A fence longer than any backtick run in the content, so the content can hold anything. */

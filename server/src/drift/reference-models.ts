@@ -8,10 +8,16 @@
 //   mechanically: each "Use `X` instead" replaces the name the note quotes (an import from the module it names when
 //   X cannot be written through the code's alias), and each keyword the target rejects is dropped from the call on
 //   that line. It reads nothing else: notes without a replacement leave the code as it was, so it fails again.
+// A generation prompt of the grounded arm (grounding.ts) adds a Documentation section with anachron's lookup answers
+// at the prompted version: both models write their code as above, then apply what the section states, the same way
+// (an API the version lacks replaced by the alternative it names; a keyword it says came later dropped).
 // Pure.
 import type { ChatMessage } from '../bench/models/provider.js';
+import { calleeExpression, importBindings } from '../bench/models/reference.js';
+import { extractSignature } from '../bench/scoring/extract.js';
 import { compareVersions, isValidVersion, satisfies } from '../core/versions.js';
-import { parseRepairPrompt, type PromptTask } from './prompts.js';
+import { readToolAnswer } from '../knowledge/render.js';
+import { parseRepairPrompt, splitDocumentation, type PromptTask } from './prompts.js';
 
 export type DriftReferenceMode = 'version-aware' | 'version-oblivious';
 export const DRIFT_REFERENCE_MODELS: readonly DriftReferenceMode[] = ['version-aware', 'version-oblivious'];
@@ -30,6 +36,11 @@ export interface ReferenceTaskSet {
   /** As the prompts name it ({library}). */
   library: string;
   tasks: readonly ReferenceTask[];
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('.');
+  return i < 0 ? '' : path.slice(0, i);
 }
 
 function escapeRegExp(s: string): string {
@@ -121,11 +132,14 @@ export class DriftReferenceModel {
       return solution ? codeBlock(solution.code) : '';
     }
     const user = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const found = this.identify(user);
+    const { task, documentation } = splitDocumentation(user);
+    const found = this.identify(task);
     if (!found) return '';
     const solution =
       this.mode === 'version-aware' ? (found.version !== null ? solutionFor(found.task, found.version) : undefined) ?? newestSolution(found.task) : newestSolution(found.task);
-    return solution ? codeBlock(solution.code) : '';
+    if (!solution) return '';
+    // The grounded arm: both models read the Documentation section and change what it says is wrong at the version.
+    return codeBlock(documentation !== null ? applyDocumentation(solution.code, found.library, documentation) : solution.code);
   }
 }
 
@@ -179,37 +193,60 @@ export function dropKeyword(line: string, keyword: string): string {
   return out;
 }
 
-/** The code with the notes' replacements applied and rejected keywords dropped (see the file comment). */
-export function applyMigrationNotes(code: string, notes: string): string {
-  let out = code;
-  const imports: string[] = [];
-  const keywordDrops: { line: number; keyword: string }[] = [];
+/**
+ * One mechanical change to code: a name replaced (with, when it cannot be written through the code's own imports, the
+ * module to import it from; `line` is where the old name is imported or used, for pointing a `from … import` line
+ * at the new module), or a keyword dropped from the calls on one line.
+ */
+export type CodeEdit =
+  | { kind: 'rename'; line: number | null; written: string; replacement: string; module: string | null }
+  | { kind: 'drop-keyword'; line: number; keyword: string };
+
+/** The edits migration notes ask for: each "Use `X` instead" and each keyword the target rejects. */
+export function notesEdits(notes: string): CodeEdit[] {
+  const edits: CodeEdit[] = [];
   for (const raw of notes.split('\n')) {
     const line = raw.trim();
     const api = API_NOTE.exec(line);
     if (api) {
       const [, lineNo, written, , replacement, module] = api;
-      if (!module) {
-        out = replaceName(out, written!, replacement!);
-        continue;
-      }
-      // Not writable through the code's alias: an import line is pointed at the new module; a use gets the bare
-      // name and an import of it.
-      const lines = out.split('\n');
-      const at = Number(lineNo) - 1;
-      const importLine = lines[at] !== undefined ? /^(\s*from\s+)([\w.]+)(\s+import\b.*)$/.exec(lines[at]!) : null;
-      const leafName = replacement!.slice(replacement!.lastIndexOf('.') + 1);
-      if (importLine && written!.split('.').pop() === leafName) {
-        lines[at] = `${importLine[1]}${module}${importLine[3]}`;
-        out = lines.join('\n');
-      } else {
-        out = replaceName(out, written!, leafName);
-        imports.push(`from ${module} import ${leafName}`);
-      }
+      edits.push({ kind: 'rename', line: Number(lineNo), written: written!, replacement: replacement!, module: module ?? null });
       continue;
     }
     const kw = KEYWORD_NOTE.exec(line);
-    if (kw) keywordDrops.push({ line: Number(kw[1]), keyword: kw[3]! });
+    if (kw) edits.push({ kind: 'drop-keyword', line: Number(kw[1]), keyword: kw[3]! });
+  }
+  return edits;
+}
+
+/** The code with the edits applied: renames in order, then the keyword drops, then the imports renames need. */
+export function applyCodeEdits(code: string, edits: readonly CodeEdit[]): string {
+  let out = code;
+  const imports: string[] = [];
+  const keywordDrops: { line: number; keyword: string }[] = [];
+  for (const edit of edits) {
+    if (edit.kind === 'drop-keyword') {
+      keywordDrops.push(edit);
+      continue;
+    }
+    const { line: lineNo, written, replacement, module } = edit;
+    if (!module) {
+      out = replaceName(out, written, replacement);
+      continue;
+    }
+    // Not writable through the code's alias: an import line is pointed at the new module; a use gets the bare
+    // name and an import of it.
+    const lines = out.split('\n');
+    const at = lineNo === null ? -1 : lineNo - 1;
+    const importLine = lines[at] !== undefined ? /^(\s*from\s+)([\w.]+)(\s+import\b.*)$/.exec(lines[at]!) : null;
+    const leafName = replacement.slice(replacement.lastIndexOf('.') + 1);
+    if (importLine && written.split('.').pop() === leafName) {
+      lines[at] = `${importLine[1]}${module}${importLine[3]}`;
+      out = lines.join('\n');
+    } else {
+      out = replaceName(out, written, leafName);
+      imports.push(`from ${module} import ${leafName}`);
+    }
   }
   if (keywordDrops.length) {
     const lines = out.split('\n');
@@ -218,4 +255,111 @@ export function applyMigrationNotes(code: string, notes: string): string {
   }
   const missing = [...new Set(imports)].filter((i) => !out.includes(i));
   return missing.length ? `${missing.join('\n')}\n${out}` : out;
+}
+
+/** The code with the notes' replacements applied and rejected keywords dropped (see the file comment). */
+export function applyMigrationNotes(code: string, notes: string): string {
+  return applyCodeEdits(code, notesEdits(notes));
+}
+
+// ---- reading a Documentation section (the grounded arm) ---------------------------------------------------------------
+
+/** The keywords passed to the first call of `callee` on a line (top level of its parentheses), or null if none starts there. */
+function callKeywords(line: string, callee: string): string[] | null {
+  const m = new RegExp(`(?<![\\w.])${escapeRegExp(callee)}\\s*\\(`).exec(line);
+  if (!m) return null;
+  const start = m.index + m[0].length;
+  const inner = line.slice(start, closingParen(line, start));
+  const keywords: string[] = [];
+  let depth = 0;
+  let argumentStart = true;
+  for (let i = 0; i < inner.length; i++) {
+    if (argumentStart && depth === 0) {
+      const kw = /^\s*([A-Za-z_]\w*)\s*=(?!=)/.exec(inner.slice(i));
+      if (kw) keywords.push(kw[1]!);
+      argumentStart = false;
+    }
+    const ch = inner[i]!;
+    if (ch === '"' || ch === "'") {
+      const close = inner.indexOf(ch, i + 1);
+      i = close < 0 ? inner.length : close;
+    } else if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    else if (ch === ',' && depth === 0) argumentStart = true;
+  }
+  return keywords;
+}
+
+/** Where the parenthesis opened just before `start` closes (strings skipped); the line's end if it does not. */
+function closingParen(line: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === '"' || ch === "'") {
+      const close = line.indexOf(ch, i + 1);
+      i = close < 0 ? line.length : close;
+    } else if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return line.length;
+}
+
+/** The parameter names a documented signature names as keywords; null when it does not parse. */
+function keywordNames(signature: string): Set<string> | null {
+  const x = extractSignature(signature);
+  if (!x.ok) return null;
+  return new Set(x.value.parameters.filter((p) => p.kind !== 'positional_only' && p.kind !== 'var_positional' && p.kind !== 'var_keyword').map((p) => p.name));
+}
+
+/** The answer says the keyword came after the pin, or went before it ("`where` added in 1.20.0"). */
+function keywordChanged(answer: ReturnType<typeof readToolAnswer>, keyword: string): boolean {
+  const named = (c: string) => c.includes(`\`${keyword}\``);
+  return answer.changesAfter.some((c) => named(c) && / added in /.test(c)) || answer.changesBefore.some((c) => named(c) && / removed in /.test(c));
+}
+
+/**
+ * What a Documentation section (anachron's lookup answers) tells a model to change in its code, read the way the
+ * version-oblivious model reads migration notes: an API the answer says is NOT in the pinned version, with an
+ * alternative ("Use instead"), is replaced by it wherever the code names it (through its own imports); a keyword
+ * the documented signature at the pinned version does not take, and that the answer says was added after the pin
+ * (or removed by it), is dropped from the calls that pass it. Answers that state neither change nothing.
+ */
+export function documentationEdits(code: string, library: string, documentation: string): CodeEdit[] {
+  const bindings = importBindings(code, library);
+  const lines = code.split('\n');
+  const reachable = (api: string) => bindings.some((b) => (b.star ? parentOf(api) === b.target : api === b.target || api.startsWith(b.target + '.')));
+  const edits: CodeEdit[] = [];
+  for (const part of documentation.split(/\n(?=#{1,6} )/)) {
+    const answer = readToolAnswer(part);
+    if (!answer.api) continue;
+    const written = calleeExpression(answer.api, bindings);
+    const uses = new RegExp(`(?<![\\w.])${escapeRegExp(written)}(?![\\w])`);
+    if (!uses.test(code)) continue;
+    if (answer.exists === false && answer.alternative) {
+      const alternative = answer.alternative.api;
+      // A name bound by `from M import name`: that import line is where the change starts.
+      const importedAt = lines.findIndex((l) => /^\s*from\s+[\w.]+\s+import\b/.test(l) && uses.test(l));
+      const viaAlias = written.includes('.') && reachable(alternative);
+      if (viaAlias) edits.push({ kind: 'rename', line: null, written, replacement: calleeExpression(alternative, bindings), module: null });
+      else edits.push({ kind: 'rename', line: importedAt >= 0 ? importedAt + 1 : null, written, replacement: alternative, module: parentOf(alternative) || library });
+      continue;
+    }
+    if (answer.exists === true && answer.signatures.length > 0) {
+      const accepted = keywordNames(answer.signatures[0]!);
+      if (!accepted) continue;
+      // Only a keyword the answer says is new after the pin (or gone by it): a signature alone may be incomplete.
+      lines.forEach((l, i) => {
+        for (const kw of callKeywords(l, written) ?? []) if (!accepted.has(kw) && keywordChanged(answer, kw)) edits.push({ kind: 'drop-keyword', line: i + 1, keyword: kw });
+      });
+    }
+  }
+  return edits;
+}
+
+/** The code as a model that reads the Documentation section writes it (see documentationEdits). */
+export function applyDocumentation(code: string, library: string, documentation: string): string {
+  return applyCodeEdits(code, documentationEdits(code, library, documentation));
 }

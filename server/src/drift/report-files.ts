@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { reportHtml, type ReportFigure } from '../bench/reports/html.js';
 import { runLabel } from '../bench/reports/run-report.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../bench/models/config.js';
+import { runArms } from '../bench/runs/config.js';
 import { RunStore } from '../bench/runs/store.js';
 import { resolvedDriftSettings } from './config.js';
 import { codeOf, driftFacts, truthOf } from './dataset.js';
 import { fidelitySvg, forwardDropSvg, heatmapSvg, passAtKScatterSvg, repairSvg, taxonomySvg } from './charts.js';
-import { aggregateDrift, headlines, type DriftResults } from './report.js';
+import { aggregateDrift, allHeadlines, armView, type DriftResults } from './report.js';
 import { DriftStore } from './store.js';
 import { driftComparisonCsv, driftComparisonMarkdown, driftCsvFiles, driftMarkdown } from './tables.js';
 
@@ -25,6 +26,8 @@ export interface ExecutionLine {
   /** The version the (original) sample was prompted for. */
   prompted: string;
   environment: string;
+  /** "grounded" for the grounded arm's samples (their prompts had anachron's answers), else "plain". */
+  arm: 'plain' | 'grounded';
   /** Repairs: the round and the generation sample the case started from. */
   round: number | null;
   generation: string | null;
@@ -85,6 +88,7 @@ export function readDriftRun(database: string, label?: string): ReadDriftRun {
         migrationNotes: settings.migrationNotes,
         temperature: config.model.temperature ?? DEFAULT_TEMPERATURE,
         maxTokens: config.model.maxTokens ?? DEFAULT_MAX_TOKENS,
+        ...(runArms(config).includes('grounded') ? { arms: runArms(config) } : {}),
       },
       config.versions ?? {},
     );
@@ -102,6 +106,7 @@ export function readDriftRun(database: string, label?: string): ReadDriftRun {
         category: t.category,
         prompted: t.version,
         environment: e.environment,
+        arm: t.arm ?? 'plain',
         round: t.kind === 'repair' ? t.round : null,
         generation: t.kind === 'repair' ? t.generation : null,
         outcome: e.outcome,
@@ -138,13 +143,27 @@ export function driftFigures(runs: readonly DriftResults[]): ReportFigure[] {
   ];
 }
 
+/** A run with both arms: the drift matrices and the fidelity of each arm side by side (the charts above, one series per arm). */
+export function armsFigures(results: DriftResults): ReportFigure[] {
+  if (!results.arms) return [];
+  const both = [armView(results, 'plain'), armView(results, 'grounded')];
+  return [
+    { file: 'arms-heatmap.svg', caption: "Drift matrices without and with anachron's answers in the prompt (the grounded arm), Pass@1", svg: heatmapSvg(both, 'Drift matrices D[s][t], plain and grounded, Pass@1 (%)') },
+    ...results.libraries.map((library) => ({
+      file: `arms-fidelity-${library.replace(/[^\w.-]+/g, '_')}.svg`,
+      caption: `Version fidelity of ${library} without and with anachron's answers (the grounded arm): Pass@1 and Pass@k with 95% Wilson intervals`,
+      svg: fidelitySvg(both, library),
+    })),
+  ];
+}
+
 /** Writes a drift run's report into `dir`; returns its results and the files written. */
 export function writeDriftReport(dir: string, read: ReadDriftRun): { results: DriftResults; files: string[] } {
   const { results } = read;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'executions.jsonl'), read.executions.map((e) => JSON.stringify(e)).join('\n') + (read.executions.length ? '\n' : ''));
   const markdown = driftMarkdown(results);
-  const figures = driftFigures([results]);
+  const figures = [...driftFigures([results]), ...armsFigures(results)];
   const files = writeAll(dir, {
     'results.json': JSON.stringify(results, null, 2) + '\n',
     ...driftCsvFiles(results),
@@ -160,7 +179,7 @@ export function writeDriftComparison(dir: string, runs: readonly DriftResults[])
   const markdown = driftComparisonMarkdown(runs);
   const figures = driftFigures(runs);
   const files = writeAll(dir, {
-    'comparison.json': JSON.stringify({ suite: 'drift', runs: runs.map((r) => r.run), headlines: runs.flatMap(headlines) }, null, 2) + '\n',
+    'comparison.json': JSON.stringify({ suite: 'drift', runs: runs.map((r) => r.run), headlines: runs.flatMap(allHeadlines) }, null, 2) + '\n',
     ...driftComparisonCsv(runs),
     'tables.md': markdown,
     ...Object.fromEntries(figures.map((f) => [f.file, f.svg])),

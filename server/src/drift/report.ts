@@ -1,8 +1,10 @@
 // A drift run's results (results.json) from its facts alone: per library the drift matrix (strict and lenient), the
 // error taxonomy, Table 5 by category and repair success per target and round; across runs, the rows the comparison
 // charts and tables read. Pure: facts in, plain JSON out (drift/report-files.ts reads the database and writes files).
-import type { DriftFacts } from './dataset.js';
-import { categoryTable, driftMatrix, errorTaxonomy, repairFigures, type CategoryRow, type DriftMatrix, type RepairFigure, type Taxonomy } from './metrics.js';
+import type { Arm } from '../bench/runs/arms.js';
+import { compareDriftArms, type DriftArmRow } from './arms.js';
+import type { DriftFacts, GenerationCounts } from './dataset.js';
+import { categoryTable, driftMatrix, errorTaxonomy, repairFigures, type CategoryRow, type DriftMatrix, type ExecutionFact, type RepairCase, type RepairFigure, type Taxonomy } from './metrics.js';
 
 export const DRIFT_RESULTS_SCHEMA = 'anachron-drift-results/1';
 
@@ -23,6 +25,8 @@ export interface DriftRunSettings {
   migrationNotes: boolean;
   temperature: number;
   maxTokens: number;
+  /** The arms the run asked (config.arms); absent for plain runs. */
+  arms?: Arm[];
 }
 
 export interface LibraryResults {
@@ -38,35 +42,57 @@ export interface LibraryResults {
   executions: number;
 }
 
+/** The model with and without anachron (grounding.ts, arms.ts): present when a run asked both arms. */
+export interface DriftArmsResult {
+  arms: ['plain', 'grounded'];
+  /** Generation samples per arm; `ungrounded`: plain samples without a twin (nothing to look up for their task). */
+  counts: { plain: GenerationCounts; grounded: GenerationCounts; ungrounded: number };
+  /** The grounded arm's figures per library, laid out as `results` (which holds the plain arm's). */
+  grounded: LibraryResults[];
+  /** Plain against grounded over the executions run in both, per library and scope. */
+  rows: DriftArmRow[];
+}
+
 export interface DriftResults {
   schema: typeof DRIFT_RESULTS_SCHEMA;
   suite: 'drift';
   run: DriftRunInfo;
   settings: DriftRunSettings;
   libraries: string[];
+  /** The whole run (both arms, when it has two). */
   counts: DriftFacts['generations'] & { executions: number; repairCases: number; repairAttempts: number };
+  /** Per library; with arms, the plain arm's (the grounded arm's only when the run asked no plain one). */
   results: LibraryResults[];
+  arms?: DriftArmsResult;
+}
+
+function libraryResults(library: string, executions: readonly ExecutionFact[], repairs: readonly RepairCase[], versions: readonly string[] | undefined, settings: DriftRunSettings): LibraryResults {
+  const mine = executions.filter((f) => f.library === library);
+  const kMax = settings.samplesPerPrompt;
+  const matrix = driftMatrix(library, mine, { ...(versions ? { versions } : {}), kMax });
+  return {
+    library,
+    versions: matrix.versions,
+    matrix,
+    lenient: driftMatrix(library, mine, { ...(versions ? { versions } : {}), kMax, rule: 'lenient' }),
+    taxonomy: errorTaxonomy(mine),
+    categories: categoryTable(mine),
+    repair: repairFigures(repairs.filter((r) => r.library === library), settings.repairRounds),
+    executions: mine.length,
+  };
 }
 
 export function aggregateDrift(facts: DriftFacts, info: DriftRunInfo, settings: DriftRunSettings, versions: Readonly<Record<string, readonly string[]>>): DriftResults {
   const libraries = [...new Set([...Object.keys(versions), ...facts.executions.map((f) => f.library)])];
-  const kMax = settings.samplesPerPrompt;
-  const results = libraries.map((library): LibraryResults => {
-    const mine = facts.executions.filter((f) => f.library === library);
-    const vs = versions[library] ? [...versions[library]!] : undefined;
-    const matrix = driftMatrix(library, mine, { ...(vs ? { versions: vs } : {}), kMax });
-    return {
-      library,
-      versions: matrix.versions,
-      matrix,
-      lenient: driftMatrix(library, mine, { ...(vs ? { versions: vs } : {}), kMax, rule: 'lenient' }),
-      taxonomy: errorTaxonomy(mine),
-      categories: categoryTable(mine),
-      repair: repairFigures(facts.repairs.filter((r) => r.library === library), settings.repairRounds),
-      executions: mine.length,
-    };
+  const vs = (library: string) => (versions[library] ? [...versions[library]!] : undefined);
+  const groundedOnly = settings.arms !== undefined && !settings.arms.includes('plain');
+  const ofArm = (grounded: boolean) => ({
+    executions: facts.executions.filter((f) => (f.arm === 'grounded') === grounded),
+    repairs: facts.repairs.filter((r) => (r.arm === 'grounded') === grounded),
   });
-  return {
+  const primary = ofArm(groundedOnly);
+  const results = libraries.map((library) => libraryResults(library, primary.executions, primary.repairs, vs(library), settings));
+  const out: DriftResults = {
     schema: DRIFT_RESULTS_SCHEMA,
     suite: 'drift',
     run: info,
@@ -80,6 +106,23 @@ export function aggregateDrift(facts: DriftFacts, info: DriftRunInfo, settings: 
     },
     results,
   };
+  if (facts.arms && !groundedOnly) {
+    const grounded = ofArm(true);
+    out.arms = {
+      arms: ['plain', 'grounded'],
+      counts: facts.arms,
+      grounded: libraries.map((library) => libraryResults(library, grounded.executions, grounded.repairs, vs(library), settings)),
+      rows: compareDriftArms(facts.executions, settings.samplesPerPrompt),
+    };
+  }
+  return out;
+}
+
+/** The results as if the run had asked one arm: the grounded arm's figures in `results`, labelled so (charts, tables). */
+export function armView(results: DriftResults, arm: Arm): DriftResults {
+  const { arms: _arms, ...rest } = results;
+  const label = `${results.run.label} · ${arm}`;
+  return { ...rest, run: { ...results.run, label }, results: arm === 'grounded' && results.arms ? results.arms.grounded : results.results };
 }
 
 /** The run's headline per library: mean fidelity, forward compatibility, the largest forward drop, repair within 1 round and within all. */
@@ -138,4 +181,9 @@ export function headlines(results: DriftResults): DriftHeadline[] {
       repairAttempts: all?.attempts ?? 0,
     };
   });
+}
+
+/** The headlines of a run, one per arm when it has two (labelled "RUN · plain", "RUN · grounded"). */
+export function allHeadlines(results: DriftResults): DriftHeadline[] {
+  return results.arms ? [...headlines(armView(results, 'plain')), ...headlines(armView(results, 'grounded'))] : headlines(results);
 }

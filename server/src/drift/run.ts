@@ -16,11 +16,13 @@ import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../bench/models/config.
 import { createProvider, type ProviderEnvironment } from '../bench/models/factory.js';
 import { ConcurrencyLimiter } from '../bench/models/limiter.js';
 import type { ModelProvider } from '../bench/models/provider.js';
-import { DEFAULT_CONCURRENCY, type RunConfig } from '../bench/runs/config.js';
+import { GROUNDED_SUFFIX } from '../bench/runs/arms.js';
+import { DEFAULT_CONCURRENCY, runArms, type RunConfig } from '../bench/runs/config.js';
 import { runPending, type RunProgress } from '../bench/runs/runner.js';
 import { selectSamples, type BenchSample } from '../bench/runs/samples.js';
 import { RunStore } from '../bench/runs/store.js';
 import type { LibraryMatrix, MatrixCatalog } from '../core/api-model.js';
+import type { ApiKnowledge } from '../knowledge/api-lookup.js';
 import { resolvedDriftSettings } from './config.js';
 import {
   codeOf,
@@ -34,6 +36,7 @@ import {
   type DriftTaskSetInput,
   type RepairTruth,
 } from './dataset.js';
+import { driftGrounding, withDriftArms } from './grounding.js';
 import { migrationNotes } from './migration-notes.js';
 import { renderTaskText, repairPrompt } from './prompts.js';
 import { DriftStore, type ExecutionRecord } from './store.js';
@@ -60,6 +63,8 @@ export interface DriftRunOptions {
   execute: Executor;
   /** Parser and matrices for the migration notes; null leaves the notes out (the prompts say nothing then). */
   notes: NotesSource | null;
+  /** anachron's knowledge of the matrices, for the grounded arm's Documentation sections (config.arms). */
+  knowledge?: ApiKnowledge | null;
   /** A provider instead of the one the config describes (the editor's vscode.lm provider, tests). Not closed here. */
   provider?: ModelProvider;
   environment?: Omit<ProviderEnvironment, 'limiter' | 'driftTasks'>;
@@ -115,10 +120,33 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
     return t;
   };
 
-  const dataset = generationSamples(tasks, versions, settings.samplesPerPrompt);
-  const selection = selectSamples(dataset, { ...(config.limit !== undefined ? { limit: config.limit } : {}), shard: config.shard ?? null });
-  const generationIds = new Set(selection.samples.map((s) => s.id));
+  const arms = runArms(config);
+  const knowledge = options.knowledge ?? null;
+  if (arms.includes('grounded') && !knowledge) throw new Error('the grounded arm needs anachron\'s knowledge of the matrices (options.knowledge)');
   const store = RunStore.open(options.database, { config });
+  let dataset: BenchSample[];
+  let selection: ReturnType<typeof selectSamples>;
+  try {
+    dataset = generationSamples(tasks, versions, settings.samplesPerPrompt);
+    if (arms.length !== 1 || arms[0] !== 'plain') {
+      // The grounded arm (grounding.ts): the lookup answers per (library, task, version), computed once for its n
+      // samples; grounded prompts already registered are kept as they are.
+      const registered = new Map<string, BenchSample>();
+      for (const e of store.entries()) if (e.sample.id.endsWith(GROUNDED_SUFFIX)) registered.set(e.sample.id, e.sample);
+      const answers = new Map<string, string | null>();
+      const ground = (library: string, task: DriftTaskInput, version: string): string | null => {
+        const key = `${library}\u0000${task.id}\u0000${version}`;
+        if (!answers.has(key)) answers.set(key, driftGrounding(knowledge!, library, version, task));
+        return answers.get(key)!;
+      };
+      dataset = withDriftArms(dataset, arms, taskOf, ground, (id) => registered.get(id));
+    }
+    selection = selectSamples(dataset, { ...(config.limit !== undefined ? { limit: config.limit } : {}), shard: config.shard ?? null });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const generationIds = new Set(selection.samples.map((s) => s.id));
   let drift: DriftStore | undefined;
   let provider: ModelProvider | undefined = options.provider;
   let owned: { close(): Promise<void> } | undefined;

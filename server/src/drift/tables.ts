@@ -1,8 +1,9 @@
 // CSV and Markdown tables of drift results, laid out like the paper's tables (2: fidelity, 3: error counts, 4: repair,
 // 5: categories) plus the drift matrices and the comparison across runs. Pure: results in, text out.
 import { FIGURES_MARKER, markdownTable, pct, toCsv } from '../bench/reports/tables.js';
+import type { DriftArmRow } from './arms.js';
 import type { Proportion } from './metrics.js';
-import { headlines, type DriftHeadline, type DriftResults } from './report.js';
+import { allHeadlines, headlines, type DriftHeadline, type DriftResults } from './report.js';
 
 /** "75.0 [53.1, 89.1]": a proportion in percent with its Wilson interval. */
 export function pctWilson(p: Proportion | null | undefined): string {
@@ -12,6 +13,21 @@ export function pctWilson(p: Proportion | null | undefined): string {
 
 function fraction(p: Proportion): string {
   return `${p.successes}/${p.n}`;
+}
+
+/** "+25.8 [22.3, 29.2]": a difference in points with its interval. */
+export function pointsWithCi(value: number | null, ci: [number, number] | null): string {
+  if (value === null) return '–';
+  const points = (x: number) => {
+    const text = Math.abs(x * 100).toFixed(1);
+    return text === '0.0' ? text : `${x > 0 ? '+' : '−'}${text}`;
+  };
+  return ci ? `${points(value)} [${points(ci[0])}, ${points(ci[1])}]` : points(value);
+}
+
+/** The name a row's scope goes by in tables and the CLI. */
+export function scopeLabel(row: Pick<DriftArmRow, 'scope' | 'version'>): string {
+  return row.scope === 'fidelity at version' ? `fidelity ${row.version}` : row.scope;
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------------------------
@@ -56,6 +72,18 @@ export function driftCsvFiles(results: DriftResults): Record<string, string> {
       ['library', 'category', 'tasks', 'executions', 'pass_at_1', 'ci_low', 'ci_high', 'min_task', 'max_task', 'fidelity_by_version'],
       results.results.flatMap((l) => l.categories.map((c) => [l.library, c.category, c.tasks, c.pass.n, c.pass.value, c.pass.ci?.[0], c.pass.ci?.[1], c.minTask, c.maxTask, c.fidelity.map((f) => `${f.version}=${f.pass.value === null ? '' : f.pass.value.toFixed(4)}`).join(';')])),
     ),
+    ...(results.arms
+      ? {
+          'arms.csv': toCsv(
+            ['library', 'scope', 'version', 'pairs', 'plain_passes', 'plain', 'plain_ci_low', 'plain_ci_high', 'grounded_passes', 'grounded', 'grounded_ci_low', 'grounded_ci_high', 'delta', 'delta_ci_low', 'delta_ci_high', 'improved', 'worsened', `plain_pass_at_${k}`, `grounded_pass_at_${k}`],
+            results.arms.rows.map((r) => [r.library, r.scope, r.version ?? '', r.pairs, r.plain.successes, r.plain.value, r.plain.ci?.[0], r.plain.ci?.[1], r.grounded.successes, r.grounded.value, r.grounded.ci?.[0], r.grounded.ci?.[1], r.delta.value, r.delta.ci?.[0], r.delta.ci?.[1], r.improved, r.worsened, r.passAtK.plain[k - 1]?.value, r.passAtK.grounded[k - 1]?.value]),
+          ),
+          'drift-matrix-grounded.csv': toCsv(
+            ['library', 'prompted', 'environment', 'executions', 'passes', 'pass_at_1', 'ci_low', 'ci_high', ...ks.map((x) => `pass_at_${x}_unbiased`)],
+            results.arms.grounded.flatMap((l) => l.matrix.cells.flatMap((row) => row.filter((c) => c !== null).map((c) => [l.library, c!.prompted, c!.environment, c!.pass.n, c!.pass.successes, c!.pass.value, c!.pass.ci?.[0], c!.pass.ci?.[1], ...ks.map((x) => c!.passAtK[x - 1]?.value)]))),
+          ),
+        }
+      : {}),
     'repair.csv': toCsv(
       ['library', 'target', 'attempts', 'model_failures', 'round', 'repaired', 'rate', 'ci_low', 'ci_high'],
       results.results.flatMap((l) => l.repair.flatMap((f) => f.byRound.map((r) => [l.library, f.target, f.attempts, f.modelFailures, r.round, r.repaired.successes, r.repaired.value, r.repaired.ci?.[0], r.repaired.ci?.[1]]))),
@@ -86,6 +114,51 @@ function headlineTable(rows: readonly DriftHeadline[], withRun: boolean): string
   );
 }
 
+/** The grounded arm beside the plain one: the comparison per scope, both drift matrices, both repair rates. */
+export function driftArmsMarkdown(results: DriftResults): string {
+  const arms = results.arms;
+  if (!arms) return '';
+  const k = results.settings.samplesPerPrompt;
+  const out: string[] = [];
+  out.push(`## Without and with anachron (the grounded arm)\n\n`);
+  out.push(
+    `Every generation prompt was asked twice: as it is (plain), and with anachron's lookup answers for the APIs its task names, at the prompted version, in a Documentation section (grounded). ` +
+      `${arms.counts.plain.samples} plain and ${arms.counts.grounded.samples} grounded samples${arms.counts.ungrounded ? ` (${arms.counts.ungrounded} plain samples had nothing to look up: no grounded twin)` : ''}. ` +
+      `A pair is a plain sample and its grounded twin run in the same environment. Pass@1 with 95% Wilson intervals; Δ = grounded − plain in points with Newcombe's 95% interval; ` +
+      `turned: pairs passing in one arm only. Drifted prompts: the task's code at the prompted version differs from its code at the newest release. Repairs run in both arms with the same (plain) repair prompts.\n\n`,
+  );
+  out.push(
+    markdownTable(
+      ['library', 'cells', 'pairs', 'plain', 'grounded', 'Δ (points)', 'turned pass', 'turned fail', `Pass@${k} plain`, `Pass@${k} grounded`],
+      arms.rows.map((r) => [r.library, scopeLabel(r), String(r.pairs), pctWilson(r.plain), pctWilson(r.grounded), pointsWithCi(r.delta.value, r.delta.ci), String(r.improved), String(r.worsened), pct(r.passAtK.plain[k - 1]?.value), pct(r.passAtK.grounded[k - 1]?.value)]),
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+  for (const l of results.results) {
+    const g = arms.grounded.find((x) => x.library === l.library);
+    if (!g) continue;
+    out.push(`\n### ${l.library}: D[s][t], plain → grounded (Pass@1)\n\n`);
+    out.push(
+      markdownTable(
+        ['prompted \\ executed', ...l.versions],
+        l.matrix.cells.map((row, i) => [l.versions[i]!, ...row.map((cell, j) => {
+          const other = g.matrix.cells[i]?.[j];
+          return cell || other ? `${pct(cell?.pass.value)} → ${pct(other?.pass.value)}` : '–';
+        })]),
+        ['l', ...l.versions.map(() => 'r' as const)],
+      ),
+    );
+    const repairs = [['plain', l], ['grounded', g]] as const;
+    if (repairs.some(([, x]) => x.repair.some((f) => f.attempts > 0))) {
+      out.push(`\n${l.library}: repair by arm (all targets): ${repairs.map(([arm, x]) => {
+        const all = x.repair.find((f) => f.target === 'all');
+        return `${arm} ${all?.attempts ?? 0} cases, round 1 ${pctWilson(all?.byRound[0]?.repaired)}`;
+      }).join('; ')}.\n`);
+    }
+  }
+  return out.join('');
+}
+
 export function driftMarkdown(results: DriftResults): string {
   const out: string[] = [];
   const c = results.counts;
@@ -96,7 +169,8 @@ export function driftMarkdown(results: DriftResults): string {
     `Model ${results.run.model}; ${c.samples} generated samples (${k} per prompt, temperature ${s.temperature}, at most ${s.maxTokens} tokens): ${c.answered} answered, ${c.modelFailures} model failures, ${c.pending} pending, ${c.noCode} without code. ${c.executions} executions (timeout ${Math.round(s.timeoutMs / 1000)} s); ${c.repairCases} repair cases, ${c.repairAttempts} repair attempts executed (up to ${s.repairRounds} rounds, migration notes ${s.migrationNotes ? 'from the matrices' : 'left out'}). Percentages; brackets are 95% Wilson score intervals. Pass means the test passed without deprecation warnings from the library (a soft fail is warning-level drift); drift-matrix.csv also gives the share that passes or only warns.\n\n`,
   );
   out.push('## Summary\n\n');
-  out.push(headlineTable(headlines(results), false));
+  out.push(results.arms ? headlineTable(allHeadlines(results), true) : headlineTable(headlines(results), false));
+  if (results.arms) out.push(`\n${driftArmsMarkdown(results)}`);
   out.push(`\n${FIGURES_MARKER}\n`);
   for (const l of results.results) {
     out.push(`\n## ${l.library}\n\n`);
@@ -164,7 +238,7 @@ export function driftComparisonMarkdown(runs: readonly DriftResults[]): string {
   const out: string[] = [];
   out.push(`# Drift comparison: ${runs.map((r) => r.run.label).join(', ')}\n\n`);
   out.push('Each run is one model. Percentages; brackets are 95% Wilson score intervals. Ordered by mean fidelity per library.\n\n');
-  const rows = runs.flatMap(headlines).sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : (b.fidelity ?? -1) - (a.fidelity ?? -1)));
+  const rows = runs.flatMap(allHeadlines).sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : (b.fidelity ?? -1) - (a.fidelity ?? -1)));
   out.push(headlineTable(rows, true));
   out.push(`\n${FIGURES_MARKER}\n`);
   const libraries = [...new Set(runs.flatMap((r) => r.libraries))];
@@ -194,7 +268,7 @@ export function driftComparisonMarkdown(runs: readonly DriftResults[]): string {
 }
 
 export function driftComparisonCsv(runs: readonly DriftResults[]): Record<string, string> {
-  const rows = runs.flatMap(headlines);
+  const rows = runs.flatMap(allHeadlines);
   return {
     'leaderboard.csv': toCsv(
       ['run', 'model', 'library', 'fidelity', 'fidelity_ci_low', 'fidelity_ci_high', 'forward', 'backward', 'largest_drop', 'largest_drop_from', 'largest_drop_to', 'pass_at_1', 'k', 'pass_at_k', 'repair_single_shot', 'repair_all_rounds', 'repair_attempts'],

@@ -271,11 +271,14 @@ export interface ReadAnswer {
   alternative: { api: string; signature: string | null } | null;
   /** Numbered matches (a description search) or similar names, in order. */
   matches: { api: string; kind: string | null; signature: string | null; deprecated: boolean }[];
+  /** The changes stated up to the pin and after it ("`where` added in 1.20.0"), each as written. */
+  changesBefore: string[];
+  changesAfter: string[];
 }
 
 /** What a reader takes from a rendered lookup answer (Markdown or text): see the file comment. */
 export function readToolAnswer(text: string): ReadAnswer {
-  const out: ReadAnswer = { api: null, apiKind: null, exists: null, deprecated: false, signatures: [], alternative: null, matches: [] };
+  const out: ReadAnswer = { api: null, apiKind: null, exists: null, deprecated: false, signatures: [], alternative: null, matches: [], changesBefore: [], changesAfter: [] };
   for (const raw of text.split('\n').map((l) => l.trimEnd())) {
     // Bold markers go; `**kwargs` inside code spans stays.
     const line = raw.split('`').map((part, i) => (i % 2 === 0 ? part.replace(/\*\*/g, '') : part)).join('`').replace(/^#+\s*/, '');
@@ -289,6 +292,7 @@ export function readToolAnswer(text: string): ReadAnswer {
     }
     else if ((m = /^Signature at [^:]+: `(.+)`$/.exec(line))) out.signatures.push(m[1]!);
     else if ((m = /^Use instead: `([^`]+)`(?: — `(.+?)` at )?/.exec(line))) out.alternative = { api: m[1]!, signature: m[2] ?? null };
+    else if ((m = /^(Up to|After) [^:\s]+: (.+?)\.?$/.exec(line))) (m[1] === 'After' ? out.changesAfter : out.changesBefore).push(...m[2]!.split('; ').filter((c) => !/^unchanged up to |^… \(/.test(c)));
     else if ((m = /^\d+\. `([^`]+)`(?: \(([a-z]+)(, deprecated)?\))?(?: `(.+?)`)?(?: — |$)/.exec(line))) out.matches.push({ api: m[1]!, kind: m[2] ?? null, signature: m[4] ?? null, deprecated: m[3] !== undefined });
   }
   return out;

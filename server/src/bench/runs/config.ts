@@ -7,6 +7,7 @@ import { BENCH_LEVELS, BENCH_TASKS, PROMPT_CONTRACT_VERSION, type BenchLevel, ty
 import { ARMS, type Arm } from './arms.js';
 import { canonicalJson, checkShard, parseShard, type ShardSpec } from './samples.js';
 import { DRIFT_DEFAULTS, driftIdentity, validateDriftSettings, type DriftSettings } from '../../drift/config.js';
+import { DRIFT_GROUNDING_VERSION } from '../../drift/prompts.js';
 
 export interface SamplingConfig {
   /** Stable control group: at most this many stable APIs per library (paper: C = 1,000). */
@@ -62,8 +63,9 @@ export interface RunConfig {
   /** Requests in flight (default 8). */
   concurrency?: number;
   /**
-   * LibEvoBench only: "plain" (the default) asks the prompts as they are; "grounded" asks them with anachron's answer
-   * included (runs/arms.ts); both, and the report sets the model's scores with and without anachron side by side.
+   * "plain" (the default) asks the prompts as they are; "grounded" asks them with anachron's answer included
+   * (runs/arms.ts; the drift suite: drift/grounding.ts); both, and the report sets the model's scores with and
+   * without anachron side by side.
    */
   arms?: Arm[];
   /**
@@ -110,7 +112,6 @@ export function validateRunConfig(raw: unknown): RunConfig {
     const arms = stringList(raw.arms, 'arms');
     for (const a of arms) if (!ARMS.includes(a as Arm)) throw new ConfigError(`arms: unknown arm "${a}" (known: ${ARMS.join(', ')})`);
     if (new Set(arms).size !== arms.length) throw new ConfigError('arms: each arm once');
-    if (isDrift) throw new ConfigError('arms apply to the LibEvoBench suites; the drift suite has no grounded arm yet');
   }
   if (raw.corpus !== undefined) {
     if (isDrift) throw new ConfigError('corpus applies to the LibEvoBench suites (API-C); the drift suite has no corpus');
@@ -177,6 +178,8 @@ function identityParts(config: RunConfig): Record<string, unknown> {
       model: modelIdentity(config.model),
       seed: config.seed,
       drift: driftIdentity(config.drift),
+      // Runs without a grounded arm keep the identity they had before arms existed.
+      ...(runArms(config).includes('grounded') ? { arms: [...runArms(config)].sort(), grounding: DRIFT_GROUNDING_VERSION } : {}),
     };
   }
   const apiC = config.tasks.includes('API-C');
