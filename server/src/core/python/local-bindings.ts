@@ -1,6 +1,6 @@
-// Names a file binds by means other than import. Scopes are not modelled: a name bound anywhere in the file by
-// an assignment, a definition, a parameter or a loop counts as bound everywhere, which can only hide findings,
-// never invent them.
+// Names a file binds by means other than import. Scopes are modelled for parameters only (a parameter named `np`
+// means something else inside its function alone); a name bound anywhere in the file by an assignment, a
+// definition or a loop counts as bound everywhere, which can only hide findings, never invent them.
 import type { Node } from 'web-tree-sitter';
 import { walk } from './syntax.js';
 import type { TreeIndex } from './tree-index.js';
@@ -10,6 +10,10 @@ export interface LocalBindings {
   boundNames: Set<string>;
   /** name -> the value nodes of its plain `name = value` assignments. */
   singleAssignments: Map<string, Node[]>;
+  /** Names bound some way other than as a parameter (a subset of boundNames). */
+  boundOutsideParameters: Set<string>;
+  /** name -> the functions (and lambdas) that take it as a parameter: it means something else only inside them. */
+  parameterScopes: Map<string, Node[]>;
 }
 
 /** Identifiers bound by a target pattern (`a`, `a, (b, *c)`, `[x, y]`); attributes and subscripts bind nothing. */
@@ -33,6 +37,22 @@ function patternNames(node: Node, out: string[]): void {
   }
 }
 
+const TUPLE_TARGETS = new Set(['pattern_list', 'tuple_pattern', 'tuple']);
+const TUPLE_VALUES = new Set(['expression_list', 'tuple']);
+
+/**
+ * `name = value`, and `a, b = x, y` taken element by element (a tuple assignment binds each name to its value);
+ * null for anything else (starred targets, unpacking a single value, nested patterns).
+ */
+function elementwise(left: Node, right: Node): [Node, Node][] | null {
+  if (left.type === 'identifier') return [[left, right]];
+  if (!TUPLE_TARGETS.has(left.type) || !TUPLE_VALUES.has(right.type)) return null;
+  const names = left.namedChildren.filter((n): n is Node => n !== null);
+  const values = right.namedChildren.filter((n): n is Node => n !== null);
+  if (names.length !== values.length || names.some((n) => n.type !== 'identifier') || values.some((v) => v.type === 'list_splat')) return null;
+  return names.map((n, i) => [n, values[i]!]);
+}
+
 const PARAMETER_CONTAINERS = new Set(['parameters', 'lambda_parameters']);
 
 const BINDING_TYPES = [
@@ -44,6 +64,8 @@ const BINDING_TYPES = [
 export function collectLocalBindings(index: TreeIndex): LocalBindings {
   const boundNames = new Set<string>();
   const singleAssignments = new Map<string, Node[]>();
+  const parameterNames = new Set<string>();
+  const parameterScopes = new Map<string, Node[]>();
   const bindAll = (target: Node | null) => {
     if (!target) return;
     const names: string[] = [];
@@ -56,10 +78,13 @@ export function collectLocalBindings(index: TreeIndex): LocalBindings {
       case 'assignment': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
-        if (left?.type === 'identifier' && right && right.type !== 'assignment') {
-          const list = singleAssignments.get(left.text) ?? [];
-          list.push(right);
-          singleAssignments.set(left.text, list);
+        const pairs = left && right && right.type !== 'assignment' ? elementwise(left, right) : null;
+        if (pairs) {
+          for (const [name, value] of pairs) {
+            const list = singleAssignments.get(name.text) ?? [];
+            list.push(value);
+            singleAssignments.set(name.text, list);
+          }
         } else {
           bindAll(left);
         }
@@ -93,13 +118,21 @@ export function collectLocalBindings(index: TreeIndex): LocalBindings {
         break;
       default:
         if (PARAMETER_CONTAINERS.has(node.type)) {
+          const bindParameter = (name: string) => {
+            parameterNames.add(name);
+            const owner = node.parent;
+            if (!owner) return;
+            const owners = parameterScopes.get(name) ?? [];
+            owners.push(owner);
+            parameterScopes.set(name, owners);
+          };
           for (const param of node.namedChildren) {
             if (!param) continue;
-            if (param.type === 'identifier') boundNames.add(param.text);
+            if (param.type === 'identifier') bindParameter(param.text);
             else {
               const name = param.childForFieldName('name');
-              if (name) boundNames.add(name.text);
-              else param.namedChildren.forEach((c) => c?.type === 'identifier' && boundNames.add(c.text));
+              if (name) bindParameter(name.text);
+              else param.namedChildren.forEach((c) => c?.type === 'identifier' && bindParameter(c.text));
             }
           }
         } else if (node.type === 'case_pattern' || node.type === 'capture_pattern') {
@@ -109,5 +142,7 @@ export function collectLocalBindings(index: TreeIndex): LocalBindings {
   }
   // A name assigned more than once is not a stable alias.
   for (const [name, values] of singleAssignments) if (values.length > 1) boundNames.add(name);
-  return { boundNames, singleAssignments };
+  const boundOutsideParameters = new Set(boundNames);
+  parameterNames.forEach((n) => boundNames.add(n));
+  return { boundNames, singleAssignments, boundOutsideParameters, parameterScopes };
 }

@@ -235,15 +235,23 @@ export function findApiReferences(tree: Tree): ApiReference[] {
   const starModules: string[] = [];
   collectImports(index, refs, table, starModules, isGuarded);
 
-  const { boundNames, singleAssignments } = collectLocalBindings(index);
-  // A name both imported and bound some other way (assigned, a parameter, a loop variable …) is ambiguous.
-  for (const name of [...boundNames, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
+  const { boundNames, singleAssignments, boundOutsideParameters, parameterScopes } = collectLocalBindings(index);
+  // A name both imported and bound some other way (assigned, a loop variable …) is ambiguous; a parameter of the
+  // same name shadows the import only inside its function.
+  for (const name of [...boundOutsideParameters, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
+  const shadowers = new Map([...parameterScopes].map(([name, owners]) => [name, new Set(owners.map((o) => o.id))]));
+  const bindingAt = (name: string, at: Node): Binding | null | undefined => {
+    const binding = table.get(name);
+    const owners = binding ? shadowers.get(name) : undefined;
+    if (owners) for (let n = at.parent; n; n = n.parent) if (owners.has(n.id)) return null;
+    return binding;
+  };
   const producerOf = (call: Node): string | null => {
     if (call.type !== 'call') return null;
     const fn = call.childForFieldName('function');
     const parts = fn ? (fn.type === 'identifier' ? [fn] : chainParts(fn)) : null;
-    const binding = parts ? table.get(parts[0]!.text) : null;
+    const binding = parts ? bindingAt(parts[0]!.text, call) : null;
     return binding && parts ? [binding.path, ...parts.slice(1).map((p) => p.text)].join('.') : null;
   };
   // Values with a certain producer: names assigned once, from a call into a library, and bound no other way.
@@ -281,7 +289,7 @@ export function findApiReferences(tree: Tree): ApiReference[] {
         refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.map((m) => m.name), 'attribute'), callGuarded: isGuarded(node, members.map((m) => m.name), 'call'), receiver: { producer: instanceProducer, members } });
         return;
       }
-      const binding = table.get(parts[0]!.text);
+      const binding = bindingAt(parts[0]!.text, node);
       if (!binding) return;
       const rootSegments = binding.path.split('.');
       const prefixes: PathPrefix[] = rootSegments.map((_, i) => ({
@@ -302,7 +310,7 @@ export function findApiReferences(tree: Tree): ApiReference[] {
     } else if (node.type === 'identifier' && isValueIdentifier(node) && !isAssignmentTarget(node)) {
       const parent = node.parent;
       if (parent?.type === 'attribute') return; // the root of a chain: handled with the chain
-      const binding = table.get(node.text);
+      const binding = bindingAt(node.text, node);
       if (binding) {
         const call = calls.get(node.id);
         if (call) {
@@ -339,7 +347,7 @@ export function findApiReferences(tree: Tree): ApiReference[] {
   for (const node of index.ofType('attribute')) {
     if (!isAssignmentTarget(node)) continue;
     const parts = chainParts(node);
-    const binding = parts ? table.get(parts[0]!.text) : null;
+    const binding = parts ? bindingAt(parts[0]!.text, node) : null;
     if (parts && binding) polyfilled.add([binding.path, ...parts.slice(1).map((p) => p.text)].join('.'));
   }
   if (polyfilled.size > 0) {
