@@ -302,6 +302,8 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
     if (i < ref.firstToCheck) {
       history = matrix.lookup(prefix.path);
       if (!history) return; // bound to something the matrix does not know: reported (or not) where it was bound
+      // Bound to what the pinned versions lack: the import is reported; its uses would only repeat it.
+      if (i === ref.firstToCheck - 1 && versions.some((v) => stateAt(history!, v, matrix.versions).state === 'absent')) return;
       continue;
     }
     if (lastSegment.startsWith('_')) return; // private and dunder names are outside the public surface
