@@ -1,7 +1,8 @@
-// Runs the test files under the given folders (default: test/, without test/gated) with node's test runner,
+// Runs the test files under the given folders or the given files (default: test/, without test/gated) with node's test runner,
 // TypeScript loaded through tsx. Exits non-zero when any test fails.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const roots = process.argv.slice(2);
@@ -16,10 +17,20 @@ const visit = (dir) => {
     } else if (name.endsWith('.test.ts')) files.push(relative(process.cwd(), full));
   }
 };
-for (const root of roots.length > 0 ? roots : ['test']) visit(root);
+for (const root of roots.length > 0 ? roots : ['test']) {
+  if (statSync(root).isDirectory()) visit(root);
+  else files.push(relative(process.cwd(), root));
+}
 if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout', String(10 * 60_000), '--test-reporter', 'spec', ...files], { stdio: 'inherit' });
+// Every temporary folder the tests (and the processes they start) make goes under one scratch folder, removed at
+// the end: a test that fails before its cleanup leaves nothing behind in the system's temporary folder.
+const scratch = mkdtempSync(join(tmpdir(), 'anachron-tests-'));
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout', String(10 * 60_000), '--test-reporter', 'spec', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, TMPDIR: scratch },
+});
+rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
