@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { DRIFT_SIZES, driftConfirmation, driftLibraryChoices, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/bench-flow.js';
+import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/bench-flow.js';
 import { validateRunConfig } from '../server/src/bench/runs/config.js';
 import type { RunProgress } from '../server/src/bench/runs/runner.js';
 import { compareVersions } from '../server/src/core/versions.js';
@@ -59,6 +59,20 @@ describe('the drift suite in the Run Benchmark flow', () => {
     const lm = planRun({ ...base, model: { kind: 'lm', vendor: 'copilot', id: 'gpt-4o', family: 'gpt-4o', version: '1', name: 'GPT-4o' } });
     assert.deepEqual(lm.args.slice(-2), ['--model-ipc', 'vscode-lm:copilot/gpt-4o']);
     assert.equal(DRIFT_SIZES.length, 3);
+  });
+
+  test('arms: plain keeps the plan as it was; plain + grounded sets config.arms in both suites, in a folder of its own', () => {
+    const libevobench: PlanInput = { ...base, suite: { kind: 'libevobench', corpus: 'none' }, libraries: [{ library: 'numpy', versions: ['1.24.2', '2.2.4'], source: 'bundled' }], model: { kind: 'builtin', model: 'reference-newest' } };
+    for (const input of [base, libevobench]) {
+      const plain = planRun(input);
+      assert.deepEqual(planRun({ ...input, arms: 'plain' }), plain);
+      assert.equal(plain.config.arms, undefined);
+      const both = planRun({ ...input, arms: 'plain+grounded' });
+      assert.deepEqual(validateRunConfig(JSON.parse(JSON.stringify(both.config))).arms, ['plain', 'grounded']);
+      assert.notEqual(both.dir, plain.dir);
+      assert.match(both.label, / · \+ grounded$/);
+    }
+    assert.deepEqual(ARMS_CHOICES.map((a) => a.id), ['plain', 'plain+grounded']);
   });
 
   test('the confirmation names the model and where its code runs', () => {

@@ -166,6 +166,20 @@ export interface PlanInput {
   extensionVersion: string;
   /** There is a run database there already: resume it, and send the samples that failed at the model again. */
   resume?: boolean;
+  /** The plain prompts only (default), or also the grounded arm: config.arms, the same field for both suites. */
+  arms?: ArmsChoice;
+}
+
+export type ArmsChoice = 'plain' | 'plain+grounded';
+
+export const ARMS_CHOICES: readonly { id: ArmsChoice; label: string; detail: string }[] = [
+  { id: 'plain', label: 'Plain prompts', detail: 'the model as it is' },
+  { id: 'plain+grounded', label: 'Plain and grounded', detail: "every prompt again with anachron's answers in it (as an agent with the anachron_lookup tool gets them): the model with and without anachron, side by side" },
+];
+
+/** The run config's arms for a choice (nothing for plain, so plain runs keep their folder and identity). */
+function armsConfig(arms: ArmsChoice | undefined): Pick<RunConfig, 'arms'> {
+  return arms === 'plain+grounded' ? { arms: ['plain', 'grounded'] } : {};
 }
 
 export interface RunPlan {
@@ -246,7 +260,7 @@ export function planRun(input: PlanInput): RunPlan {
   const sizeInfo = SIZES.find((s) => s.id === size)!;
   const libraries = [...input.libraries.map((l) => l.library)].sort();
   const tasks = suite.kind === 'libevobench' && suite.corpus === 'none' ? ['API-I', 'SR'] : [...TASKS];
-  const label = `${libraries.join(', ')} · ${modelLabel(model)} · ${sizeInfo.label.toLowerCase()}`;
+  const label = `${libraries.join(', ')} · ${modelLabel(model)} · ${sizeInfo.label.toLowerCase()}${input.arms === 'plain+grounded' ? ' · + grounded' : ''}`;
   const config: RunConfig = {
     name: label,
     // A samples file replaces the dataset builder whatever the suite; API-C's corpus is a CLI option.
@@ -258,6 +272,7 @@ export function planRun(input: PlanInput): RunPlan {
     seed: 1,
     ...(sizeInfo.limit !== undefined ? { limit: sizeInfo.limit } : {}),
     concurrency: concurrencyFor(model),
+    ...armsConfig(input.arms),
   };
   // The same choices give the same folder (resume); anything that changes the dataset or the model gives another.
   const { name: _name, concurrency: _c, ...measured } = config;
@@ -289,7 +304,7 @@ function planDriftRun(input: PlanInput): RunPlan {
   const { model, size } = input;
   const sizeInfo = DRIFT_SIZES.find((s) => s.id === size)!;
   const libraries = [...input.libraries].sort((a, b) => a.library.localeCompare(b.library));
-  const label = `drift · ${libraries.map((l) => l.library).join(', ')} · ${modelLabel(model)} · ${sizeInfo.label.toLowerCase()}`;
+  const label = `drift · ${libraries.map((l) => l.library).join(', ')} · ${modelLabel(model)} · ${sizeInfo.label.toLowerCase()}${input.arms === 'plain+grounded' ? ' · + grounded' : ''}`;
   const config = {
     name: label,
     suite: 'drift',
@@ -299,6 +314,7 @@ function planDriftRun(input: PlanInput): RunPlan {
     seed: 1,
     ...(sizeInfo.limit !== undefined ? { limit: sizeInfo.limit } : {}),
     concurrency: concurrencyFor(model),
+    ...armsConfig(input.arms),
     drift: { samplesPerPrompt: sizeInfo.samplesPerPrompt },
   } as unknown as RunConfig; // no tasks or levels: the drift suite's tasks come from its task files
   const { name: _name, concurrency: _c, ...measured } = config;

@@ -1,5 +1,5 @@
 // "anachron: Run Benchmark…": a LibEvoBench run from the command palette. Four quick picks (suite, libraries, model,
-// size), then the bundled CLI's `bench run` in a child process on the runtime the language server uses (it loads
+// size — each size also with the grounded arm), then the bundled CLI's `bench run` in a child process on the runtime the language server uses (it loads
 // better-sqlite3, which desktop VS Code's Electron cannot), with a cancellable progress notification fed over the
 // child's IPC channel, and the report in a webview at the end. vscode.lm models are served to the child over that
 // channel (bench-lm.ts); built-in and OpenAI-compatible models run entirely in the child, an endpoint's key reaching
@@ -17,6 +17,7 @@ import type { RunProgress } from '../../server/src/bench/runs/runner.js';
 import { LibrariesRequest, type LibraryInfo } from '../../server/src/lsp/protocol.js';
 import {
   checkBaseUrl,
+  ARMS_CHOICES,
   childEnvironment,
   displayBaseUrl,
   DRIFT_SIZES,
@@ -33,6 +34,7 @@ import {
   ProgressTracker,
   readOutcome,
   SIZES,
+  type ArmsChoice,
   type BuiltinModelId,
   type LibraryChoice,
   type ModelChoice,
@@ -180,7 +182,7 @@ async function flow(anachron: Anachron): Promise<void> {
 
   // 4. size
   const size = await window.showQuickPick(
-    SIZES.map((s): Item<SizeId> => ({ label: s.label, description: s.limit ? `~${s.limit.toLocaleString('en-US')} samples` : 'everything', detail: s.detail, value: s.id })),
+    withArms(SIZES.map((s): Item<SizeId> => ({ label: s.label, description: s.limit ? `~${s.limit.toLocaleString('en-US')} samples` : 'everything', detail: s.detail, value: s.id }))),
     { title: `anachron: Run Benchmark (${total}/${total}): size`, placeHolder: `How much to run; the run goes to ${where}`, ignoreFocusOut: true },
   );
   if (!size?.value) return;
@@ -191,7 +193,8 @@ async function flow(anachron: Anachron): Promise<void> {
     suite,
     libraries,
     model: model.choice,
-    size: size.value,
+    size: size.value.size,
+    arms: size.value.arms,
     runsRoot: root,
     cli: path.join(anachron.context.extensionPath, 'dist', 'cli.js'),
     extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
@@ -294,7 +297,7 @@ async function driftFlow(anachron: Anachron, root: string, where: string): Promi
   if (!model) return;
   // 4. size
   const size = await window.showQuickPick(
-    DRIFT_SIZES.map((s): Item<SizeId> => ({ label: s.label, description: s.limit ? `${s.limit} samples, ${s.samplesPerPrompt} per prompt` : `everything, ${s.samplesPerPrompt} per prompt`, detail: s.detail, value: s.id })),
+    withArms(DRIFT_SIZES.map((s): Item<SizeId> => ({ label: s.label, description: s.limit ? `${s.limit} samples, ${s.samplesPerPrompt} per prompt` : `everything, ${s.samplesPerPrompt} per prompt`, detail: s.detail, value: s.id }))),
     { title: `anachron: Run Benchmark (${total}/${total}): size`, placeHolder: `How much to run; the run goes to ${where}`, ignoreFocusOut: true },
   );
   if (!size?.value) return;
@@ -308,7 +311,8 @@ async function driftFlow(anachron: Anachron, root: string, where: string): Promi
       suite: { kind: 'drift' },
       libraries: libraries.map((l) => ({ library: l.library, versions: l.versions, source: 'bundled' as const })),
       model: model.choice,
-      size: size.value,
+      size: size.value.size,
+      arms: size.value.arms,
       runsRoot: root,
       cli: path.join(anachron.context.extensionPath, 'dist', 'cli.js'),
       extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
@@ -319,6 +323,19 @@ async function driftFlow(anachron: Anachron, root: string, where: string): Promi
     where,
     [],
   );
+}
+
+/**
+ * The size step's items: each size with the plain prompts, then each again with the grounded arm too (config.arms,
+ * both suites) — a choice in the step the flow already has, so its steps stay four.
+ */
+function withArms(sizes: readonly Item<SizeId>[]): Item<{ size: SizeId; arms: ArmsChoice }>[] {
+  const grounded = ARMS_CHOICES.find((a) => a.id === 'plain+grounded')!;
+  return [
+    ...sizes.map((s) => ({ ...s, value: { size: s.value!, arms: 'plain' as const } })),
+    separator<{ size: SizeId; arms: ArmsChoice }>(grounded.label),
+    ...sizes.map((s) => ({ label: `${s.label} + grounded`, description: `${s.description ?? ''}, twice: plain and grounded`, detail: grounded.detail, value: { size: s.value!, arms: 'plain+grounded' as const } })),
+  ];
 }
 
 interface PickedModel {
