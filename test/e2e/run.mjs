@@ -408,6 +408,76 @@ function project(name) {
   return dir;
 }
 
+// ---- the standard-size benchmark (ANACHRON_E2E_FULL=1) ----------------------------------------------------------
+/** Issue 6's acceptance from the editor: the standard size is slow next to the rest, so only with ANACHRON_E2E_FULL=1. */
+const FULL = process.env.ANACHRON_E2E_FULL === '1';
+
+const UNITS = ['API-C@L0', 'API-C@L1', 'API-C@L2', 'API-C@L3', 'API-I', 'SR'];
+const PRIMARY = { 'API-C@L0': 'exact', 'API-C@L1': 'exact', 'API-C@L2': 'exact', 'API-C@L3': 'recall', 'API-I': 'exact', SR: 'f1' };
+
+/**
+ * The two runs' figures, checked: each ≥ 2,000 samples over every task and level, answered by the built-in model
+ * through the local HTTP server (the config's default transport); the version-aware model beats the oblivious one
+ * on evolving APIs and ties with it on stable ones; the oblivious one makes anachronistic errors. Returns the figures.
+ */
+function benchStandardChecks(figures) {
+  const pinned = figures['reference-pinned'];
+  const newest = figures['reference-newest'];
+  const row = (run, unit, group) => run.results.metrics.find((m) => m.library === 'numpy' && m.unit === unit && m.metric === PRIMARY[unit] && m.group === group && m.version === null);
+  const out = { runs: {}, units: {} };
+  for (const [model, run] of Object.entries(figures)) {
+    const { records, results, config } = run;
+    if (records.length < 2000) throw new Error(`${model}: ${records.length} samples, fewer than 2,000`);
+    if (config.model.provider !== 'builtin' || (config.model.transport ?? 'http') !== 'http') throw new Error(`${model}: not the built-in model over HTTP: ${JSON.stringify(config.model)}`);
+    const perUnit = Object.fromEntries(UNITS.map((u) => [u, records.filter((r) => r.unit === u).length]));
+    for (const u of UNITS) if (!perUnit[u]) throw new Error(`${model}: no ${u} samples`);
+    if (results.counts.answered !== records.length) throw new Error(`${model}: ${results.counts.answered} answered of ${records.length}`);
+    out.runs[model] = {
+      samples: records.length,
+      perUnit,
+      stableSamples: records.filter((r) => r.group === 'stable').length,
+      evolvingSamples: records.filter((r) => r.group === 'evolving').length,
+      wallSeconds: Number(run.wallSeconds.toFixed(1)),
+      seus: results.seus.value,
+      seusCi: results.seus.ci,
+      headline: results.seus.headline,
+      toast: run.toast,
+    };
+  }
+  const gaps = [];
+  for (const u of UNITS) {
+    const cell = {};
+    for (const group of ['stable', 'evolving']) {
+      const a = row(pinned, u, group);
+      const b = row(newest, u, group);
+      cell[group] = { n: a?.n ?? 0, pinned: a?.mean ?? null, newest: b?.mean ?? null, pinnedCi: a?.ci ?? null, newestCi: b?.ci ?? null };
+    }
+    out.units[u] = cell;
+    // A tie on stable APIs: the two 95% intervals overlap (the same samples, one model per run).
+    const s = cell.stable;
+    if (s.pinnedCi && s.newestCi && (s.pinnedCi[0] > s.newestCi[1] || s.newestCi[0] > s.pinnedCi[1])) gaps.push(`${u} stable: ${s.pinned} vs ${s.newest}, intervals apart`);
+    if (cell.evolving.pinned !== null && cell.evolving.newest !== null && cell.evolving.pinned < cell.evolving.newest) gaps.push(`${u} evolving: pinned ${cell.evolving.pinned} below newest ${cell.evolving.newest}`);
+  }
+  for (const u of ['API-I', 'SR']) if (!(out.units[u].evolving.pinned > out.units[u].evolving.newest)) gaps.push(`${u} evolving: pinned does not beat newest`);
+  const hp = pinned.results.seus.headline;
+  const hn = newest.results.seus.headline;
+  if (!(hp.evolving > hn.evolving)) gaps.push(`headline evolving ${hp.evolving} vs ${hn.evolving}`);
+  if (Math.abs(hp.stable - hn.stable) >= 0.02) gaps.push(`headline stable ${hp.stable} vs ${hn.stable}: not a tie`);
+  if (!(hn.anachronismPenalty > hp.anachronismPenalty)) gaps.push(`anachronism penalty ${hn.anachronismPenalty} (newest) vs ${hp.anachronismPenalty} (pinned)`);
+  if (!(pinned.results.seus.value > newest.results.seus.value)) gaps.push(`SEUS ${pinned.results.seus.value} vs ${newest.results.seus.value}`);
+  out.newestAnachronisms = {
+    api: newest.records.filter((r) => r.taxonomy?.api === 'anachronistic').length,
+    parameters: newest.records.reduce((n, r) => n + (r.taxonomy?.parameters?.filter((p) => p.category === 'anachronistic').length ?? 0), 0),
+  };
+  out.pinnedAnachronisms = {
+    api: pinned.records.filter((r) => r.taxonomy?.api === 'anachronistic').length,
+    parameters: pinned.records.reduce((n, r) => n + (r.taxonomy?.parameters?.filter((p) => p.category === 'anachronistic').length ?? 0), 0),
+  };
+  if (out.newestAnachronisms.api === 0) gaps.push('the oblivious model made no API-level anachronistic error');
+  if (gaps.length) throw new Error(`the standard runs do not show the mechanism:\n  ${gaps.join('\n  ')}\n${JSON.stringify(out, null, 1).slice(0, 3000)}`);
+  return out;
+}
+
 // ---- scenario 1: a trusted workspace --------------------------------------------------------------------------------
 async function trustedScenario() {
   const folder = project('trusted');
@@ -614,6 +684,42 @@ async function trustedScenario() {
       if (readdirSync(runs).filter((d) => !d.startsWith('.')).length !== 1) throw new Error('running the same choices again made another run folder');
     });
 
+    if (FULL) {
+      await wb.step('anachron: Run Benchmark… at the standard size: ≥ 2,000 samples, every task and level, both reference models over the local HTTP server', async () => {
+        const runs = join(folder, '.anachron', 'bench');
+        const figures = {};
+        for (const model of ['reference-pinned', 'reference-newest']) {
+          await page.locator('.notifications-toasts .codicon-notifications-clear').first().click({ timeout: 1000 }).catch(() => undefined);
+          const before = new Set(readdirSync(runs));
+          const t0 = Date.now();
+          await wb.command('anachron: Run Benchmark');
+          // Steps by name, not number: other steps may join the flow.
+          await wb.quickPick('): suite', 'API-C on the example corpus');
+          await page.locator('.quick-input-widget .quick-input-title', { hasText: '): libraries' }).waitFor({ timeout: 20_000 });
+          await page.keyboard.press('Enter'); // numpy, pre-selected from the quick run
+          await wb.quickPick('): model for', model);
+          await wb.quickPick('): size', 'Standard');
+          const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
+          await frame.locator('h1', { hasText: `Benchmark results: numpy · ${model} · standard` }).waitFor({ timeout: 300_000 });
+          const wallSeconds = (Date.now() - t0) / 1000;
+          const toastText = await waitFor('the finished notification', async () => {
+            const t = text(await page.locator('.notifications-toasts').innerText().catch(() => ''));
+            return t.includes('benchmark finished') ? t : false;
+          }, 60_000, 500);
+          const dirs = readdirSync(runs).filter((d) => !before.has(d));
+          if (dirs.length !== 1) throw new Error(`expected one new run folder for ${model}, found ${dirs.join(', ') || 'none'}`);
+          const dir = join(runs, dirs[0]);
+          const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+          const records = readFileSync(join(dir, 'predictions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+          const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+          figures[model] = { dir, wallSeconds, toast: toastText.split('\n').find((l) => l.includes('benchmark finished')), config, records, results };
+          await wb.shot(`run-benchmark-standard-${model}.png`);
+          log(`trusted: the standard run of ${model} took ${wallSeconds.toFixed(1)} s from the command palette to the report (${records.length} samples)`);
+        }
+        writeFileSync(join(artifacts, 'bench-standard.json'), JSON.stringify(benchStandardChecks(figures), null, 2) + '\n');
+      });
+    }
+
     // ---- the tools for AI assistants (client/src/agents.ts) ----
     /** The text of the newest Markdown preview (an answer of the agent tools). */
     const previewText = (fragment) =>
@@ -716,6 +822,14 @@ async function trustedScenario() {
   assertIncludes(output, "benchmark: VS Code's Language Model API offers no chat models", 'the anachron output');
   assertIncludes(output, 'this session sent 200 (0 recorded before) with builtin:reference-pinned', 'the anachron output');
   log('trusted: ok   the output shows the benchmark run and that code-server offers no vscode.lm models');
+  if (FULL) {
+    for (const model of ['reference-pinned', 'reference-newest']) {
+      if (!new RegExp(`this session sent 2000 \\(0 recorded before\\) with builtin:${model} over the local OpenAI-compatible server \\(http://127\\.0\\.0\\.1:\\d+/v1\\)`).test(output)) {
+        throw new Error(`the anachron output lacks the standard run of ${model} over the local server`);
+      }
+    }
+    log('trusted: ok   the output shows both standard runs sent over the local OpenAI-compatible server');
+  }
   assertIncludes(output, 'agent tools: anachron_lookup and anachron_check registered with vscode.lm', 'the anachron output');
   assertIncludes(output, 'lookup of numpy.product via vscode.lm.invokeTool(anachron_lookup)', 'the anachron output');
   log('trusted: ok   the tools are registered with vscode.lm and the lookup went through vscode.lm.invokeTool');

@@ -37,8 +37,8 @@ export function normaliseNewlines(text: string): string {
 }
 
 /**
- * A digest of a corpus (paths, pins and texts, in path order): API-C samples change with the corpus, so whatever
- * identifies a run (runIdentity) should include it when API-C is built from a corpus.
+ * A digest of a corpus (paths, pins and texts, in path order): API-C samples change with the corpus, so a run that
+ * builds API-C from one records it in its identity (RunConfig.corpus, runIdentity).
  */
 export function corpusDigest(files: readonly CorpusFile[]): string {
   const hash = createHash('sha256');
