@@ -64,7 +64,8 @@ def discover(extractor, library, package_dir):
     meson = _uses_meson(extractor, files)
     forced = getattr(extractor, "forced_target", None)
     layout.target_python = forced or _target_python(extractor, files)
-    layout.oldest_python = forced or _oldest_python(extractor, files, layout.target_python)
+    # a forced target (the batch gives patch releases their minor's) moves the newest Python only
+    layout.oldest_python = _oldest_python(extractor, files, layout.target_python)
     installed = _installed_dirs(extractor, files, package_dir, package_dirs | namespace_dirs, meson,
                                 _python_range(layout.oldest_python, layout.target_python))
     importable_dirs = package_dirs | namespace_dirs
