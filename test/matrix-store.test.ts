@@ -216,6 +216,26 @@ describe('attributes kept only to raise', () => {
   });
 });
 
+describe('modules some supported Pythons lack', () => {
+  test('a runtime on a Python without the module takes it from static extraction at the same tag, and does not disagree', () => {
+    // lib.legacy: installed below Python 3.12 only (numpy.distutils); the runtime of 2.0 ran on 3.13.
+    const why = { 'lib.legacy': 'installed for Python 3.10–3.11 only' };
+    const legacy = [api('lib.legacy', 'module'), api('lib.legacy.tool', 'function', [p('verbose')])];
+    const base = [api('lib', 'module'), api('lib.f', 'function', [p('x')])];
+    const evidence: VersionEvidence[] = [
+      { version: '1.0', static: surface('lib', '1.0', [...base, ...legacy], { provenance: { source: 'static' }, python_conditional: why }) },
+      { version: '2.0', runtime: surface('lib', '2.0', base), static: surface('lib', '2.0', [...base, ...legacy], { provenance: { source: 'static' }, python_conditional: why }) },
+    ];
+    const file = join(tmp(), 'lib.sqlite');
+    const result = buildMatrix(evidence, file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.lookup('lib.legacy.tool')!.versions.map((c) => c.state), ['present', 'present']);
+    m.close();
+    const agreement = result.agreements.get('2.0')!;
+    assert.deepEqual([agreement.onlyInCandidate, agreement.notComparable], [[], 2]);
+  });
+});
+
 describe('presence rule', () => {
   test('present needs resolution and documentation where both exist', () => {
     assert.equal(decideState(true, true), 'present');

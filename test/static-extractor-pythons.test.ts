@@ -13,12 +13,16 @@ const STATIC = join(__dirname, '..', 'python-probe', 'static.py');
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 
 interface Api { path: string; kind: string; signature: { parameters: { name: string }[] } | null }
-interface Surf { apis: Api[]; errors: { module: string; error: string }[] }
+interface Surf { apis: Api[]; errors: { module: string; error: string }[]; python_conditional?: Record<string, string> }
 
 const work = mkdtempSync(join(tmpdir(), 'anachron-static-pythons-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function extract(files: Record<string, string>, extra: string[] = []): Map<string, Api> {
+  return new Map(extractSurface(files, extra).apis.map((a) => [a.path, a]));
+}
+
+function extractSurface(files: Record<string, string>, extra: string[] = []): Surf {
   const dir = mkdtempSync(join(work, 'src-'));
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
@@ -26,8 +30,7 @@ function extract(files: Record<string, string>, extra: string[] = []): Map<strin
   }
   const r = spawnSync(PYTHON, [STATIC, 'rng', '--source', dir, '--version', '1.0.0', ...extra], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const surface = JSON.parse(r.stdout) as Surf;
-  return new Map(surface.apis.map((a) => [a.path, a]));
+  return JSON.parse(r.stdout) as Surf;
 }
 
 const pyproject = (requires: string) => `[build-system]
@@ -64,6 +67,14 @@ describe('static extractor: every supported Python', () => {
     assert.equal(apis.get('rng.legacy.old_tool')?.kind, 'function');
     assert.deepEqual(apis.get('rng.legacy.old_tool')?.signature?.parameters.map((p) => p.name), ['verbose']);
     assert.equal(apis.get('rng.uses_imp.load')?.kind, 'function');
+  });
+
+  test('the surface says which modules exist on some supported Pythons only, and why', () => {
+    const surface = extractSurface({ ...LIBRARY, 'pyproject.toml': pyproject('>=3.10') });
+    assert.deepEqual(surface.python_conditional, {
+      'rng.legacy': 'installed for Python 3.10–3.11 only',
+      'rng.uses_imp': 'imports imp, which Python 3.12 removed',
+    });
   });
 
   test('a release supporting only 3.12 and later has neither', () => {

@@ -101,6 +101,9 @@ def build_surface(library, version, provenance, extractor, records, modules, err
         "apis": apis,
         "errors": [{"module": m, "error": e} for m, e in sorted(all_errors)],
         "removal_notes": dict(sorted(getattr(extractor, "removal_notes", {}).items())),
+        # modules that exist on some of the Pythons the release supports only: a runtime surface made on another
+        # Python lacks them without disagreeing
+        "python_conditional": dict(sorted(getattr(extractor, "python_conditional", {}).items())),
         "stats": {
             "modules": len(mods),
             "modules_imported": sum(1 for m in mods if m["imported"]),

@@ -55,6 +55,7 @@ class Extractor(object):
         if parent is not None:
             self.notes = parent.notes
             self.removal_notes = parent.removal_notes
+            self.python_conditional = parent.python_conditional
             self.files = parent.files
             self.package_dir = parent.package_dir
             self._texts = parent._texts
@@ -63,12 +64,14 @@ class Extractor(object):
         else:
             self.notes = set()
             self.removal_notes = {}  # path -> the library's own note on a removed name (text.REMOVAL_NOTE_TABLES)
+            self.python_conditional = {}  # module -> why it exists on some supported Pythons only
             self.forced_target = target_python
             self.files = tree.files()
             self.package_dir = package_dir or _find_package_dir(self.files, library)
             self._texts = {}
             self.layout = discover(self, library, self.package_dir)
             self.target_python = target_python or self.layout.target_python or (3, 12)
+            self.python_conditional.update(self.layout.python_conditional)
         self.modules = {}
         for name, info in self.layout.modules.items():
             st = ModuleState(name, info.path, info.is_package, info.kind)
@@ -193,6 +196,19 @@ class Extractor(object):
             oldest = self.layout.oldest_python or self.target_python
             return removed is None or tuple(oldest[:2]) < removed
         return top in self.requirements
+
+    def external_python_condition(self, name):
+        """Why importing ``name`` works on some supported Pythons only (a standard-library module a newer one
+        removed), else None."""
+        removed = stdlib.REMOVED_IN.get(name.split(".")[0])
+        if removed is None or not stdlib.is_stdlib(name.split(".")[0]) or tuple(self.target_python[:2]) < removed:
+            return None
+        return "imports %s, which Python %d.%d removed" % ((name.split(".")[0],) + tuple(removed))
+
+    def mark_python_conditional(self, module, why):
+        """``module`` exists on some of the Pythons the release supports only (recorded in the surface: a runtime
+        on another Python lacking it is no disagreement)."""
+        self.python_conditional.setdefault(module, why)
 
     def external_value(self, dotted):
         """Something outside the library: described by a given surface of its library, else (standard library)

@@ -279,6 +279,9 @@ class Interp(object):
             return ModuleValue(name, False)
         if not self.x.external_available(name) and scope.module.kind != "stub" and not self.x.stub_mode:
             raise Raise("ModuleNotFoundError", "No module named %r" % name)
+        why = self.x.external_python_condition(name)
+        if why and not self.x.stub_mode:
+            self.x.mark_python_conditional(scope.module.name, why)
         return ModuleValue(name, False)
 
     def import_from(self, mod, name, scope):

@@ -19,6 +19,7 @@ class Layout(object):
         # oldest Python the release supports: what exists on *some* supported Python exists at that release (a
         # subpackage installed only below 3.12, like numpy.distutils, is not an anachronism on 3.11)
         self.oldest_python = None
+        self.python_conditional = {}  # module -> why the build installs it for some supported Pythons only
         self.requirements = set()
 
 
@@ -66,8 +67,9 @@ def discover(extractor, library, package_dir):
     layout.target_python = forced or _target_python(extractor, files)
     # a forced target (the batch gives patch releases their minor's) moves the newest Python only
     layout.oldest_python = _oldest_python(extractor, files, layout.target_python)
+    conditional_dirs = {}
     installed = _installed_dirs(extractor, files, package_dir, package_dirs | namespace_dirs, meson,
-                                _python_range(layout.oldest_python, layout.target_python))
+                                _python_range(layout.oldest_python, layout.target_python), conditional_dirs)
     importable_dirs = package_dirs | namespace_dirs
 
     def importable(dirpath):
@@ -94,6 +96,8 @@ def discover(extractor, library, package_dir):
         if stem != "__init__":
             parts.append(stem)
         return ".".join(parts)
+
+    layout.python_conditional = dict((modname(d, "__init__"), why) for d, why in conditional_dirs.items())
 
     build_files = []
     for f in pkg_files:
@@ -218,6 +222,14 @@ def _python_range(oldest, target):
     return [(3, m) for m in range(lo[1], target[1] + 1)] if lo[0] == target[0] == 3 else [tuple(target[:2])]
 
 
+def _range_text(pythons):
+    """"3.10–3.11" for [(3, 10), (3, 11)]."""
+    if not pythons:
+        return "none"
+    lo, hi = min(pythons), max(pythons)
+    return "%d.%d" % lo if lo == hi else "%d.%d–%d.%d" % (lo + hi)
+
+
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _IMPORT_NAMES = {"python-dateutil": "dateutil", "pyyaml": "yaml", "scikit-learn": "sklearn", "pillow": "PIL",
                  "retworkx": "retworkx", "rustworkx": "rustworkx", "typing-extensions": "typing_extensions",
@@ -276,9 +288,11 @@ def _meson_condition(cond, pythons):
 
 
 def _meson_active_mention(text, name, pythons):
-    """Is ``'name'`` mentioned in a part of meson.build that applies to some supported Python?"""
+    """Is ``'name'`` mentioned in a part of meson.build that applies to some supported Python? "all" when to every
+    one, "some" when to some only (numpy's ``distutils``, below 3.12), None when to none."""
     pat = re.compile(r"['\"]%s['\"]" % re.escape(name))
     stack = []
+    found = None
     for line in text.splitlines():
         s = line.split("#", 1)[0].strip()
         if s.startswith("if ") or s.startswith("if("):
@@ -299,11 +313,13 @@ def _meson_active_mention(text, name, pythons):
                 if cond is not None and (not in_else) not in cond:
                     ok = False
             if ok:
-                return True
-    return False
+                if all(cond is None or len(cond) == 1 for cond, _ in stack):
+                    return "all"
+                found = "some"
+    return found
 
 
-def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=None):
+def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=None, conditional=None):
     """Package folders the build installs. A build file in the parent folder decides: setup.py must
     ``add_subpackage('name')``, meson.build must name the folder; a parent without build files passes its own
     state on (setuptools ``find_packages`` layouts install everything)."""
@@ -333,6 +349,9 @@ def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=
         meson_file = parent + "/meson.build"
         if meson and meson_file in fileset:
             ok = meson_mentions(parent, name, d)
+            if ok == "some" and conditional is not None:
+                conditional[d] = "installed for Python %s only" % _range_text(
+                    [t for t in pythons if _meson_active_mention(extractor.read_text(meson_file) or "", name, [t])])
             if not ok:
                 if all_meson is None:
                     all_meson = "\n".join(extractor.read_text(f) or "" for f in files if f.endswith("meson.build"))

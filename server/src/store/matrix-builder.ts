@@ -9,7 +9,7 @@ import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
 import { withAliasMembers } from './alias-members.js';
 import { shareEqualSubtrees } from './shared-subtrees.js';
-import { underUnresolved, unresolvedModules } from './unresolved.js';
+import { notComparableModules, underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
@@ -145,7 +145,10 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
 
   const byVersion = primaries.map((s) => new Map(s.apis.map((a) => [a.path, a] as const)));
   const documentedSets = evidence.map((e) => (e.docs ? new Set(e.docs.documented) : null));
-  const unresolved = primaries.map(unresolvedModules);
+  // At a runtime version, what static extraction at the same tag says exists on some supported Pythons only
+  // (numpy.distutils below 3.12) and the runtime's Python lacks is read from static extraction, as unresolved
+  // modules are below.
+  const unresolved = expanded.map((e, v) => (e.runtime && e.static ? notComparableModules(e.runtime, e.static) : unresolvedModules(primaries[v]!)));
   // Where a version has both, what the runtime finds and static extraction does not shows what the extractor is
   // blind to (members of C classes it cannot see). At versions known only statically, such an API not being found
   // says nothing: its cell is unknown, never absent, so the checker cannot report it as removed there.

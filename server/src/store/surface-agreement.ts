@@ -2,7 +2,7 @@
 // reference set, and parameter names of the signatures both have. Used by the matrix report and by
 // `anachron compare-surfaces` while improving an extractor.
 import type { Surface, SurfaceApi } from './surface.js';
-import { underUnresolved, unresolvedModules } from './unresolved.js';
+import { notComparableModules, underUnresolved } from './unresolved.js';
 
 export interface AgreementReport {
   /** APIs the name comparison ran on (the documented set when given, else module-level APIs of either surface). */
@@ -39,7 +39,7 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
   const base = documented
     ? [...new Set(documented)]
     : [...new Set([...ref.values(), ...cand.values()].filter((a) => isModuleLevel(a, modules)).map((a) => a.path))];
-  const refUnresolved = unresolvedModules(reference);
+  const refUnresolved = notComparableModules(reference, candidate);
   const comparable = base.filter((path) => ref.has(path) || !underUnresolved(path, refUnresolved)).sort();
   const notComparable = base.length - comparable.length;
   const onlyInReference: string[] = [];
@@ -72,7 +72,7 @@ export function formatAgreement(report: AgreementReport): string {
   return (
     `API names: ${pct(report.nameAgreeing, report.nameBase)} of ${report.nameBase} agree ` +
     `(${report.onlyInReference.length} only in reference, ${report.onlyInCandidate.length} only in candidate` +
-    `${report.notComparable > 0 ? `; ${report.notComparable} left out: the reference could not import their module` : ''}); ` +
+    `${report.notComparable > 0 ? `; ${report.notComparable} left out: the reference could not import their module, or its Python has none` : ''}); ` +
     `parameter names: ${pct(report.signatureAgreeing, report.signatureBase)} of ${report.signatureBase} shared signatures agree`
   );
 }

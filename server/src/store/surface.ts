@@ -32,6 +32,8 @@ export interface Surface {
   errors: { module?: string; error: string }[];
   /** The library's own note on each name it removed (numpy's __expired_attributes__ …), by public path. */
   removal_notes?: Record<string, string>;
+  /** Modules that exist on some of the Pythons the release supports only (static extraction), with why. */
+  python_conditional?: Record<string, string>;
 }
 
 const API_KINDS = new Set<ApiKind>(['module', 'class', 'function', 'method', 'property', 'attribute']);
@@ -55,6 +57,10 @@ export function validateSurface(value: unknown, file: string): Surface {
   });
   if (s.removal_notes !== undefined && (typeof s.removal_notes !== 'object' || s.removal_notes === null || Object.values(s.removal_notes).some((n) => typeof n !== 'string'))) {
     fail('removal_notes is not an object of strings');
+  }
+  for (const field of ['python_conditional'] as const) {
+    const v = s[field];
+    if (v !== undefined && (typeof v !== 'object' || v === null || Object.values(v).some((n) => typeof n !== 'string'))) fail(`${field} is not an object of strings`);
   }
   return { ...s, modules: s.modules ?? [], errors: s.errors ?? [] } as Surface;
 }

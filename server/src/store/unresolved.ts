@@ -18,3 +18,16 @@ export function underUnresolved(path: string, unresolved: Map<string, string>): 
   return false;
 }
 
+
+/**
+ * What a reference surface cannot be held to: the modules it could not look into, and those the candidate says exist
+ * on some supported Pythons only (numpy.distutils, below 3.12) when the reference lacks them — it ran on another.
+ */
+export function notComparableModules(reference: Surface, candidate: Surface): Map<string, string> {
+  const out = unresolvedModules(reference);
+  const present = new Set(reference.apis.filter((a) => a.kind === 'module').map((a) => a.path));
+  for (const [module, why] of Object.entries(candidate.python_conditional ?? {})) {
+    if (!present.has(module) && !out.has(module)) out.set(module, why);
+  }
+  return out;
+}
