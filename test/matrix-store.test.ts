@@ -198,8 +198,9 @@ describe('attributes kept only to raise', () => {
   test('a path the library notes as removed is absent where the note is, though the runtime lists it', () => {
     // lib.Arr.ptp: a method at 1.0; from 2.0 a getter that raises AttributeError with a removal note (numpy 2's
     // ndarray.ptp). The runtime at 2.0 lists it; static extraction at 2.0 and 3.0 records the note instead.
-    const note = { 'lib.Arr.ptp': '`ptp` was removed from the Arr class in 2.0. Use lib.ptp(arr) instead.' };
-    const arr = [api('lib', 'module'), api('lib.Arr', 'class')];
+    const note = { 'lib.Arr.ptp': '`ptp` was removed from the Arr class in 2.0. Use lib.ptp(arr) instead.', 'lib.compat': 'No replacement.' };
+    // lib.compat: noted as expired (numpy 2.0's np.compat), yet a submodule `import lib.compat` still loads
+    const arr = [api('lib', 'module'), api('lib.Arr', 'class'), api('lib.compat', 'module')];
     const evidence: VersionEvidence[] = [
       { version: '1.0', static: surface('lib', '1.0', [...arr, api('lib.Arr.ptp', 'method', [])], { provenance: { source: 'static' } }) },
       { version: '2.0', runtime: surface('lib', '2.0', [...arr, api('lib.Arr.ptp', 'property'), api('lib.Arr.shape', 'property')]),
@@ -212,6 +213,7 @@ describe('attributes kept only to raise', () => {
     assert.deepEqual(m.lookup('lib.Arr.ptp')!.versions.map((c) => c.state), ['present', 'absent', 'absent']);
     assert.deepEqual(m.lookup('lib.Arr.shape')!.versions.map((c) => c.state), ['unknown', 'present', 'unknown'], 'what only the runtime sees stays unknown elsewhere');
     assert.equal(m.removalNote('lib.Arr.ptp')?.version, '3.0');
+    assert.deepEqual(m.lookup('lib.compat')!.versions.map((c) => c.state), ['present', 'present', 'present'], 'a submodule with a note is still there');
     m.close();
   });
 });

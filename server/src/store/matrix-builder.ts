@@ -154,7 +154,9 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   // says nothing: its cell is unknown, never absent, so the checker cannot report it as removed there.
   // An attribute the library keeps only to raise AttributeError with its own removal note (numpy 2's
   // ndarray.ptp) is listed by dir() but is not there: a path with a note at a version is absent at that version.
-  const noted = evidence.map((e) => new Set([e.runtime, e.static].flatMap((s) => Object.keys(s?.removal_notes ?? {}))));
+  // Not a submodule: numpy 2.0 notes `np.compat` as expired, yet `import numpy.compat` works until 2.3.
+  const noted = evidence.map((e, v) => new Set([e.runtime, e.static].flatMap((s) => Object.keys(s?.removal_notes ?? {}))
+    .filter((path) => byVersion[v]!.get(path)?.kind !== 'module')));
   byVersion.forEach((m, v) => {
     for (const path of noted[v]!) m.delete(path);
   });
