@@ -146,7 +146,12 @@ export function driftFigures(runs: readonly DriftResults[]): ReportFigure[] {
 /** A run with both arms: the drift matrices and the fidelity of each arm side by side (the charts above, one series per arm). */
 export function armsFigures(results: DriftResults): ReportFigure[] {
   if (!results.arms) return [];
-  const both = [armView(results, 'plain'), armView(results, 'grounded')];
+  // One run: its panels and series are named by arm alone.
+  const view = (arm: 'plain' | 'grounded') => {
+    const v = armView(results, arm);
+    return { ...v, run: { ...v.run, label: arm } };
+  };
+  const both = [view('plain'), view('grounded')];
   return [
     { file: 'arms-heatmap.svg', caption: "Drift matrices without and with anachron's answers in the prompt (the grounded arm), Pass@1", svg: heatmapSvg(both, 'Drift matrices D[s][t], plain and grounded, Pass@1 (%)') },
     ...results.libraries.map((library) => ({
