@@ -37,6 +37,19 @@ def is_meaningless(params):
     return [p["kind"] for p in params] == [VAR_POSITIONAL, VAR_KEYWORD]
 
 
+def with_open_keywords(doc_sig, generic):
+    """A docstring signature standing in for an introspected ``(*args, **kwargs)`` one: where it names nothing a
+    keyword can pass (scipy 1.6's ``Rbf(*args)``, whose ``__init__`` reads ``function=``, ``epsilon=`` from
+    ``**kwargs``), the callable's ``**kwargs`` stays, so no keyword is reported as unknown."""
+    if doc_sig is None or generic is None:
+        return doc_sig
+    params = doc_sig["parameters"]
+    if any(p["kind"] in (POSITIONAL_OR_KEYWORD, KEYWORD_ONLY, VAR_KEYWORD) for p in params):
+        return doc_sig
+    extra = [p for p in generic["parameters"] if p["kind"] == VAR_KEYWORD]
+    return dict(doc_sig, parameters=list(params) + extra) if extra else doc_sig
+
+
 def drop_first(params, names=None):
     """Drop a leading self/cls parameter (only a positional one; ``*args`` stays)."""
     if params and params[0]["kind"] in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD):

@@ -15,6 +15,7 @@ from .signatures import (
     VAR_KEYWORD,
     VAR_POSITIONAL,
     is_meaningless,
+    with_open_keywords,
     make_param,
     make_signature,
     numpydoc_returns,
@@ -582,7 +583,7 @@ class Probe(object):
                 # functools.wraps: the wrapper takes what the wrapped callable takes (inspect follows __wrapped__
                 # too, but fails on builtins and ufuncs; their docstrings say it).
                 dsig = _wrapped_docstring_signature(doc_target if doc_target is not None else target, drop_self)
-            result = (dsig, fallback)
+            result = (with_open_keywords(dsig, fallback), fallback)
         self._sig_cache[key] = (target, result)
         return result
 

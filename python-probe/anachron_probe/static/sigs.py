@@ -17,6 +17,7 @@ from ..signatures import (
     drop_first,
     from_inspect,
     is_meaningless,
+    with_open_keywords,
     make_param,
     make_signature,
     returns_text,
@@ -390,7 +391,7 @@ class Signatures(object):
         doc = function_doc(fv)
         dsig = docstring_signature(doc, drop_self)
         if dsig is not None:
-            return dsig
+            return with_open_keywords(dsig, fallback)
         if public_module and name:
             ssig = self.stub_signature([(public_module, name.split(".")), (fv.module_attr(), fv.qualname.split("."))])
             if ssig is not None:
@@ -494,7 +495,7 @@ class Signatures(object):
             fallback = found[1]
         dsig = docstring_signature(cv.doc, False)
         if dsig is not None:
-            return dsig
+            return with_open_keywords(dsig, fallback)
         if public_module and name:
             ssig = self.stub_signature([(public_module, name.split(".")), (cv.module_attr(), cv.qualname.split("."))])
             if ssig is not None:
