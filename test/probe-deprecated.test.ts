@@ -37,7 +37,8 @@ test('names in __deprecated_attrs__ are recorded, not exported', () => {
 });
 
 // numpy 2's np.chararray: __getattr__ compares its argument with a literal, warns and returns the class; dir() does
-// not list it. Runtime probe and static reader both find it; a literal whose branch raises is not a name.
+// not list it. Runtime probe and static reader both find it; a literal whose branch raises is not a name; a name the
+// namespace holds but __dir__ hides is there too.
 test('names __getattr__ serves by literal comparison are recorded by the runtime probe and the static reader alike', () => {
   const root = mkdtempSync(join(tmpdir(), 'anachron-probe-served-'));
   mkdirSync(join(root, 'servlib'));
@@ -61,6 +62,7 @@ test('names __getattr__ serves by literal comparison are recorded by the runtime
     '    if attr == "Gone":',
     '        raise AttributeError("Gone was removed in 1.0")',
     '    raise AttributeError(attr)',
+    'hidden_alias = kept  # in the namespace, hidden by __dir__ (scipy 1.10: scipy.array)',
     'def __dir__():',
     '    return ["kept"]',
     '',
@@ -74,5 +76,6 @@ test('names __getattr__ serves by literal comparison are recorded by the runtime
     assert.ok(paths.has('servlib.Old'), `${label}: servlib.Old`);
     assert.ok(paths.has('servlib.math') && paths.has('servlib.cmath'), `${label}: servlib.math and servlib.cmath`);
     assert.ok(!paths.has('servlib.Gone'), `${label}: a name whose branch raises is not there`);
+    assert.ok(paths.has('servlib.hidden_alias'), `${label}: a name __dir__ hides still works`);
   }
 });

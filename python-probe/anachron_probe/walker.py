@@ -324,7 +324,9 @@ class Probe(object):
                         continue
                     out.append((name, obj, True))
         try:
-            names = dir(module)
+            # a module's own __dir__ can hide names its namespace holds (scipy 1.10 lists only __all__, while
+            # scipy.array, deprecated, still works): what the namespace holds counts too
+            names = list(dir(module)) + list(mdict)
         except Exception as e:
             self.error(public_path, "dir: " + error_text(e))
             names = list(mdict)

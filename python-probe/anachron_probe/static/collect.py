@@ -117,7 +117,9 @@ class Collector(object):
             v = x.interp.call_function_body(st.dir_fn, [])
             strs = x.interp.strings_of(v) if v is not None else None
             if strs is not None:
-                names = strs
+                # __dir__ may list lazy names the namespace lacks, and hide names it holds (scipy 1.10's
+                # deprecated numpy aliases): both work as attributes
+                names = names + list(strs)
         if st.kind in ("compiled", "generated", "stub") or st.open_sources:
             names += [n for n in x.knowledge.compiled_names(st.name) if n not in st.ns]
         # names served through __getattr__ with a DeprecationWarning: __deprecated_attrs__ lists them (numpy)
