@@ -65,6 +65,11 @@ export interface LibraryMatrix {
   apisWithDoc(doc: string): string[];
   /** The library's own note on the removal of `api` ("Use `np.inf` instead."), when it recorded one. */
   removalNote?(api: string): { note: string; version: string } | null;
+  /**
+   * Whether any member of `api` is recorded: false for a module only seen as another module's attribute and never
+   * walked (scipy 1.6's scipy.sparse.linalg.utils), whose names the matrix therefore does not know.
+   */
+  hasMembers?(api: string): boolean;
 }
 
 /** All matrices available, keyed by import name of the top-level package. */

@@ -309,7 +309,8 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
     if (lastSegment.startsWith('_')) return; // private and dunder names are outside the public surface
     history = resolvedSomewhere(ref.origin === 'star' ? exportedOnly(matrix.lookup(prefix.path)) : matrix.lookup(prefix.path));
     if (!history) {
-      const parentIsModule = i === 0 || parent?.kind === 'module';
+      // Only a module whose names the matrix knows can lack one (not one seen only as another's attribute).
+      const parentIsModule = i === 0 || (parent?.kind === 'module' && matrix.hasMembers?.(parent.api) !== false);
       // Test packages are never part of the surface the probe walks, so their absence proves nothing.
       const inTests = prefix.path.split('.').some((segment) => segment === 'tests' || segment === 'test' || segment === 'conftest');
       if (parentIsModule && !inTests && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {

@@ -50,6 +50,7 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   private readonly unresolved: Set<string>;
   private readonly childNamed: Database.Statement<[number, string], ApiNode>;
   private readonly nodeById: Database.Statement<[number], { parent_id: number; name: string }>;
+  private anyChild: Database.Statement<[number], unknown> | undefined;
   private readonly idCache = new Map<string, ApiNode | null>();
   private readonly pathCache = new Map<number, string>();
   private readonly spansOf: Database.Statement<[number], SpanRow>;
@@ -113,6 +114,13 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     }
     this.cache.set(api, history);
     return history;
+  }
+
+  hasMembers(api: string): boolean {
+    const node = this.node(api);
+    if (!node) return false;
+    this.anyChild ??= this.db.prepare('SELECT 1 FROM apis WHERE parent_id = ? LIMIT 1');
+    return this.anyChild.get(node.id) !== undefined || (node.alias_of !== null && this.anyChild.get(node.alias_of) !== undefined);
   }
 
   /** The node of a dotted path, found segment by segment in the tree of names. */
