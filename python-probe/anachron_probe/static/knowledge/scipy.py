@@ -375,7 +375,10 @@ class ScipyKnowledge(Knowledge):
     def _extend_signature(self, value, extra):
         from ...signatures import KEYWORD_ONLY, VAR_KEYWORD
 
-        base = self.x.sigs.function_signature(value, False)
+        # decorators stack (kstest: _rename_parameter inside _axis_nan_policy_factory): extend what the inner
+        # one left
+        inner = getattr(value, "wrapped_signature", None)
+        base = inner if isinstance(inner, dict) else self.x.sigs.function_signature(value, False)
         if base is None:
             return value
         params = [dict(p) for p in base["parameters"]]
