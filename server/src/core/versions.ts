@@ -39,7 +39,19 @@ export type Placement =
   | { kind: 'exact'; index: number }
   | { kind: 'between'; below: number | null; above: number | null };
 
+// A matrix's tracked versions are one array for its lifetime and the checker asks for the same few pins again and
+// again: placements are remembered per array (PEP 440 parsing dominated the checker's profile).
+const placements = new WeakMap<readonly string[], Map<string, Placement>>();
+
 export function placeVersion(version: string, tracked: readonly string[]): Placement {
+  let known = placements.get(tracked);
+  if (!known) placements.set(tracked, (known = new Map()));
+  let placement = known.get(version);
+  if (!placement) known.set(version, (placement = computePlacement(version, tracked)));
+  return placement;
+}
+
+function computePlacement(version: string, tracked: readonly string[]): Placement {
   let below: number | null = null;
   for (let i = 0; i < tracked.length; i++) {
     const c = compareVersions(tracked[i]!, version);
