@@ -4,6 +4,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { FindingCode } from './findings.js';
 import { compareVersions } from './versions.js';
 import type { SourceRange } from './source-range.js';
+import { leafName } from './api-path.js';
 
 export interface TextEdit {
   range: SourceRange;
@@ -34,7 +35,6 @@ export interface FixableFinding {
   library: string;
 }
 
-const leaf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 const parent = (path: string) => path.slice(0, path.lastIndexOf('.'));
 
 function lineOf(text: string, line: number): string {
@@ -43,14 +43,14 @@ function lineOf(text: string, line: number): string {
 
 function replaceApi(f: FixableFinding, text: string): Fix | null {
   if (!f.replacement || parent(f.replacement) !== parent(f.api) || f.range.start.line !== f.range.end.line) return null;
-  const old = leaf(f.api);
+  const old = leafName(f.api);
   const end = f.range.end.column;
   const start = end - old.length;
   if (lineOf(text, f.range.end.line).slice(start, end) !== old) return null;
   return {
     title: `Use \`${f.replacement}\`, which exists at ${f.library} ${f.pin}`,
     preferred: true,
-    edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leaf(f.replacement) }],
+    edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leafName(f.replacement) }],
   };
 }
 
@@ -89,7 +89,7 @@ function raisePin(f: FixableFinding, readManifest: (file: string) => string | un
   if (at < 0) return null;
   const old = /==\s*\S+?(?=[\s,;#]|$)/.exec(content.slice(at))![0];
   return {
-    title: `Raise the pin to ${f.library}==${target} in ${file} (lowest tracked version that has \`${leaf(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''})`,
+    title: `Raise the pin to ${f.library}==${target} in ${file} (lowest tracked version that has \`${leafName(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''})`,
     preferred: false,
     edits: [],
     manifest: { file, edits: [{ range: { start: { line, column: at }, end: { line, column: at + old.length } }, newText: `==${target}` }] },

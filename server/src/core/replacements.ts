@@ -3,17 +3,10 @@
 // version is a strong candidate.
 import type { ApiHistory, LibraryMatrix } from './api-model.js';
 import { stateAt } from './version-state.js';
+import { leafName, parentPath } from './api-path.js';
 
 /** Docs shared by more APIs than this are boilerplate ("Scalar method identical to …"), not evidence. */
 const MAX_SHARED_DOC = 4;
-
-function leafOf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
-}
-
-function parentOf(path: string): string {
-  return path.slice(0, path.lastIndexOf('.'));
-}
 
 export function suggestReplacement(matrix: LibraryMatrix, missing: ApiHistory, pinnedVersions: readonly string[]): string | null {
   const docs = new Set(missing.versions.map((c) => c.doc).filter((d): d is string => !!d && d.length >= 20));
@@ -21,7 +14,7 @@ export function suggestReplacement(matrix: LibraryMatrix, missing: ApiHistory, p
   for (const doc of docs) {
     const sharing = matrix.apisWithDoc(doc).filter((p) => p !== missing.api);
     // One function is often public under several paths (numpy.trapz, numpy.lib.function_base.trapz): count names.
-    if (new Set(sharing.map(leafOf)).size > MAX_SHARED_DOC) continue;
+    if (new Set(sharing.map(leafName)).size > MAX_SHARED_DOC) continue;
     sharing.forEach((p) => candidates.add(p));
   }
   const usable = [...candidates].filter((path) => {
@@ -29,8 +22,8 @@ export function suggestReplacement(matrix: LibraryMatrix, missing: ApiHistory, p
     if (!history || (history.kind !== missing.kind && !(history.kind === 'function' && missing.kind === 'class'))) return false;
     return pinnedVersions.every((v) => stateAt(history, v, matrix.versions).state === 'present');
   });
-  const parent = parentOf(missing.api);
-  usable.sort((a, b) => Number(parentOf(b) === parent) - Number(parentOf(a) === parent) || a.length - b.length || (a < b ? -1 : 1));
+  const parent = parentPath(missing.api);
+  usable.sort((a, b) => Number(parentPath(b) === parent) - Number(parentPath(a) === parent) || a.length - b.length || (a < b ? -1 : 1));
   return usable[0] ?? null;
 }
 

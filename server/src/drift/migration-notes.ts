@@ -13,6 +13,7 @@ import { findApiReferences } from '../core/python/references.js';
 import type { SourceRange } from '../core/source-range.js';
 import { describeVersionRuns, stateAt } from '../core/version-state.js';
 import { compareVersions } from '../core/versions.js';
+import { leafName } from '../core/api-path.js';
 
 export type MigrationItemKind = 'api' | 'parameter' | 'arity' | 'signature';
 
@@ -124,15 +125,11 @@ function keywordNames(signature: Signature): Set<string> {
   return new Set(signature.parameters.filter((p) => p.kind === 'positional_or_keyword' || p.kind === 'keyword_only').map((p) => p.name));
 }
 
-function leaf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
-}
-
 /** Where a name that is missing at `to` lives at `to`: the same leaf name elsewhere in the library (shortest path). */
 function movedTo(matrix: LibraryMatrix, api: string, to: string, listing: MigrationInput['listing']): string | null {
   if (!listing) return null;
-  const name = leaf(api);
-  const candidates = listing(matrix).filter((p) => p !== api && leaf(p) === name && !p.split('.').some((s) => s.startsWith('_')));
+  const name = leafName(api);
+  const candidates = listing(matrix).filter((p) => p !== api && leafName(p) === name && !p.split('.').some((s) => s.startsWith('_')));
   const present = candidates.filter((p) => {
     const h = matrix.lookup(p);
     return h !== undefined && stateAt(h, to, matrix.versions).state === 'present';
@@ -181,8 +178,8 @@ export function migrationNotes(input: MigrationInput): MigrationNotes {
       alsoAtSource: atSource.has(key),
       availableIn: f.availableIn,
       availableText: describeVersionRuns(matrix.versions, (i) => f.availableIn.includes(matrix.versions[i]!)),
-      targetSignature: targetSig ? formatSignature(leaf(f.api), targetSig) : null,
-      sourceSignature: sourceSig ? formatSignature(leaf(f.api), sourceSig) : null,
+      targetSignature: targetSig ? formatSignature(leafName(f.api), targetSig) : null,
+      sourceSignature: sourceSig ? formatSignature(leafName(f.api), sourceSig) : null,
       newKeywords,
     });
   }
@@ -210,8 +207,8 @@ export function migrationNotes(input: MigrationInput): MigrationNotes {
       alsoAtSource: false,
       availableIn: [],
       availableText: '',
-      targetSignature: formatSignature(leaf(api), after),
-      sourceSignature: formatSignature(leaf(api), before),
+      targetSignature: formatSignature(leafName(api), after),
+      sourceSignature: formatSignature(leafName(api), before),
       newKeywords: [...keywordNames(after)].filter((k) => !keywordNames(before).has(k)),
     });
   }

@@ -18,6 +18,7 @@ import { extractSignature } from '../bench/scoring/extract.js';
 import { compareVersions, isValidVersion, satisfies } from '../core/versions.js';
 import { readToolAnswer } from '../knowledge/render.js';
 import { parseRepairPrompt, splitDocumentation, type PromptTask } from './prompts.js';
+import { escapeRegExp, parentPath } from '../core/api-path.js';
 
 export type DriftReferenceMode = 'version-aware' | 'version-oblivious';
 export const DRIFT_REFERENCE_MODELS: readonly DriftReferenceMode[] = ['version-aware', 'version-oblivious'];
@@ -36,15 +37,6 @@ export interface ReferenceTaskSet {
   /** As the prompts name it ({library}). */
   library: string;
   tasks: readonly ReferenceTask[];
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf('.');
-  return i < 0 ? '' : path.slice(0, i);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 interface Matcher {
@@ -155,6 +147,16 @@ function replaceName(code: string, written: string, replacement: string): string
 
 /** Where the argument that starts at `start` ends: the next top-level comma or closing bracket (strings skipped). */
 function argumentEnd(line: string, start: number): number {
+  return scanToClose(line, start, true);
+}
+
+/** Where the parenthesis opened just before `start` closes (strings skipped); the line's end if it does not. */
+function closingParen(line: string, start: number): number {
+  return scanToClose(line, start, false);
+}
+
+/** The first closing bracket at depth 0 from `start` (or, with `atComma`, a comma at depth 0); strings skipped. */
+function scanToClose(line: string, start: number, atComma: boolean): number {
   let depth = 0;
   for (let i = start; i < line.length; i++) {
     const ch = line[i]!;
@@ -165,7 +167,7 @@ function argumentEnd(line: string, start: number): number {
     else if (ch === ')' || ch === ']' || ch === '}') {
       if (depth === 0) return i;
       depth--;
-    } else if (ch === ',' && depth === 0) return i;
+    } else if (atComma && ch === ',' && depth === 0) return i;
   }
   return line.length;
 }
@@ -290,22 +292,6 @@ function callKeywords(line: string, callee: string): string[] | null {
   return keywords;
 }
 
-/** Where the parenthesis opened just before `start` closes (strings skipped); the line's end if it does not. */
-function closingParen(line: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === '"' || ch === "'") {
-      const close = line.indexOf(ch, i + 1);
-      i = close < 0 ? line.length : close;
-    } else if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return line.length;
-}
 
 /** The parameter names a documented signature names as keywords; null when it does not parse. */
 function keywordNames(signature: string): Set<string> | null {
@@ -330,7 +316,7 @@ function keywordChanged(answer: ReturnType<typeof readToolAnswer>, keyword: stri
 export function documentationEdits(code: string, library: string, documentation: string): CodeEdit[] {
   const bindings = importBindings(code, library);
   const lines = code.split('\n');
-  const reachable = (api: string) => bindings.some((b) => (b.star ? parentOf(api) === b.target : api === b.target || api.startsWith(b.target + '.')));
+  const reachable = (api: string) => bindings.some((b) => (b.star ? parentPath(api) === b.target : api === b.target || api.startsWith(b.target + '.')));
   const edits: CodeEdit[] = [];
   for (const part of documentation.split(/\n(?=#{1,6} )/)) {
     const answer = readToolAnswer(part);
@@ -344,7 +330,7 @@ export function documentationEdits(code: string, library: string, documentation:
       const importedAt = lines.findIndex((l) => /^\s*from\s+[\w.]+\s+import\b/.test(l) && uses.test(l));
       const viaAlias = written.includes('.') && reachable(alternative);
       if (viaAlias) edits.push({ kind: 'rename', line: null, written, replacement: calleeExpression(alternative, bindings), module: null });
-      else edits.push({ kind: 'rename', line: importedAt >= 0 ? importedAt + 1 : null, written, replacement: alternative, module: parentOf(alternative) || library });
+      else edits.push({ kind: 'rename', line: importedAt >= 0 ? importedAt + 1 : null, written, replacement: alternative, module: parentPath(alternative) || library });
       continue;
     }
     if (answer.exists === true && answer.signatures.length > 0) {

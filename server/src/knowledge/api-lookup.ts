@@ -14,6 +14,7 @@ import { abbreviates, versionCorrectAlternative } from '../core/replacements.js'
 import { TfIdfIndex, tokenize } from '../core/tfidf.js';
 import { describeVersionRuns, stateAt, type StateBasis } from '../core/version-state.js';
 import { placeVersion } from '../core/versions.js';
+import { cellAt, isPrivatePath, leafName, parentPath } from '../core/api-path.js';
 
 /** Every API path a library's matrix records (any version): the SQLite store's apiPaths(). */
 export type ApiListing = (matrix: LibraryMatrix) => readonly string[];
@@ -142,23 +143,6 @@ export type LookupAnswer = ApiAnswer | MatchesAnswer | NotFoundAnswer;
 
 const MAX_MATCHES = 20;
 
-function leaf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf('.');
-  return i < 0 ? '' : path.slice(0, i);
-}
-
-function isPrivatePath(path: string): boolean {
-  return path.split('.').some((part) => part.startsWith('_'));
-}
-
-function cellAt(history: ApiHistory | undefined, version: string): VersionCell | undefined {
-  return history?.versions.find((c) => c.version === version);
-}
-
 /**
  * Answers questions about APIs at a project's pins. Holds caches (member lists, search indexes) over one catalog;
  * create one per catalog and reuse it.
@@ -232,7 +216,7 @@ export class ApiKnowledge {
     }
     const newest = matrix.versions[matrix.versions.length - 1]!;
     const versions = pin?.versions ?? [newest];
-    const short = leaf(path);
+    const short = leafName(path);
     const at: AtVersion[] = versions.map((version) => {
       const s = stateAt(history, version, matrix.versions);
       const cell = s.cell;
@@ -264,7 +248,7 @@ export class ApiKnowledge {
           api: alt.replacement,
           basis: alt.basis,
           note: alt.note?.note ?? null,
-          signature: alt.replacement && altCell?.signature ? formatSignature(leaf(alt.replacement), altCell.signature) : null,
+          signature: alt.replacement && altCell?.signature ? formatSignature(leafName(alt.replacement), altCell.signature) : null,
         };
       }
     }
@@ -341,19 +325,19 @@ export class ApiKnowledge {
     const cell = cellAt(history, version);
     const kind = cell?.kind ?? history?.kind ?? null;
     const deprecated = cell?.state === 'present' && this.deprecatedSince(matrix, api, version) !== null;
-    return { api, apiKind: kind, deprecated, signature: cell?.signature ? formatSignature(leaf(api), cell.signature) : null, doc: cell?.doc ?? null, score: Math.round(score * 1000) / 1000 };
+    return { api, apiKind: kind, deprecated, signature: cell?.signature ? formatSignature(leafName(api), cell.signature) : null, doc: cell?.doc ?? null, score: Math.round(score * 1000) / 1000 };
   }
 
   private notFound(query: string, matrix: LibraryMatrix | null, pin: PinView | null, reason: string): NotFoundAnswer {
     let suggestions: Match[] = [];
     if (matrix && query) {
       // Similar names at the pinned version: members of the nearest parent the matrix knows, by the name's words.
-      let parent = parentOf(query);
-      while (parent.includes('.') && !matrix.lookup(parent)) parent = parentOf(parent);
+      let parent = parentPath(query);
+      while (parent.includes('.') && !matrix.lookup(parent)) parent = parentPath(parent);
       if (!parent) parent = matrix.library;
       const version = this.searchVersion(matrix, pin);
-      const words = tokenize(leaf(query));
-      const sameLeaf = this.paths(matrix).filter((p) => leaf(p) === leaf(query) && !isPrivatePath(p) && cellAt(matrix.lookup(p), version)?.state === 'present');
+      const words = tokenize(leafName(query));
+      const sameLeaf = this.paths(matrix).filter((p) => leafName(p) === leafName(query) && !isPrivatePath(p) && cellAt(matrix.lookup(p), version)?.state === 'present');
       const byWords = words.length ? this.index(matrix, parent, 'members', version).names.search(words).slice(0, 5).map((s) => s.key) : [];
       suggestions = [...new Set([...sameLeaf.slice(0, 3), ...byWords])].slice(0, 5).map((api) => this.match(matrix, api, version, 0));
     }
@@ -371,7 +355,7 @@ export class ApiKnowledge {
     if (!byParent) {
       byParent = new Map();
       for (const path of this.paths(matrix)) {
-        const p = parentOf(path);
+        const p = parentPath(path);
         if (!p) continue;
         let list = byParent.get(p);
         if (!list) byParent.set(p, (list = []));
@@ -393,13 +377,13 @@ export class ApiKnowledge {
     index = { docs: new TfIdfIndex<string>(), names: new TfIdfIndex<string>() };
     const candidates = scope === 'members' ? this.childrenOf(matrix, base) : this.paths(matrix).filter((p) => p.startsWith(base + '.') && !isPrivatePath(p));
     for (const path of candidates) {
-      if (leaf(path).startsWith('_')) continue;
+      if (leafName(path).startsWith('_')) continue;
       const cell = cellAt(matrix.lookup(path), version);
       if (cell?.state !== 'present') continue;
       if (scope === 'library' && cell.kind !== 'function' && cell.kind !== 'class') continue;
       const doc = tokenize(cell.doc ?? '');
       if (doc.length) index.docs.add(path, doc);
-      const name = tokenize(leaf(path));
+      const name = tokenize(leafName(path));
       if (name.length) index.names.add(path, name);
     }
     this.indexes.set(key, index);

@@ -3,6 +3,7 @@
 // by prepareDescription in the paper's order. Collision de-duplication needs every API of a version and lives in
 // descriptions.ts. Pure; documented in docs/benchmark-datasets.md.
 import { NAME_PLACEHOLDER } from '../models/prompt-contract.js';
+import { escapeRegExp, leafName } from '../../core/api-path.js';
 
 /** Length cap of a description, broken at a word boundary (Table 10). */
 export const DESCRIPTION_MAX_CHARS = 600;
@@ -19,14 +20,6 @@ export type DescriptionRejection = 'empty' | 'too-short' | 'auto-generated' | 'n
 export type DescriptionResult =
   | { ok: true; text: string; tier: QualityTier }
   | { ok: false; reason: DescriptionRejection; text: string };
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function leafOf(api: string): string {
-  return api.slice(api.lastIndexOf('.') + 1);
-}
 
 // ---- 1. signature stripping ----------------------------------------------------------------------------------------
 
@@ -54,7 +47,7 @@ const RETURN_ANNOTATION = String.raw`->\s*[\w.]+(?:\[[^\]\n]*\])?`;
  * with a capital letter follows: `trapz(y, x=None) Integrate along …`.
  */
 export function stripSignature(text: string, api: string): string {
-  const leaf = leafOf(api);
+  const leaf = leafName(api);
   let rest = text.replace(/^\s+/, '');
   for (let guard = 0; guard < 8; guard++) {
     const m = SIGNATURE_START.exec(rest);
@@ -69,7 +62,7 @@ export function stripSignature(text: string, api: string): string {
       continue;
     }
     const joined = new RegExp(String.raw`^\s*(?:${RETURN_ANNOTATION})?\s+(?=[A-Z])`).exec(lineRest);
-    if (joined && leafOf(name) === leaf) {
+    if (joined && leafName(name) === leaf) {
       rest = rest.slice(close + joined[0].length);
       continue;
     }
@@ -143,7 +136,7 @@ export function capLength(text: string, max = DESCRIPTION_MAX_CHARS): string {
  * `numpy.linalg.norm`, `~numpy.linalg.norm`), whole words and case-insensitively, with NAME_PLACEHOLDER.
  */
 export function redactName(text: string, api: string): string {
-  const leaf = leafOf(api);
+  const leaf = leafName(api);
   if (leaf === '' || !text.toLowerCase().includes(leaf.toLowerCase())) return text;
   const pattern = new RegExp(String.raw`(?<![\w.])~?(?:[A-Za-z_]\w*\.)*${escapeRegExp(leaf)}(?!\w)`, 'gi');
   return text.replace(pattern, NAME_PLACEHOLDER);

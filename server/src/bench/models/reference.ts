@@ -10,6 +10,7 @@ import { NAME_PLACEHOLDER, parsePrompt, PromptContractError, type ApiCPrompt, ty
 import { TfIdfIndex, tokenize } from '../../core/tfidf.js';
 import { readToolAnswer, type ReadAnswer } from '../../knowledge/render.js';
 import { extractSignature } from '../scoring/extract.js';
+import { cellAt, isPrivatePath, leafName, parentPath } from '../../core/api-path.js';
 
 export type ReferenceMode = 'pinned' | 'newest';
 
@@ -84,10 +85,10 @@ export class ReferenceModel {
     const index = this.memberIndex(lib, spec.module, version);
     const query = tokenize(spec.description.split(NAME_PLACEHOLDER).join(' '));
     const best = pickBest(index.search(query));
-    if (best) return leaf(best);
+    if (best) return leafName(best);
     // Nothing shares a word with the description: the first member present at that version, if any.
     const members = (lib.children.get(spec.module) ?? []).filter((p) => isPresent(cellAt(lib.matrix.lookup(p), version)));
-    return members.length > 0 ? leaf(members[0]!) : '';
+    return members.length > 0 ? leafName(members[0]!) : '';
   }
 
   private memberIndex(lib: LibraryIndex, parent: string, version: string): TfIdfIndex<string> {
@@ -111,7 +112,7 @@ export class ReferenceModel {
     if (!history) return '';
     const version = this.chooseVersion(lib.matrix, spec.version);
     const signature = signatureNear(history, version);
-    return signature ? formatSignature(leaf(spec.api), stripReceiver(signature, history, version)) : '';
+    return signature ? formatSignature(leafName(spec.api), stripReceiver(signature, history, version)) : '';
   }
 
   // ---- API-C --------------------------------------------------------------------------------------------------------
@@ -122,14 +123,14 @@ export class ReferenceModel {
     let target = spec.api;
     // Documentation in the prompt: the API it answers about (the named one), or its best match for the description,
     // with the signature it gives.
-    const importable = (path: string) => bindings.length === 0 || bindings.some((b) => path === b.target || path.startsWith(b.target + '.') || (b.star && parentOf(path) === b.target));
+    const importable = (path: string) => bindings.length === 0 || bindings.some((b) => path === b.target || path.startsWith(b.target + '.') || (b.star && parentPath(path) === b.target));
     const documented = doc ? documentedCallable(doc, target, importable) : null;
     if (documented) {
       target = documented.api;
       if (documented.signature) return `${calleeExpression(target, bindings)}(${chooseArguments(documented.signature, spec).join(', ')})`;
     }
     if (target === undefined) {
-      const reachable = (path: string) => bindings.length === 0 || bindings.some((b) => path === b.target || path.startsWith(b.target + '.') || (b.star && parentOf(path) === b.target));
+      const reachable = (path: string) => bindings.length === 0 || bindings.some((b) => path === b.target || path.startsWith(b.target + '.') || (b.star && parentPath(path) === b.target));
       const query = spec.description !== undefined ? tokenize(spec.description.split(NAME_PLACEHOLDER).join(' ')) : contextTokens(spec, bindings);
       target = pickBest(this.callableIndex(lib, version).search(query, reachable));
       if (target === undefined) return '';
@@ -151,7 +152,7 @@ export class ReferenceModel {
         if (isPrivatePath(path)) continue;
         const cell = cellAt(lib.matrix.lookup(path), version);
         if (!isPresent(cell) || (cell!.kind !== 'function' && cell!.kind !== 'class')) continue;
-        const name = tokenize(leaf(path));
+        const name = tokenize(leafName(path));
         index.add(path, [...name, ...name, ...tokenize(cell!.doc ?? '')]);
       }
       this.callableIndexes.set(key, index);
@@ -167,7 +168,7 @@ export class ReferenceModel {
     const paths = [...this.listing(matrix)].sort();
     const children = new Map<string, string[]>();
     for (const path of paths) {
-      const parent = parentOf(path);
+      const parent = parentPath(path);
       if (parent === '') continue;
       let list = children.get(parent);
       if (!list) children.set(parent, (list = []));
@@ -196,15 +197,15 @@ function callerSignature(signature: Signature, kind: string | null): Signature {
 
 /** API-I: the documentation's best match among the module's members. */
 function identifyFromDocumentation(doc: ReadAnswer, spec: ApiIPrompt): string | null {
-  const match = doc.matches.find((m) => parentOf(m.api) === spec.module);
-  return match ? leaf(match.api) : null;
+  const match = doc.matches.find((m) => parentPath(m.api) === spec.module);
+  return match ? leafName(match.api) : null;
 }
 
 /** SR: the signature the documentation states for the API at the version, when it is about that API. */
 function signatureFromDocumentation(doc: ReadAnswer, spec: SrPrompt): string | null {
   if (doc.api !== spec.api || doc.exists === false || doc.signatures.length === 0) return null;
   const signature = parseSignatureText(doc.signatures[0]!);
-  return signature ? formatSignature(leaf(spec.api), callerSignature(signature, doc.apiKind)) : null;
+  return signature ? formatSignature(leafName(spec.api), callerSignature(signature, doc.apiKind)) : null;
 }
 
 /** API-C: the callable the documentation points to for the call (the named API, or its best match) and its signature. */
@@ -222,23 +223,6 @@ function documentedCallable(doc: ReadAnswer, named: string | undefined, importab
 }
 
 // ---- helpers (exported for tests) ------------------------------------------------------------------------------------
-
-export function leaf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf('.');
-  return i < 0 ? '' : path.slice(0, i);
-}
-
-function isPrivatePath(path: string): boolean {
-  return path.split('.').some((part) => part.startsWith('_'));
-}
-
-function cellAt(history: ApiHistory | undefined, version: string): VersionCell | undefined {
-  return history?.versions.find((c) => c.version === version);
-}
 
 function isPresent(cell: VersionCell | undefined): boolean {
   return cell?.state === 'present';
@@ -334,13 +318,13 @@ export function calleeExpression(api: string, bindings: readonly ImportBinding[]
   let best: ImportBinding | undefined;
   for (const b of bindings) {
     if (b.star) {
-      if (parentOf(api) === b.target && (!best || b.target.length > best.target.length)) best = b;
+      if (parentPath(api) === b.target && (!best || b.target.length > best.target.length)) best = b;
       continue;
     }
     if ((api === b.target || api.startsWith(b.target + '.')) && (!best || b.target.length > best.target.length)) best = b;
   }
   if (!best) return api;
-  if (best.star) return leaf(api);
+  if (best.star) return leafName(api);
   return best.local + api.slice(best.target.length);
 }
 
