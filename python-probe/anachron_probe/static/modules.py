@@ -351,7 +351,7 @@ def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=
             ok = meson_mentions(parent, name, d)
             if ok == "some" and conditional is not None:
                 conditional[d] = "installed for Python %s only" % _range_text(
-                    [t for t in pythons if _meson_active_mention(extractor.read_text(meson_file) or "", name, [t])])
+                    [t for t in pythons if _meson_active_mention(quoted_meson[meson_file], name, [t])])
             if not ok:
                 if all_meson is None:
                     all_meson = "\n".join(extractor.read_text(f) or "" for f in files if f.endswith("meson.build"))

@@ -240,11 +240,11 @@ export function findApiReferences(tree: Tree): ApiReference[] {
   // same name shadows the import only inside its function.
   for (const name of [...boundOutsideParameters, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
-  const shadowers = new Map([...parameterScopes].map(([name, owners]) => [name, new Set(owners.map((o) => o.id))]));
+  // Inside a function taking the name as a parameter (by position in the text: no walk up the tree per lookup).
   const bindingAt = (name: string, at: Node): Binding | null | undefined => {
     const binding = table.get(name);
-    const owners = binding ? shadowers.get(name) : undefined;
-    if (owners) for (let n = at.parent; n; n = n.parent) if (owners.has(n.id)) return null;
+    const owners = binding ? parameterScopes.get(name) : undefined;
+    if (owners?.some((o) => o.startIndex <= at.startIndex && at.endIndex <= o.endIndex)) return null;
     return binding;
   };
   const producerOf = (call: Node): string | null => {
