@@ -29,7 +29,7 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'client/src/extension.ts')], outfile: join(dist, 'client.js') }),
   build({ ...common, entryPoints: [join(root, 'server/src/lsp/server.ts')], outfile: join(dist, 'server.js') }),
   build({ ...common, entryPoints: [join(root, 'server/src/cli/main.ts')], outfile: join(dist, 'cli.js') }),
-  build({ ...common, entryPoints: [join(root, 'server/src/bench-api.ts')], outfile: join(dist, 'bench-api.js') }),
+  build({ ...common, entryPoints: [join(root, 'server/src/perf-api.ts')], outfile: join(dist, 'perf-api.js') }),
   // The MCP server and its SDK, loaded by `anachron mcp` only.
   build({ ...common, entryPoints: [join(root, 'server/src/mcp/server.ts')], outfile: join(dist, 'mcp.js') }),
 ]);

@@ -32,7 +32,7 @@ import {
   type DriftSolution,
   type DriftTask,
   type DriftTaskSet,
-} from '../server/src/drift/tasks.js';
+} from '../server/src/eval/drift/tasks.js';
 
 const REPO = resolve(__dirname, '..');
 const TASK_DIR = join(REPO, 'tasks', 'drift');

@@ -1,12 +1,12 @@
-// The drift suite in "anachron: Run Benchmark…" (the pure parts, client/src/bench-flow.ts): the libraries it offers
+// The drift suite in "anachron: Run Benchmark…" (the pure parts, client/src/eval/run-flow.ts): the libraries it offers
 // (bundled tasks and environments), the config the CLI accepts, the run folder (the same choices resume), the
 // confirmation text before generated code runs, progress across the stages, and the outcome lines.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/bench-flow.js';
-import { validateRunConfig } from '../server/src/bench/runs/config.js';
-import type { RunProgress } from '../server/src/bench/runs/runner.js';
+import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/eval/run-flow.js';
+import { validateRunConfig } from '../server/src/eval/runs/config.js';
+import type { RunProgress } from '../server/src/eval/runs/runner.js';
 import { compareVersions } from '../server/src/core/versions.js';
 
 const base: PlanInput = {

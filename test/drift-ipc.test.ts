@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ipcModelConfig, serveModelOverIpc } from '../server/src/bench/models/ipc-provider.js';
-import type { RunProgress } from '../server/src/bench/runs/runner.js';
-import type { DriftResults } from '../server/src/drift/report.js';
-import { DriftReferenceModel } from '../server/src/drift/reference-models.js';
+import { ipcModelConfig, serveModelOverIpc } from '../server/src/eval/models/ipc-provider.js';
+import type { RunProgress } from '../server/src/eval/runs/runner.js';
+import type { DriftResults } from '../server/src/eval/drift/report.js';
+import { DriftReferenceModel } from '../server/src/eval/drift/reference-models.js';
 import { REPO_ROOT } from './support/cli.js';
 import { FAKE_TASKS, makeDriftFixture, PYTHON } from './support/drift-fixture.js';
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { BuiltinProvider } from '../server/src/bench/models/builtin.js';
-import type { ModelProvider } from '../server/src/bench/models/provider.js';
-import { readDriftRun } from '../server/src/drift/report-files.js';
-import { executeDriftRun, type Executor } from '../server/src/drift/run.js';
+import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
+import type { ModelProvider } from '../server/src/eval/models/provider.js';
+import { readDriftRun } from '../server/src/eval/drift/report-files.js';
+import { executeDriftRun, type Executor } from '../server/src/eval/drift/run.js';
 import { executeSample } from '../server/src/environments/sandbox.js';
 import { FAKE_TASKS, makeDriftFixture, PYTHON } from './support/drift-fixture.js';
 

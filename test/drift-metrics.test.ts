@@ -3,7 +3,7 @@
 // the category table and repair success per target and round; the repair plan and the facts read from a run.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { driftFacts, generationSamples, plannedRepairs, repairId, type DriftTaskSetInput } from '../server/src/drift/dataset.js';
+import { driftFacts, generationSamples, plannedRepairs, repairId, type DriftTaskSetInput } from '../server/src/eval/drift/dataset.js';
 import {
   categoryTable,
   driftMatrix,
@@ -17,7 +17,7 @@ import {
   type ExecutionFact,
   type Outcome,
   type RepairCase,
-} from '../server/src/drift/metrics.js';
+} from '../server/src/eval/drift/metrics.js';
 
 const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `${actual} ≠ ${expected}`);
 

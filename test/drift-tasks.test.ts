@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { isValidSpecifier, satisfies } from '../server/src/core/versions';
-import { DEFAULT_ANCHOR, loadAnyTaskFile, loadHumanEval, parseHumanEval } from '../server/src/drift/humaneval';
+import { DEFAULT_ANCHOR, loadAnyTaskFile, loadHumanEval, parseHumanEval } from '../server/src/eval/drift/humaneval';
 import {
   DRIFT_CATEGORIES,
   coverageGrid,
@@ -23,7 +23,7 @@ import {
   solutionFor,
   type DriftTask,
   type DriftTaskIssue,
-} from '../server/src/drift/tasks';
+} from '../server/src/eval/drift/tasks';
 
 const TASK_DIR = join(__dirname, '..', 'tasks', 'drift');
 

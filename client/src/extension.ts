@@ -38,8 +38,8 @@ import {
 } from '../../server/src/lsp/protocol.js';
 import { addMatrixColumn, removeUserMatrices } from './add-column.js';
 import { AgentFeatures } from './agents.js';
-import { openBenchmarkReports } from './bench-reports.js';
-import { editorRunsFolders, runBenchmark } from './bench-run.js';
+import { openBenchmarkReports } from './eval/reports-command.js';
+import { editorRunsFolders, runBenchmark } from './eval/run-command.js';
 import { checkWorkspace } from './check-workspace.js';
 import { HistoryPanel } from './history-panel.js';
 import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { DriftResults } from '../../server/src/drift/report.js';
+import type { DriftResults } from '../../server/src/eval/drift/report.js';
 import { debianEnvironment } from '../../server/src/environments/providers.js';
 import { runCli } from '../support/cli.js';
 

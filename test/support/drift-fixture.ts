@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunConfig } from '../../server/src/bench/runs/config.js';
-import type { DriftTaskSet } from '../../server/src/drift/tasks.js';
+import type { RunConfig } from '../../server/src/eval/runs/config.js';
+import type { DriftTaskSet } from '../../server/src/eval/drift/tasks.js';
 
 export const PYTHON = process.env.ANACHRON_SANDBOX_PYTHON ?? '/usr/bin/python3';
 export const VERSIONS = ['1.0.0', '2.0.0'] as const;

@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnalysisContext } from '../core/analyze.js';
-import { listMatrixApis } from '../bench/models/matrix-listing.js';
+import { listMatrixApis } from '../eval/models/matrix-listing.js';
 import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import {
   CHECK_DESCRIPTION,

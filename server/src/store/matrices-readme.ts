@@ -44,7 +44,7 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
     'alone ("would this call work"); the benchmark uses the paper\'s rule (present = documented ∧ resolved; documented',
     'but unresolvable = na; resolvable but undocumented, including APIs dropped from the docs = absent).',
     '',
-    `Store: ${inputs.length} matrices, ${(total / 1e6).toFixed(1)} MB in all (load time: \`node bench/load-matrices.mjs\`).`,
+    `Store: ${inputs.length} matrices, ${(total / 1e6).toFixed(1)} MB in all (load time: \`node perf/matrix-load.mjs\`).`,
     '',
   ];
   for (const { matrix: m, sizeBytes } of inputs) {

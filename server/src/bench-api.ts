@@ -1,8 +1,0 @@
-// Internals the bench scripts drive directly (bundled as dist/bench-api.js): the same functions the CLI and the
-// server use, so the figures measure the real thing.
-export { openMatrixCatalog } from './store/catalog.js';
-export { defaultMatricesFolder } from './store/matrices-folder.js';
-export { loadPythonParser } from './parser/python-parser.js';
-export { findApiReferences } from './core/python/references.js';
-export { analyzeTree } from './core/analyze.js';
-export { parseCommandLinePin } from './core/pins.js';

@@ -1,0 +1,425 @@
+// Running (or resuming) a drift run: the same machinery as a LibEvoBench run (run store, runner, providers, limit,
+// shard, progress, cancellation), in stages:
+//   1. generate: n samples per prompt (a task at one version), each answer recorded as it completes;
+//   2. execute: every answered sample's code in every environment of its library, each execution recorded as it
+//      completes (drift_executions);
+//   3. repair, round 1..R: for each sample that passes on its prompted version and fails on a newer one, a repair
+//      prompt (code, error, task, migration notes from the matrices), the answer recorded, then run in the target
+//      environment; each attempt that still fails gets the next round with its own error and notes.
+// Every stage plans from what the database holds, so a run killed at any point resumes with exactly the work it has
+// not recorded: nothing is generated or executed twice.
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Tree } from 'web-tree-sitter';
+import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../models/config.js';
+import { createProvider, type ProviderEnvironment } from '../models/factory.js';
+import { ConcurrencyLimiter } from '../models/limiter.js';
+import type { ModelProvider } from '../models/provider.js';
+import { GROUNDED_SUFFIX } from '../runs/arms.js';
+import { DEFAULT_CONCURRENCY, runArms, type RunConfig } from '../runs/config.js';
+import { runPending, type RunProgress } from '../runs/runner.js';
+import { selectSamples, type BenchSample } from '../runs/samples.js';
+import { RunStore } from '../runs/store.js';
+import type { LibraryMatrix, MatrixCatalog } from '../../core/api-model.js';
+import type { ApiKnowledge } from '../../knowledge/api-lookup.js';
+import { resolvedDriftSettings } from './config.js';
+import {
+  codeOf,
+  errorText,
+  executionKey,
+  generationSamples,
+  plannedRepairs,
+  REPAIR_TASK,
+  truthOf,
+  type DriftTaskInput,
+  type DriftTaskSetInput,
+  type RepairTruth,
+} from './dataset.js';
+import { driftGrounding, withDriftArms } from './grounding.js';
+import { migrationNotes } from './migration-notes.js';
+import { renderTaskText, repairPrompt } from './prompts.js';
+import { DriftStore, type ExecutionRecord } from './store.js';
+import type { ExecutionOutcome, ExecutionRequest, PythonCommand } from '../../environments/sandbox.js';
+
+export type { PythonCommand };
+
+/** Runs one sample against its harness in a sandbox: environments/sandbox.ts's executeSample (tests may wrap it). */
+export type Executor = (request: ExecutionRequest) => Promise<ExecutionOutcome>;
+
+export interface NotesSource {
+  parse(text: string): Tree;
+  catalog: MatrixCatalog;
+  listing?: (matrix: LibraryMatrix) => readonly string[];
+}
+
+export interface DriftRunOptions {
+  /** Suite "drift", with the versions of every library given (the environments). */
+  config: RunConfig;
+  database: string;
+  tasks: readonly DriftTaskSetInput[];
+  /** library → version → the command of its environment; every version of the config needs one. */
+  environments: ReadonlyMap<string, ReadonlyMap<string, PythonCommand>>;
+  execute: Executor;
+  /** Parser and matrices for the migration notes; null leaves the notes out (the prompts say nothing then). */
+  notes: NotesSource | null;
+  /** anachron's knowledge of the matrices, for the grounded arm's Documentation sections (config.arms). */
+  knowledge?: ApiKnowledge | null;
+  /** A provider instead of the one the config describes (the editor's vscode.lm provider, tests). Not closed here. */
+  provider?: ModelProvider;
+  environment?: Omit<ProviderEnvironment, 'limiter' | 'driftTasks'>;
+  retryFailed?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  progressIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface DriftRunSummary {
+  database: string;
+  provider: string;
+  generations: { samples: number; answered: number; failed: number; pending: number; sent: number };
+  executions: { done: number; thisSession: number; errors: number; firstError?: string };
+  repairs: { samples: number; answered: number; failed: number; pending: number; sent: number };
+  cancelled: boolean;
+  elapsedMs: number;
+}
+
+function versionsOf(config: RunConfig, tasks: readonly DriftTaskSetInput[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const set of tasks) {
+    const vs = config.versions?.[set.library];
+    if (!vs || vs.length === 0) throw new Error(`the drift run needs the versions of ${set.library} (config.versions.${set.library})`);
+    out.set(set.library, [...vs]);
+  }
+  return out;
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+function commandText(python: PythonCommand): string {
+  return python.argv.join(' ');
+}
+
+export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRunSummary> {
+  const { config, tasks } = options;
+  if (config.suite !== 'drift') throw new Error(`executeDriftRun runs suite "drift", not "${config.suite}"`);
+  const settings = resolvedDriftSettings(config.drift);
+  const started = performance.now();
+  const versions = versionsOf(config, tasks);
+  for (const [library, vs] of versions) {
+    for (const v of vs) if (!options.environments.get(library)?.get(v)) throw new Error(`no environment for ${library} ${v}`);
+  }
+  const taskIndex = new Map<string, DriftTaskInput>();
+  for (const set of tasks) for (const t of set.tasks) taskIndex.set(`${set.library}\u0000${t.id}`, t);
+  const taskOf = (library: string, id: string): DriftTaskInput => {
+    const t = taskIndex.get(`${library}\u0000${id}`);
+    if (!t) throw new Error(`no task ${library} ${id}`);
+    return t;
+  };
+
+  const arms = runArms(config);
+  const knowledge = options.knowledge ?? null;
+  if (arms.includes('grounded') && !knowledge) throw new Error('the grounded arm needs anachron\'s knowledge of the matrices (options.knowledge)');
+  const store = RunStore.open(options.database, { config });
+  let dataset: BenchSample[];
+  let selection: ReturnType<typeof selectSamples>;
+  try {
+    dataset = generationSamples(tasks, versions, settings.samplesPerPrompt);
+    if (arms.length !== 1 || arms[0] !== 'plain') {
+      // The grounded arm (grounding.ts): the lookup answers per (library, task, version), computed once for its n
+      // samples; grounded prompts already registered are kept as they are.
+      const registered = new Map<string, BenchSample>();
+      for (const e of store.entries()) if (e.sample.id.endsWith(GROUNDED_SUFFIX)) registered.set(e.sample.id, e.sample);
+      const answers = new Map<string, string | null>();
+      const ground = (library: string, task: DriftTaskInput, version: string): string | null => {
+        const key = `${library}\u0000${task.id}\u0000${version}`;
+        if (!answers.has(key)) answers.set(key, driftGrounding(knowledge!, library, version, task));
+        return answers.get(key)!;
+      };
+      dataset = withDriftArms(dataset, arms, taskOf, ground, (id) => registered.get(id));
+    }
+    selection = selectSamples(dataset, { ...(config.limit !== undefined ? { limit: config.limit } : {}), shard: config.shard ?? null });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const generationIds = new Set(selection.samples.map((s) => s.id));
+  let drift: DriftStore | undefined;
+  let provider: ModelProvider | undefined = options.provider;
+  let owned: { close(): Promise<void> } | undefined;
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) stop.abort(options.signal.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
+  const request = {
+    maxTokens: config.model.maxTokens ?? DEFAULT_MAX_TOKENS,
+    temperature: config.model.temperature ?? DEFAULT_TEMPERATURE,
+    ...(config.model.stop ? { stop: config.model.stop } : {}),
+  };
+  const summary: DriftRunSummary = {
+    database: options.database,
+    provider: options.provider?.id ?? '(none needed)',
+    generations: { samples: 0, answered: 0, failed: 0, pending: 0, sent: 0 },
+    executions: { done: 0, thisSession: 0, errors: 0 },
+    repairs: { samples: 0, answered: 0, failed: 0, pending: 0, sent: 0 },
+    cancelled: false,
+    elapsedMs: 0,
+  };
+
+  const ensureProvider = async (): Promise<ModelProvider> => {
+    if (provider) return provider;
+    const created = await createProvider(config.model, { ...options.environment, limiter: new ConcurrencyLimiter(concurrency), driftTasks: tasks });
+    owned = created;
+    provider = created;
+    summary.provider = created.id;
+    return created;
+  };
+
+  const generate = async (ids: ReadonlySet<string>, phase: string): Promise<number> => {
+    if (options.retryFailed) store.supersedeFailures(ids);
+    const pending = store.pending(ids);
+    if (pending.length === 0 || stop.signal.aborted) return 0;
+    const before = store.counts(ids);
+    const p = await ensureProvider();
+    const outcome = await runPending({
+      store,
+      provider: p,
+      pending,
+      before: { total: before.samples, answered: before.answered, failed: before.failed },
+      request,
+      concurrency,
+      signal: stop.signal,
+      ...(options.onProgress ? { onProgress: (x: RunProgress) => options.onProgress!({ ...x, phase }) } : {}),
+      ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
+    });
+    return outcome.sent;
+  };
+
+  /** Runs the given (sample, environment) pairs, recording each as it completes. */
+  const executeAll = async (jobs: { sample: BenchSample; environment: string; library: string; taskId: string; entryPoint: string; response: string }[], phase: string, doneBefore: number): Promise<void> => {
+    const workers = Math.max(1, settings.executionConcurrency ?? availableParallelism());
+    let next = 0;
+    let done = 0;
+    let lastProgress = -Infinity;
+    const t0 = performance.now();
+    const interval = options.progressIntervalMs ?? 100;
+    const progress = (force: boolean) => {
+      if (!options.onProgress) return;
+      const now = performance.now();
+      if (!force && now - lastProgress < interval) return;
+      lastProgress = now;
+      const elapsedMs = now - t0;
+      const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0;
+      options.onProgress({
+        total: doneBefore + jobs.length,
+        done: doneBefore + done,
+        answered: doneBefore + done,
+        failed: summary.executions.errors,
+        doneThisSession: done,
+        rate,
+        etaSeconds: done > 0 && rate > 0 ? (jobs.length - done) / rate : null,
+        elapsedMs,
+        phase,
+      });
+    };
+    const runOne = async (job: (typeof jobs)[number]) => {
+      const task = taskOf(job.library, job.taskId);
+      const python = options.environments.get(job.library)!.get(job.environment)!;
+      const extracted = codeOf(job.response, job.entryPoint);
+      const base = { sampleId: job.sample.id, environment: job.environment, extraction: extracted.kind, codeDigest: digest(extracted.code), interpreter: commandText(python) };
+      let record: ExecutionRecord;
+      if (extracted.kind === 'empty') {
+        record = { ...base, outcome: 'hard-fail', errorType: 'NoCode', message: 'the response holds no code', trace: null, phase: 'extraction', warnings: [], durationMs: 0, isolation: [], executedAt: new Date().toISOString() };
+      } else {
+        let result: ExecutionOutcome;
+        try {
+          result = await options.execute({
+            python,
+            code: extracted.code,
+            harness: task.harness,
+            entryPoint: job.entryPoint,
+            library: job.library,
+            timeoutMs: settings.timeoutMs,
+            memoryMb: settings.memoryMb,
+            maxProcesses: settings.maxProcesses,
+            signal: stop.signal,
+          });
+        } catch (e) {
+          if (stop.signal.aborted) return;
+          summary.executions.errors++;
+          summary.executions.firstError ??= `${job.sample.id} in ${job.library} ${job.environment}: ${(e as Error).message}`;
+          options.log?.(`drift: cannot execute ${job.sample.id} in ${job.library} ${job.environment}: ${(e as Error).message}`);
+          return;
+        }
+        if (stop.signal.aborted) return; // killed by the cancellation: not an outcome of the code
+        record = {
+          ...base,
+          outcome: result.outcome,
+          errorType: result.errorType ?? null,
+          message: result.message ?? null,
+          trace: result.trace ?? null,
+          phase: result.phase ?? null,
+          warnings: (result.warnings ?? []).map((w) => ({ category: w.category, message: w.message, ...(w.filename ? { filename: w.filename } : {}) })),
+          durationMs: result.durationMs,
+          isolation: result.isolation ?? [],
+          executedAt: new Date().toISOString(),
+        };
+      }
+      drift!.record(record);
+      done++;
+      summary.executions.thisSession++;
+      progress(false);
+    };
+    let fatal: unknown;
+    const worker = async () => {
+      while (!stop.signal.aborted && next < jobs.length) {
+        const job = jobs[next++]!;
+        try {
+          await runOne(job);
+        } catch (e) {
+          fatal ??= e;
+          stop.abort(e);
+        }
+      }
+    };
+    progress(true);
+    await Promise.all(Array.from({ length: Math.min(workers, Math.max(1, jobs.length)) }, worker));
+    progress(true);
+    if (fatal !== undefined) throw fatal;
+  };
+
+  try {
+    store.registerSamples(selection.samples, selection.ordinals);
+    drift = DriftStore.open(options.database);
+
+    // 1. generate
+    summary.generations.sent = await generate(generationIds, 'generate');
+
+    // 2. execute every answered sample in every environment of its library
+    const executeGenerations = async () => {
+      const responses = drift!.responses();
+      const executed = drift!.executedKeys();
+      const jobs: Parameters<typeof executeAll>[0] = [];
+      let already = 0;
+      for (const s of selection.samples) {
+        const t = truthOf(s);
+        if (!t || t.kind !== 'generation') continue;
+        const response = responses.get(s.id);
+        if (response === undefined) continue;
+        for (const environment of versions.get(t.library)!) {
+          if (executed.has(executionKey(s.id, environment))) already++;
+          else jobs.push({ sample: s, environment, library: t.library, taskId: t.task, entryPoint: t.entryPoint, response });
+        }
+      }
+      if (jobs.length && !stop.signal.aborted) await executeAll(jobs, 'execute', already);
+    };
+    await executeGenerations();
+
+    // 3. repair rounds
+    const allRepairIds = new Set<string>();
+    for (let round = 1; round <= settings.repairRounds && !stop.signal.aborted; round++) {
+      const executed = new Map(drift.executions().map((e) => [executionKey(e.sampleId, e.environment), e] as const));
+      const known = drift.sampleIds('repair:');
+      const responses = drift.responses();
+      // Samples whose attempts can be due: the shard's generation samples, and the repair samples registered so far.
+      const candidates = [...selection.samples, ...[...store.entries()].map((e) => e.sample).filter((s) => s.task === REPAIR_TASK)];
+      const planned = plannedRepairs(round, candidates, executed, versions);
+      const fresh: BenchSample[] = [];
+      const ordinals = new Map<string, number>();
+      for (const p of planned) {
+        allRepairIds.add(p.id);
+        if (known.has(p.id)) continue;
+        const sample = buildRepairSample(p.id, p.truth, responses, executed, taskOf(p.truth.library, p.truth.task), options.notes, settings);
+        if (!sample) continue;
+        fresh.push(sample);
+        ordinals.set(p.id, dataset.length * round + (selection.ordinals.get(p.truth.generation) ?? 0));
+      }
+      if (fresh.length) store.registerSamples(fresh, ordinals);
+      const roundIds = new Set(planned.map((p) => p.id).filter((id) => known.has(id) || fresh.some((s) => s.id === id)));
+      if (roundIds.size === 0) break;
+      summary.repairs.sent += await generate(roundIds, `repair ${round}/${settings.repairRounds}`);
+      if (stop.signal.aborted) break;
+      // Run each answered repair in its target environment.
+      const responsesAfter = drift.responses();
+      const executedNow = drift.executedKeys();
+      const jobs: Parameters<typeof executeAll>[0] = [];
+      let already = 0;
+      for (const e of store.entries()) {
+        if (!roundIds.has(e.sample.id)) continue;
+        const t = truthOf(e.sample) as RepairTruth | null;
+        if (!t || t.kind !== 'repair') continue;
+        const response = responsesAfter.get(e.sample.id);
+        if (response === undefined) continue;
+        if (executedNow.has(executionKey(e.sample.id, t.target))) already++;
+        else jobs.push({ sample: e.sample, environment: t.target, library: t.library, taskId: t.task, entryPoint: t.entryPoint, response });
+      }
+      if (jobs.length) await executeAll(jobs, `repair ${round}/${settings.repairRounds}: execute`, already);
+    }
+
+    const gen = store.counts(generationIds);
+    summary.generations = { ...summary.generations, samples: gen.samples, answered: gen.answered, failed: gen.failed, pending: gen.pending };
+    const repairIds = drift.sampleIds('repair:');
+    const rep = store.counts(repairIds);
+    summary.repairs = { ...summary.repairs, samples: rep.samples, answered: rep.answered, failed: rep.failed, pending: rep.pending };
+    summary.executions.done = drift.executedKeys().size;
+    summary.cancelled = stop.signal.aborted;
+    summary.elapsedMs = performance.now() - started;
+    return summary;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await owned?.close();
+    drift?.close();
+    store.close();
+  }
+}
+
+/** The repair prompt of one planned attempt, from the code and the execution the database holds; null when absent. */
+function buildRepairSample(
+  id: string,
+  truth: RepairTruth,
+  responses: ReadonlyMap<string, string>,
+  executions: ReadonlyMap<string, ExecutionRecord>,
+  task: DriftTaskInput,
+  notesSource: NotesSource | null,
+  settings: ReturnType<typeof resolvedDriftSettings>,
+): BenchSample | null {
+  const response = responses.get(truth.previous);
+  const failed = executions.get(executionKey(truth.previous, truth.target));
+  if (response === undefined || !failed) return null;
+  const code = codeOf(response, truth.entryPoint).code;
+  let notes: string | null = null;
+  if (settings.migrationNotes && notesSource) {
+    let tree: Tree | undefined;
+    try {
+      tree = notesSource.parse(code);
+      notes = migrationNotes({ tree, code, catalog: notesSource.catalog, library: truth.library, from: truth.version, to: truth.target, ...(notesSource.listing ? { listing: notesSource.listing } : {}) }).text;
+    } finally {
+      tree?.delete();
+    }
+  }
+  return {
+    id,
+    task: REPAIR_TASK,
+    level: null,
+    library: truth.library,
+    version: truth.target,
+    api: truth.task,
+    evolving: true,
+    prompt: repairPrompt({
+      library: truth.library,
+      from: truth.version,
+      to: truth.target,
+      round: truth.round,
+      task: renderTaskText(task, truth.library, truth.target),
+      entryPoint: truth.entryPoint,
+      code,
+      error: errorText(failed, settings.timeoutMs),
+      notes,
+    }),
+    groundTruth: truth,
+  };
+}

@@ -1,0 +1,197 @@
+// Scores one sample: extraction (Appendix F.4), the unit's metrics, and its taxonomy by matrix lookup. The output is
+// one prediction record, which holds everything the aggregate results need. Pure: the run store's entries and a
+// TruthLookup over the matrices come in as arguments.
+import { importBindings } from '../reference-models.js';
+import { parsePrompt, type ApiCPrompt } from '../prompt-contract.js';
+import { armOf } from '../../runs/arms.js';
+import type { BenchSample } from '../../runs/samples.js';
+import type { ResultRecord } from '../../runs/store.js';
+import { extractCall, extractIdentifier, extractSignature, type CallContext } from './extract.js';
+import { callKeys, keyOf, setScores, signatureKeys, withoutReceiver } from './parameters.js';
+import type { TruthLookup } from './taxonomy.js';
+import { readTruth, type TruthParts } from './truth.js';
+import {
+  PRIMARY_METRIC,
+  unitOf,
+  type ExpectedAnswer,
+  type ExtractedPrediction,
+  type Failure,
+  type ParameterKey,
+  type PredictionRecord,
+  type SampleScores,
+  type SampleTaxonomy,
+} from './types.js';
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('.');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+function leafOf(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
+/**
+ * The fully qualified API a callee names in the snippet, or null. In order: the ground-truth call's own callee
+ * (the same text in the same code names the same API), a callee on the same receiver as the ground-truth call
+ * (`arr.mean` next to `arr.sum` → the sibling member), the import binding of its first name, a name written from the
+ * library's root, and a `from … import *`.
+ */
+export function resolveCallee(callee: string, code: string, library: string, truth: { api: string; callee: string | null }, known?: (path: string) => boolean): string | null {
+  if (truth.callee !== null) {
+    if (callee === truth.callee) return truth.api;
+    const receiver = parentOf(callee);
+    if (receiver !== '' && receiver === parentOf(truth.callee) && parentOf(truth.api) !== '') return `${parentOf(truth.api)}.${leafOf(callee)}`;
+  }
+  const head = callee.split('.')[0]!;
+  const bindings = importBindings(code, library);
+  let bound: string | undefined;
+  for (const b of bindings) if (!b.star && b.local === head) bound = b.target; // the last import of a name wins
+  if (bound !== undefined) return bound + callee.slice(head.length);
+  if (head === library) return callee;
+  // `from x import *`: a name the matrix knows under one of them; without a matrix, a bare name under the first.
+  const stars = bindings.filter((b) => b.star).map((b) => `${b.target}.${callee}`);
+  if (known) return stars.find((p) => known(p)) ?? null;
+  return stars.length > 0 && !callee.includes('.') ? stars[0]! : null;
+}
+
+function apiCContext(sample: BenchSample): CallContext {
+  try {
+    const spec = parsePrompt(sample.prompt);
+    if (spec.task === 'API-C') return { prefix: (spec as ApiCPrompt).prefix, suffix: (spec as ApiCPrompt).suffix };
+  } catch {
+    // a prompt outside the contract: no code context
+  }
+  return { prefix: '', suffix: '' };
+}
+
+function apiIModule(sample: BenchSample, truth: TruthParts): string {
+  try {
+    const spec = parsePrompt(sample.prompt);
+    if (spec.task === 'API-I') return spec.module;
+  } catch {
+    // fall back to the ground truth's parent
+  }
+  return parentOf(truth.api);
+}
+
+function expectedOf(truth: TruthParts, keys: ParameterKey[] | null): ExpectedAnswer {
+  return { api: truth.api, accepted: truth.accepted, keys, callee: truth.callee };
+}
+
+function isExpected(api: string | null, truth: TruthParts): number {
+  return api !== null && truth.accepted.includes(api) ? 1 : 0;
+}
+
+/** One scored sample: the record written to predictions.jsonl. */
+export function scoreEntry(sample: BenchSample, result: ResultRecord | null, ordinal: number, lookup: TruthLookup): PredictionRecord {
+  const unit = unitOf(sample.task, sample.level);
+  const truth = readTruth(sample);
+  const hasMatrix = lookup.matrix(sample.library) !== undefined;
+  // The parameters the API takes at the target version, and at the others (for mapping positional arguments).
+  // (The builder may list the signature's parameters too; the matrix's own signature comes first.)
+  const targetSignature = sample.task === 'SR' || sample.task === 'API-C' ? lookup.signatureAt(sample.library, truth.api, sample.version) ?? (sample.task === 'API-C' ? truth.parameters : null) : null;
+  const otherSignatures = sample.task === 'API-C' ? lookup.otherSignatures(sample.library, truth.api, sample.version) : [];
+  let expectedKeys: ParameterKey[] | null = null;
+  if (sample.task === 'SR') expectedKeys = truth.keys ?? (targetSignature ? signatureKeys(targetSignature) : null);
+  else if (sample.task === 'API-C') expectedKeys = truth.callArguments ? callKeys(truth.callArguments, targetSignature, otherSignatures) : null;
+
+  const group = sample.evolving ? ('evolving' as const) : ('stable' as const);
+  const expected = expectedOf(truth, expectedKeys);
+  // One object shape for every record (no spreads): 100,000 of them are built per report.
+  const record = (status: PredictionRecord['status'], response: string | null, prediction: ExtractedPrediction | null, failure: Failure | null, scores: SampleScores | null, score: number | null, taxonomy: SampleTaxonomy | null): PredictionRecord => ({
+    id: sample.id,
+    arm: armOf(sample.id),
+    ordinal,
+    task: sample.task,
+    level: sample.level,
+    unit,
+    library: sample.library,
+    version: sample.version,
+    api: sample.api,
+    group,
+    status,
+    prompt: sample.prompt,
+    response,
+    prediction,
+    groundTruth: sample.groundTruth ?? null,
+    expected,
+    failure,
+    scores,
+    score,
+    taxonomy,
+  });
+  if (!result) return record('pending', null, null, null, null, null, null);
+  if (result.status === 'failed') {
+    return record('failed', null, null, { stage: 'model', kind: result.errorKind ?? 'unknown', message: result.errorMessage ?? '' }, null, null, null);
+  }
+
+  const response = result.response ?? '';
+  let prediction: ExtractedPrediction | null = null;
+  let failure: Failure | null = null;
+  let scores: SampleScores;
+  let taxonomy: SampleTaxonomy | null = null;
+  const keyScores = (predicted: ParameterKey[] | null): SampleScores => {
+    if (expectedKeys === null) return { recall: null, precision: null, f1: null };
+    if (predicted === null) return { recall: 0, precision: 0, f1: 0 };
+    const s = setScores(predicted, expectedKeys);
+    return { recall: s.recall, precision: s.precision, f1: s.f1 };
+  };
+
+  if (sample.task === 'API-I') {
+    const x = extractIdentifier(response, apiIModule(sample, truth));
+    if (x.ok) {
+      prediction = { task: 'API-I', name: x.value.name, api: x.value.api };
+      scores = { exact: isExpected(x.value.api, truth) };
+      taxonomy = hasMatrix ? { api: lookup.classifyApi(sample.library, sample.version, x.value.api, truth.accepted), parameters: null } : null;
+    } else {
+      failure = x.failure;
+      scores = { exact: 0 };
+      taxonomy = hasMatrix ? { api: null, parameters: null } : null;
+    }
+  } else if (sample.task === 'SR') {
+    const x = extractSignature(response);
+    if (x.ok) {
+      const parameters = withoutReceiver(x.value.parameters);
+      const keys = parameters.map(keyOf);
+      prediction = { task: 'SR', name: x.value.name, parameters, keys };
+      const s = keyScores(keys);
+      scores = { ...s, exact: expectedKeys === null ? null : setScores(keys, expectedKeys).exact };
+      if (hasMatrix) {
+        const target = [...(expectedKeys ?? []), ...(targetSignature ? signatureKeys(targetSignature) : [])];
+        taxonomy = { api: null, parameters: lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target) };
+      }
+    } else {
+      failure = x.failure;
+      scores = { ...keyScores(null), exact: expectedKeys === null ? null : 0 };
+      taxonomy = hasMatrix ? { api: null, parameters: [] } : null;
+    }
+  } else {
+    const context = apiCContext(sample);
+    const x = extractCall(response, context, truth.callee);
+    const matrix = lookup.matrix(sample.library);
+    if (x.ok) {
+      const code = context.prefix + '\n' + context.suffix;
+      const known = matrix ? (path: string) => lookup.history(sample.library, path) !== undefined : undefined;
+      const api = resolveCallee(x.value.callee, code, sample.library, truth, known);
+      const keys = callKeys(x.value.arguments, targetSignature, otherSignatures);
+      prediction = { task: 'API-C', call: x.value.text, callee: x.value.callee, api, arguments: x.value.arguments, keys };
+      scores = { exact: isExpected(api, truth) };
+      if (sample.level === 'L3') Object.assign(scores, keyScores(keys));
+      if (hasMatrix) {
+        taxonomy = { api: lookup.classifyApi(sample.library, sample.version, api, truth.accepted), parameters: null };
+        if (sample.level === 'L3') {
+          const target = [...(targetSignature ? signatureKeys(targetSignature) : []), ...(expectedKeys ?? [])];
+          taxonomy.parameters = lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target);
+        }
+      }
+    } else {
+      failure = x.failure;
+      scores = { exact: 0 };
+      if (sample.level === 'L3') Object.assign(scores, keyScores(null));
+      taxonomy = hasMatrix ? { api: null, parameters: sample.level === 'L3' ? [] : null } : null;
+    }
+  }
+  const primary = scores[PRIMARY_METRIC[unit]];
+  return record('answered', response, prediction, failure, scores, primary === undefined ? null : primary, taxonomy);
+}

@@ -1,0 +1,214 @@
+// The Software Evolution Understanding Score (paper §2.4, Appendix C), its components, its (λ, γ) sweep and its
+// stratified bootstrap interval. Pure: computed from prediction records alone.
+//
+//   SEUS = 1/N Σ_(ℓ,t) ( E_v[B_v] − λ·Std_v(E_v) − γ·A_ℓ,t ),   B_v = 2·S_v·E_v / (S_v + E_v)
+//
+// t ranges over the four task-level metrics (API-C@L2 exact, API-C@L3 recall, API-I exact, SR F1); S_v and E_v are
+// the mean primary score on stable and evolving APIs at version v; A is the anachronistic error rate on evolving APIs.
+import { compareVersions } from '../../../core/versions.js';
+import { mean, percentileInterval, populationStd, Resampler } from './bootstrap.js';
+import { ANACHRONISM_LEVEL, SEUS_UNITS, type PredictionRecord, type ScoringOptions, type ScoringUnit, type SeusComponent, type SeusResult } from './types.js';
+
+export const SWEEP_GRID: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
+
+/** A record's contribution to the anachronism rate: anachronistic predictions / predictions classified. Null: none. */
+export function anachronismOf(record: PredictionRecord): { anachronistic: number; classified: number } | null {
+  if (record.status !== 'answered' || record.taxonomy === null) return null;
+  if (ANACHRONISM_LEVEL[record.unit] === 'api') {
+    return { anachronistic: record.taxonomy.api === 'anachronistic' ? 1 : 0, classified: 1 };
+  }
+  const ps = record.taxonomy.parameters;
+  if (ps === null) return null;
+  let a = 0;
+  for (const p of ps) if (p.category === 'anachronistic') a++;
+  return { anachronistic: a, classified: ps.length };
+}
+
+/** The scored samples of one (library, unit, version, group) stratum (typed arrays once complete). */
+interface Stratum {
+  scores: number[] | Float64Array;
+  /** Evolving strata: each sample's anachronistic and classified counts, aligned with scores. */
+  anachronistic: number[] | Float64Array;
+  classified: number[] | Float64Array;
+}
+
+interface ComponentInput {
+  library: string;
+  unit: ScoringUnit;
+  versions: string[];
+  stable: Map<string, Stratum>;
+  evolving: Map<string, Stratum>;
+  /** Whether any evolving sample carried a taxonomy. */
+  hasTaxonomy: boolean;
+}
+
+function newStratum(): Stratum {
+  return { scores: [], anachronistic: [], classified: [] };
+}
+
+/** Groups the scored records of the SEUS units into strata, in a fixed order. */
+function strata(records: readonly PredictionRecord[], units: readonly ScoringUnit[]): ComponentInput[] {
+  const byKey = new Map<string, ComponentInput>();
+  for (const r of records) {
+    if (r.score === null || !units.includes(r.unit)) continue;
+    const key = `${r.library}\u0000${r.unit}`;
+    let c = byKey.get(key);
+    if (!c) byKey.set(key, (c = { library: r.library, unit: r.unit, versions: [], stable: new Map(), evolving: new Map(), hasTaxonomy: false }));
+    const side = r.group === 'stable' ? c.stable : c.evolving;
+    let s = side.get(r.version);
+    if (!s) side.set(r.version, (s = newStratum()));
+    (s.scores as number[]).push(r.score);
+    if (r.group === 'evolving') {
+      const a = anachronismOf(r);
+      if (a) c.hasTaxonomy = true;
+      (s.anachronistic as number[]).push(a?.anachronistic ?? 0);
+      (s.classified as number[]).push(a?.classified ?? 0);
+    }
+  }
+  const out = [...byKey.values()];
+  for (const c of out) {
+    c.versions = [...new Set([...c.stable.keys(), ...c.evolving.keys()])].sort(compareVersions);
+    // Typed arrays: the bootstrap reads them ~10^8 times, always through one array type.
+    for (const s of [...c.stable.values(), ...c.evolving.values()]) {
+      s.scores = Float64Array.from(s.scores);
+      s.anachronistic = Float64Array.from(s.anachronistic);
+      s.classified = Float64Array.from(s.classified);
+    }
+  }
+  const libraries = [...new Set(out.map((c) => c.library))].sort();
+  return out.sort((a, b) => libraries.indexOf(a.library) - libraries.indexOf(b.library) || units.indexOf(a.unit) - units.indexOf(b.unit));
+}
+
+interface Means {
+  stable: Map<string, number>;
+  evolving: Map<string, number>;
+  anachronistic: number;
+  classified: number;
+}
+
+/** One component from stratum means (the same code serves the estimate and every bootstrap replicate). */
+function component(input: ComponentInput, m: Means, lambda: number, gamma: number): Omit<SeusComponent, 'library' | 'unit'> | null {
+  const versions = input.versions.map((version) => {
+    const S = m.stable.get(version) ?? null;
+    const E = m.evolving.get(version) ?? null;
+    const balanced = S !== null && E !== null ? (S + E > 0 ? (2 * S * E) / (S + E) : 0) : null;
+    return { version, stable: S, evolving: E, balanced, nStable: input.stable.get(version)?.scores.length ?? 0, nEvolving: input.evolving.get(version)?.scores.length ?? 0 };
+  });
+  const both = versions.filter((v) => v.balanced !== null);
+  if (both.length === 0) return null;
+  const balanced = mean(both.map((v) => v.balanced!))!;
+  const evolvingStd = populationStd(versions.filter((v) => v.evolving !== null).map((v) => v.evolving!)) ?? 0;
+  const anachronism = input.hasTaxonomy ? (m.classified > 0 ? m.anachronistic / m.classified : 0) : null;
+  const ratios = both.filter((v) => v.stable! > 0).map((v) => v.evolving! / v.stable!);
+  return {
+    versions,
+    balanced,
+    evolvingStd,
+    anachronism,
+    stable: mean(both.map((v) => v.stable!))!,
+    evolving: mean(both.map((v) => v.evolving!))!,
+    retention: mean(ratios),
+    term: balanced - lambda * evolvingStd - gamma * (anachronism ?? 0),
+  };
+}
+
+function sums(s: Stratum): { a: number; c: number } {
+  let a = 0;
+  let c = 0;
+  for (let i = 0; i < s.anachronistic.length; i++) {
+    a += s.anachronistic[i]!;
+    c += s.classified[i]!;
+  }
+  return { a, c };
+}
+
+function pointMeans(input: ComponentInput): Means {
+  const m: Means = { stable: new Map(), evolving: new Map(), anachronistic: 0, classified: 0 };
+  for (const [v, s] of input.stable) m.stable.set(v, mean(s.scores)!);
+  for (const [v, s] of input.evolving) {
+    m.evolving.set(v, mean(s.scores)!);
+    const t = sums(s);
+    m.anachronistic += t.a;
+    m.classified += t.c;
+  }
+  return m;
+}
+
+/** Each stratum resampled with replacement (scores and anachronism counts of the same samples together). */
+function resampledMeans(input: ComponentInput, resampler: Resampler): Means {
+  const m: Means = { stable: new Map(), evolving: new Map(), anachronistic: 0, classified: 0 };
+  for (const v of input.versions) {
+    const s = input.stable.get(v);
+    if (s) m.stable.set(v, resampler.mean(s.scores));
+    const e = input.evolving.get(v);
+    if (e) {
+      const n = e.scores.length;
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        const k = resampler.index(n);
+        sum += e.scores[k]!;
+        m.anachronistic += e.anachronistic[k]!;
+        m.classified += e.classified[k]!;
+      }
+      m.evolving.set(v, sum / n);
+    }
+  }
+  return m;
+}
+
+/** SEUS as a function of (λ, γ) from components: linear in both weights. */
+export function seusAt(components: readonly Pick<SeusComponent, 'balanced' | 'evolvingStd' | 'anachronism'>[], lambda: number, gamma: number): number | null {
+  return mean(components.map((c) => c.balanced - lambda * c.evolvingStd - gamma * (c.anachronism ?? 0)));
+}
+
+export function computeSeus(records: readonly PredictionRecord[], options: ScoringOptions, units: readonly ScoringUnit[] = SEUS_UNITS): SeusResult {
+  const inputs = strata(records, units);
+  const components: SeusComponent[] = [];
+  const used: ComponentInput[] = [];
+  const excluded: SeusResult['excluded'] = [];
+  for (const input of inputs) {
+    const c = component(input, pointMeans(input), options.lambda, options.gamma);
+    if (!c) {
+      excluded.push({ library: input.library, unit: input.unit, reason: input.stable.size === 0 ? 'no stable samples' : input.evolving.size === 0 ? 'no evolving samples' : 'no version has both stable and evolving samples' });
+      continue;
+    }
+    components.push({ library: input.library, unit: input.unit, ...c });
+    used.push(input);
+  }
+  for (const unit of units) {
+    const unscored = records.filter((r) => r.unit === unit && r.status === 'answered' && r.score === null);
+    for (const library of [...new Set(unscored.map((r) => r.library))].sort()) {
+      if (!inputs.some((i) => i.library === library && i.unit === unit)) excluded.push({ library, unit, reason: 'no scorable samples (the ground truth lacks what the metric needs)' });
+    }
+  }
+  const value = mean(components.map((c) => c.term));
+  let ci: [number, number] | null = null;
+  if (value !== null && options.bootstrap > 0) {
+    const resampler = new Resampler(options.seed, 'seus');
+    const replicates = new Float64Array(options.bootstrap);
+    for (let b = 0; b < options.bootstrap; b++) {
+      let total = 0;
+      for (const input of used) total += component(input, resampledMeans(input, resampler), options.lambda, options.gamma)!.term;
+      replicates[b] = total / used.length;
+    }
+    ci = percentileInterval(replicates);
+  }
+  const avg = (f: (c: SeusComponent) => number | null) => mean(components.map(f).filter((x): x is number => x !== null));
+  return {
+    value,
+    ci,
+    lambda: options.lambda,
+    gamma: options.gamma,
+    headline: {
+      stable: avg((c) => c.stable),
+      evolving: avg((c) => c.evolving),
+      retention: avg((c) => c.retention),
+      balanced: avg((c) => c.balanced),
+      stabilityPenalty: components.length ? avg((c) => options.lambda * c.evolvingStd) : null,
+      anachronismPenalty: components.length ? avg((c) => options.gamma * (c.anachronism ?? 0)) : null,
+    },
+    components,
+    excluded,
+    sweep: SWEEP_GRID.flatMap((lambda) => SWEEP_GRID.map((gamma) => ({ lambda, gamma, seus: seusAt(components, lambda, gamma) }))),
+  };
+}

@@ -1,0 +1,549 @@
+// Benchmark scoring: response extraction per task (Appendix F.4), the taxonomy by matrix lookup (Table 4) on a
+// synthetic matrix, metrics per sample, SEUS on a hand-computed example, bootstrap determinism, the sweep and rank
+// correlation, and the report renderers.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Parameter } from '../server/src/core/api-model.js';
+import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../server/src/core/ground-truth.js';
+import { seededRandom } from '../server/src/eval/local-server/faults.js';
+import { renderPrompt, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
+import type { BenchSample } from '../server/src/eval/runs/samples.js';
+import type { ResultRecord } from '../server/src/eval/runs/store.js';
+import { aggregateResults } from '../server/src/eval/libevobench/scoring/aggregate.js';
+import { averageRanks, bootstrapMean, percentileInterval, populationStd, quantile, Resampler, seedFor, spearman } from '../server/src/eval/libevobench/scoring/bootstrap.js';
+import { compareRuns } from '../server/src/eval/libevobench/scoring/compare.js';
+import { extractCall, extractIdentifier, extractSignature } from '../server/src/eval/libevobench/scoring/extract.js';
+import { callKeys, setScores } from '../server/src/eval/libevobench/scoring/parameters.js';
+import { firstCall, looksLikeExpression, splitTopLevel, topLevelAssignment } from '../server/src/eval/libevobench/scoring/python-text.js';
+import { resolveCallee, scoreEntry } from '../server/src/eval/libevobench/scoring/score.js';
+import { computeSeus } from '../server/src/eval/libevobench/scoring/seus.js';
+import { TruthLookup } from '../server/src/eval/libevobench/scoring/taxonomy.js';
+import { DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
+import { leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
+import { renderMarkdown, reportHtml } from '../server/src/eval/libevobench/reports/html.js';
+import { runCsvFiles, runMarkdown, toCsv } from '../server/src/eval/libevobench/reports/tables.js';
+
+// ---- a synthetic matrix -------------------------------------------------------------------------------------------
+
+function prm(name: string, kind: Parameter['kind'] = 'positional_or_keyword', def: string | null = null): Parameter {
+  return { name, kind, default: def };
+}
+
+type Row = { states: GroundTruthState[]; signatures?: (Parameter[] | null)[]; kind?: GroundTruthHistory['kind'] };
+
+class MemoryMatrix implements GroundTruthMatrix {
+  lookups = 0;
+  constructor(readonly library: string, readonly versions: readonly string[], private readonly rows: Record<string, Row>) {}
+  apiPaths(): string[] {
+    return Object.keys(this.rows).sort();
+  }
+  groundTruth(api: string): GroundTruthHistory | undefined {
+    this.lookups++;
+    const row = this.rows[api];
+    if (!row) return undefined;
+    const stable = row.states.every((s) => s === 'present') && new Set((row.signatures ?? []).map((s) => JSON.stringify(s))).size <= 1;
+    return {
+      api,
+      kind: row.kind ?? 'function',
+      evolution: stable ? 'stable' : 'evolving',
+      documentedEver: true,
+      versions: this.versions.map((version, i) => ({ version, state: row.states[i]!, signature: row.signatures?.[i] ? { parameters: row.signatures[i]! } : null, doc: null })),
+    };
+  }
+}
+
+const V = ['1.0', '1.5', '2.0'];
+const normV1 = [prm('x'), prm('order', 'positional_or_keyword', 'None'), prm('axis', 'positional_or_keyword', 'None')];
+const normV15 = [...normV1, prm('keepdims', 'positional_or_keyword', 'False')];
+const normV2 = [prm('x'), prm('ord', 'positional_or_keyword', 'None'), prm('axis', 'positional_or_keyword', 'None'), prm('keepdims', 'positional_or_keyword', 'False')];
+const matrix = new MemoryMatrix('lib', V, {
+  lib: { states: ['present', 'present', 'present'], kind: 'module' },
+  'lib.linalg': { states: ['present', 'present', 'present'], kind: 'module' },
+  'lib.trapz': { states: ['present', 'present', 'absent'], signatures: [[prm('y'), prm('x', 'positional_or_keyword', 'None')], [prm('y'), prm('x', 'positional_or_keyword', 'None')], null] },
+  'lib.trapezoid': { states: ['absent', 'absent', 'present'], signatures: [null, null, [prm('y'), prm('x', 'positional_or_keyword', 'None')]] },
+  'lib.mean': { states: ['present', 'present', 'present'], signatures: [[prm('a'), prm('axis', 'positional_or_keyword', 'None')], [prm('a'), prm('axis', 'positional_or_keyword', 'None')], [prm('a'), prm('axis', 'positional_or_keyword', 'None')]] },
+  'lib.linalg.norm': { states: ['present', 'present', 'present'], signatures: [normV1, normV15, normV2] },
+  'lib.murky': { states: ['na', 'absent', 'absent'] },
+  'lib.private_thing': { states: ['absent', 'absent', 'absent'] },
+  'lib.Array.reshape': { states: ['present', 'present', 'present'], kind: 'method', signatures: [[prm('self'), prm('shape'), prm('order', 'positional_or_keyword', "'C'")], [prm('self'), prm('shape'), prm('order', 'positional_or_keyword', "'C'")], [prm('self'), prm('shape'), prm('order', 'positional_or_keyword', "'C'"), prm('copy', 'keyword_only', 'None')]] },
+});
+
+function lookup(): TruthLookup {
+  return new TruthLookup((lib) => (lib === 'lib' ? matrix : undefined));
+}
+
+function sample(id: string, spec: PromptSpec, api: string, groundTruth: unknown, evolving = true): BenchSample {
+  return {
+    id,
+    task: spec.task,
+    level: spec.task === 'API-C' ? spec.level : null,
+    library: spec.library,
+    version: spec.task === 'API-C' ? spec.version ?? '2.0' : spec.version,
+    api,
+    evolving,
+    prompt: renderPrompt(spec),
+    groundTruth,
+  };
+}
+
+function answered(sampleId: string, response: string): ResultRecord {
+  return {
+    sampleId, status: 'answered', response, errorKind: null, errorMessage: null, httpStatus: null, errorBody: null, attempts: 1, attemptLog: [],
+    latencyMs: 1, elapsedMs: 1, usage: null, provider: 'test', request: { maxTokens: 10, temperature: 0 }, completedAt: '', session: 1,
+  };
+}
+
+const CODE = { prefix: 'import lib as lb\nfrom lib.linalg import norm\n\ny = load()\nx = grid()\narea = ', suffix: '\nprint(area)\n' };
+
+describe('python text', () => {
+  test('splitting, assignments, calls and prose', () => {
+    assert.deepEqual(splitTopLevel('a, f(b, c), "x,y", [1, 2], k=v'), ['a', 'f(b, c)', '"x,y"', '[1, 2]', 'k=v']);
+    assert.deepEqual(splitTopLevel('a, b,'), ['a', 'b']);
+    assert.equal(topLevelAssignment('y = f(a == b)'), 2);
+    assert.equal(topLevelAssignment('f(a=1)'), -1);
+    assert.equal(topLevelAssignment('a == b'), -1);
+    assert.equal(topLevelAssignment('x += 1'), 3);
+    const c = firstCall('np.sum(np.abs(x), axis=0).item()');
+    assert.ok(c && 'call' in c);
+    assert.equal(c.call.callee, 'np.sum');
+    assert.deepEqual(c.call.arguments, [{ kind: 'positional', value: 'np.abs(x)' }, { kind: 'keyword', name: 'axis', value: '0' }]);
+    const s = firstCall('f(*xs, **kw)');
+    assert.ok(s && 'call' in s);
+    assert.deepEqual(s.call.arguments.map((a) => a.kind), ['star', 'double-star']);
+    assert.deepEqual(firstCall('np.mean(x'), { incomplete: true });
+    assert.equal(firstCall('"np.mean(x)"'), null, 'a call inside a string is not a call');
+    assert.equal(firstCall('(a + b).sum()'), null, 'a method of an expression is no dotted name');
+    assert.equal(looksLikeExpression('np.mean(x, axis=0) * 2'), true);
+    assert.equal(looksLikeExpression('x if y else np.mean(z)'), true);
+    assert.equal(looksLikeExpression('Use np.mean(x) here'), false);
+  });
+});
+
+describe('extraction (Appendix F.4)', () => {
+  test('API-C: fences, backticks, echo, assignments, verbose answers; failures counted by kind', () => {
+    const ok = (r: string) => {
+      const x = extractCall(r, CODE);
+      assert.ok(x.ok, `${JSON.stringify(r)}: ${JSON.stringify(x)}`);
+      return x.value;
+    };
+    assert.equal(ok('lb.trapz(y, x=x)').callee, 'lb.trapz');
+    assert.equal(ok('```python\narea = lb.trapz(y)\n```').text, 'lb.trapz(y)');
+    assert.equal(ok('`lb.trapz(y)`').callee, 'lb.trapz');
+    // The whole snippet echoed with the fill, and partial echoes of the import lines.
+    assert.equal(ok(`${CODE.prefix}lb.trapz(y)${CODE.suffix}`).text, 'lb.trapz(y)');
+    assert.equal(ok('import lib as lb\nlb.trapz(y)').text, 'lb.trapz(y)');
+    // The line around the mask repeated: the fill is isolated.
+    assert.equal(ok('area = lb.trapz(y)  # integrate').text, 'lb.trapz(y)');
+    // Verbose: a sentence, then the expression; a call over several lines.
+    assert.equal(ok('Here is the completion:\nlb.trapz(y)\nIt integrates y.').text, 'lb.trapz(y)');
+    assert.equal(ok('norm(\n    x,\n    axis=1,\n)').arguments.length, 2);
+    assert.equal(ok('return lb.mean(x);').callee, 'lb.mean');
+    const failure = (r: string) => {
+      const x = extractCall(r, CODE);
+      assert.ok(!x.ok, `${JSON.stringify(r)} should fail`);
+      return x.failure.kind;
+    };
+    assert.equal(failure(''), 'empty');
+    assert.equal(failure('   \n'), 'empty');
+    assert.equal(failure('I would integrate it with the trapezoidal rule.'), 'no-call');
+    assert.equal(failure('The answer is `lb.trapz(y)`.'), 'no-call', 'prose around a call is not a completion');
+    assert.equal(failure('lb.trapz(y, x=x'), 'incomplete-call');
+    assert.equal(failure('area'), 'no-call');
+  });
+
+  test('API-I: one identifier joined with the module; explanations fail', () => {
+    const ok = (r: string) => {
+      const x = extractIdentifier(r, 'lib.linalg');
+      assert.ok(x.ok, r);
+      return x.value;
+    };
+    assert.deepEqual(ok('norm'), { name: 'norm', api: 'lib.linalg.norm' });
+    assert.deepEqual(ok('  `lib.linalg.norm`  \n'), { name: 'norm', api: 'lib.linalg.norm' });
+    assert.equal(ok('norm()').name, 'norm');
+    assert.equal(ok('norm.').name, 'norm');
+    assert.equal(ok('**norm**').name, 'norm');
+    assert.equal(ok('```\nnorm\n```').name, 'norm');
+    assert.equal(ok('norm\nIt computes a norm.').name, 'norm', 'the first line');
+    for (const [r, kind] of [['', 'empty'], ['The answer is norm', 'not-identifier'], ['class', 'not-identifier'], ['norm(x)', 'not-identifier'], ['2norm', 'not-identifier']] as const) {
+      const x = extractIdentifier(r, 'lib.linalg');
+      assert.ok(!x.ok, r);
+      assert.equal(x.failure.kind, kind, r);
+    }
+  });
+
+  test('SR: def, annotations, return annotations, markers, wrapped lines; failures', () => {
+    const ok = (r: string) => {
+      const x = extractSignature(r);
+      assert.ok(x.ok, r);
+      return x.value;
+    };
+    const names = (r: string) => ok(r).parameters.map((p) => p.name);
+    assert.deepEqual(names('norm(x, ord=None, axis=None, keepdims=False)'), ['x', 'ord', 'axis', 'keepdims']);
+    assert.deepEqual(names('def norm(x: ArrayLike, ord: int | None = None, *, axis: tuple[int, int] = (0, 1)) -> ndarray:'), ['x', 'ord', 'axis']);
+    const marked = ok('```python\nlib.mean(a, /, axis=None, *args, dtype=None, **kwargs)\n```');
+    assert.equal(marked.name, 'mean');
+    assert.deepEqual(marked.parameters.map((p) => [p.name, p.kind]), [['a', 'positional_only'], ['axis', 'positional_or_keyword'], ['args', 'var_positional'], ['dtype', 'keyword_only'], ['kwargs', 'var_keyword']]);
+    assert.deepEqual(ok('f(x, sep=",", end="\\n")').parameters.map((p) => p.default), [null, '","', '"\\n"']);
+    assert.deepEqual(names('async def reshape(\n    self,\n    shape,\n    order="C",\n):'), ['self', 'shape', 'order']);
+    assert.deepEqual(names('f()'), []);
+    for (const [r, kind] of [['', 'empty'], ['No idea.', 'no-parameter-list'], ['norm(x, ord=None', 'no-parameter-list'], ['norm(the input array)', 'no-parameter-list']] as const) {
+      const x = extractSignature(r);
+      assert.ok(!x.ok, r);
+      assert.equal(x.failure.kind, kind, r);
+    }
+  });
+});
+
+describe('parameters', () => {
+  test('call arguments map to parameters through the target signature, then other versions', () => {
+    const args = (text: string) => {
+      const c = firstCall(text);
+      assert.ok(c && 'call' in c);
+      return c.call.arguments;
+    };
+    assert.deepEqual(callKeys(args('norm(v, 2, 0)'), normV1), ['x', 'order', 'axis']);
+    assert.deepEqual(callKeys(args('norm(v, axis=0, keepdims=True)'), normV1), ['x', 'axis', 'keepdims']);
+    assert.deepEqual(callKeys(args('f(a, b, c)'), [prm('a'), prm('rest', 'var_positional')]), ['a', '*rest']);
+    assert.deepEqual(callKeys(args('f(a, b)'), [prm('a')], [[prm('a'), prm('b')]]), ['a', 'b'], 'a position another version takes');
+    assert.deepEqual(callKeys(args('f(a, b)'), null), ['#0', '#1']);
+    assert.deepEqual(callKeys(args('f(*xs, b, k=1, **kw)'), [prm('a')]), ['k']);
+    assert.deepEqual(callKeys(args('arr.reshape(s)'), [prm('self'), prm('shape')]), ['shape'], 'the receiver is implicit');
+  });
+
+  test('set scores, with empty sets', () => {
+    assert.deepEqual(setScores(['a', 'b'], ['a', 'c', 'd']), { precision: 0.5, recall: 1 / 3, f1: 0.4, exact: 0 });
+    assert.deepEqual(setScores([], []), { precision: 1, recall: 1, f1: 1, exact: 1 });
+    assert.deepEqual(setScores(['a'], []), { precision: 0, recall: 0, f1: 0, exact: 0 });
+    assert.deepEqual(setScores([], ['a']), { precision: 0, recall: 0, f1: 0, exact: 0 });
+    assert.equal(setScores(['b', 'a'], ['a', 'b']).exact, 1);
+  });
+});
+
+describe('taxonomy by matrix lookup (Table 4)', () => {
+  test('API level: correct, invalid, anachronistic, unknown; na is not absence', () => {
+    const t = lookup();
+    const truth = ['lib.trapz'];
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.trapz', truth), 'correct');
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.mean', truth), 'invalid', 'a real API at 1.0, the wrong one');
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.trapezoid', truth), 'anachronistic', 'exists at 2.0 only');
+    assert.equal(t.classifyApi('lib', '2.0', 'lib.trapz', ['lib.trapezoid']), 'anachronistic', 'removed before 2.0');
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.integrate_trapezoid', truth), 'unknown');
+    assert.equal(t.classifyApi('lib', '1.0', null, truth), 'unknown', 'an unresolved callee');
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.private_thing', truth), 'unknown', 'in the matrix but present nowhere');
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.murky', truth), 'invalid', 'na at the target: not evidence of absence');
+    assert.equal(t.classifyApi('lib', '1.5', 'lib.murky', truth), 'unknown');
+    assert.equal(t.classifyApi('lib', '1.0', 'lib.trapz_alias', ['lib.trapz', 'lib.trapz_alias']), 'correct');
+    assert.equal(t.classifyApi('other', '1.0', 'other.f', ['other.g']), null, 'no matrix, no taxonomy');
+    assert.equal(t.classifyApi('lib', '1.00', 'lib.trapezoid', truth), 'anachronistic', 'versions compare by PEP 440');
+  });
+
+  test('parameter level: correct at the target, anachronistic elsewhere in the history, unknown', () => {
+    const t = lookup();
+    const verdicts = t.classifyParameters('lib', 'lib.linalg.norm', '1.0', ['x', 'order', 'keepdims', 'ord', 'dim', '#4'], ['x', 'order', 'axis']);
+    assert.deepEqual(verdicts.map((v) => v.category), ['correct', 'correct', 'anachronistic', 'anachronistic', 'unknown', 'unknown']);
+    assert.deepEqual(t.classifyParameters('lib', 'lib.linalg.norm', '2.0', ['order', 'ord'], ['x', 'ord', 'axis', 'keepdims']).map((v) => v.category), ['anachronistic', 'correct']);
+    assert.deepEqual(t.classifyParameters('lib', 'lib.Array.reshape', '1.0', ['copy', 'self'], ['shape', 'order']).map((v) => v.category), ['anachronistic', 'unknown']);
+  });
+
+  test('lookups are memoised', () => {
+    const t = lookup();
+    const before = matrix.lookups;
+    for (let i = 0; i < 50; i++) t.classifyApi('lib', '1.0', 'lib.trapezoid', ['lib.trapz']);
+    assert.equal(matrix.lookups - before, 1);
+  });
+});
+
+describe('scoring samples', () => {
+  const t = lookup();
+  test('API-I: exact match on the joined path; taxonomy of the answer', () => {
+    const s = sample('i1', { task: 'API-I', library: 'lib', version: '1.0', module: 'lib', description: 'Integrate along the given axis.' }, 'lib.trapz', { api: 'lib.trapz' });
+    const right = scoreEntry(s, answered('i1', 'trapz'), 0, t);
+    assert.equal(right.score, 1);
+    assert.equal(right.taxonomy?.api, 'correct');
+    const anachronistic = scoreEntry(s, answered('i1', 'lib.trapezoid'), 0, t);
+    assert.equal(anachronistic.score, 0);
+    assert.deepEqual(anachronistic.prediction, { task: 'API-I', name: 'trapezoid', api: 'lib.trapezoid' });
+    assert.equal(anachronistic.taxonomy?.api, 'anachronistic');
+    const failed = scoreEntry(s, answered('i1', 'I think it is trapz.'), 0, t);
+    assert.equal(failed.score, 0);
+    assert.equal(failed.failure?.kind, 'not-identifier');
+    assert.equal(failed.failure?.stage, 'extraction');
+    const groundTruthAsString = scoreEntry({ ...s, groundTruth: 'lib.trapz' }, answered('i1', 'trapz'), 0, t);
+    assert.equal(groundTruthAsString.score, 1);
+  });
+
+  test('SR: parameter F1 against the ground truth parameters; anachronistic parameters', () => {
+    const s = sample('s1', { task: 'SR', library: 'lib', version: '1.0', api: 'lib.linalg.norm' }, 'lib.linalg.norm', { api: 'lib.linalg.norm', parameters: normV1 });
+    const pinned = scoreEntry(s, answered('s1', 'norm(x, order=None, axis=None)'), 0, t);
+    assert.equal(pinned.score, 1);
+    assert.equal(pinned.scores?.exact, 1);
+    const newest = scoreEntry(s, answered('s1', 'norm(x, ord=None, axis=None, keepdims=False)'), 0, t);
+    // predicted {x, ord, axis, keepdims} vs expected {x, order, axis}: P = 2/4, R = 2/3, F1 = 4/7.
+    assert.ok(Math.abs(newest.score! - 4 / 7) < 1e-12);
+    assert.deepEqual(newest.taxonomy?.parameters?.map((p) => p.category), ['correct', 'anachronistic', 'correct', 'anachronistic']);
+    // The ground truth as a signature string or names; methods without self on both sides.
+    const method = sample('s2', { task: 'SR', library: 'lib', version: '2.0', api: 'lib.Array.reshape' }, 'lib.Array.reshape', { signature: "reshape(self, shape, order='C', *, copy=None)" });
+    assert.equal(scoreEntry(method, answered('s2', 'reshape(shape, order="C", *, copy=None)'), 0, t).score, 1);
+    const names = sample('s3', { task: 'SR', library: 'lib', version: '1.0', api: 'lib.mean' }, 'lib.mean', { parameters: ['a', 'axis'] });
+    assert.equal(scoreEntry(names, answered('s3', 'mean(a, axis=None, out=None)'), 0, t).scores?.recall, 1);
+    // No ground truth parameters: the matrix's signature at the version.
+    const fromMatrix = sample('s4', { task: 'SR', library: 'lib', version: '1.5', api: 'lib.linalg.norm' }, 'lib.linalg.norm', {});
+    assert.equal(scoreEntry(fromMatrix, answered('s4', 'norm(x, order=None, axis=None, keepdims=False)'), 0, t).score, 1);
+    const failed = scoreEntry(s, answered('s1', ''), 0, t);
+    assert.equal(failed.score, 0);
+    assert.equal(failed.failure?.kind, 'empty');
+    assert.deepEqual(failed.taxonomy?.parameters, []);
+  });
+
+  test('API-C: the callee resolved through the imports; L3 recall and precision', () => {
+    const l2 = sample('c2', { task: 'API-C', level: 'L2', library: 'lib', version: '1.0', description: 'Integrate.', ...CODE }, 'lib.trapz', { api: 'lib.trapz', call: 'lb.trapz(y, x=x)' });
+    const right = scoreEntry(l2, answered('c2', 'lb.trapz(y, x)'), 0, t);
+    assert.equal(right.score, 1);
+    assert.equal(right.prediction?.task === 'API-C' && right.prediction.api, 'lib.trapz');
+    const wrong = scoreEntry(l2, answered('c2', 'lb.trapezoid(y)'), 0, t);
+    assert.equal(wrong.score, 0);
+    assert.equal(wrong.taxonomy?.api, 'anachronistic');
+    assert.equal(scoreEntry(l2, answered('c2', 'lib.mean(y)'), 0, t).taxonomy?.api, 'invalid', 'the library root written out');
+    assert.equal(scoreEntry(l2, answered('c2', 'scipy.integrate.trapz(y)'), 0, t).taxonomy?.api, 'unknown', 'another library: resolves to nothing');
+    const l3 = sample('c3', { task: 'API-C', level: 'L3', library: 'lib', version: '1.0', api: 'lib.linalg.norm', ...CODE }, 'lib.linalg.norm', { api: 'lib.linalg.norm', call: 'norm(x, order=2, axis=0)' });
+    const pinned = scoreEntry(l3, answered('c3', 'norm(x, 2, axis=0)'), 0, t);
+    assert.equal(pinned.score, 1);
+    assert.equal(pinned.scores?.precision, 1);
+    assert.equal(pinned.scores?.exact, 1, 'norm resolves through from lib.linalg import norm');
+    const newest = scoreEntry(l3, answered('c3', 'norm(x, axis=0, keepdims=True)'), 0, t);
+    assert.ok(Math.abs(newest.score! - 2 / 3) < 1e-12, 'recall: x and axis of x, order, axis');
+    assert.ok(Math.abs(newest.scores!.precision! - 2 / 3) < 1e-12);
+    assert.deepEqual(newest.taxonomy?.parameters, [{ key: 'x', category: 'correct' }, { key: 'axis', category: 'correct' }, { key: 'keepdims', category: 'anachronistic' }]);
+    // Arguments given as a list, or as counts; ground truth without arguments leaves L3 unscored.
+    const listed = { ...l3, groundTruth: { api: 'lib.linalg.norm', arguments: [{ name: null, value: 'x' }, { name: 'axis', value: '0' }] } };
+    assert.equal(scoreEntry(listed, answered('c3', 'norm(x, axis=1)'), 0, t).score, 1);
+    const counted = { ...l3, groundTruth: { api: 'lib.linalg.norm', arguments: { positional: 2, keywords: ['axis'] } } };
+    assert.equal(scoreEntry(counted, answered('c3', 'norm(v, 2, axis=1)'), 0, t).score, 1);
+    assert.equal(scoreEntry({ ...l3, groundTruth: { api: 'lib.linalg.norm' } }, answered('c3', 'norm(x)'), 0, t).score, null);
+    const failed = scoreEntry(l3, answered('c3', 'Sorry, I cannot.'), 0, t);
+    assert.deepEqual([failed.score, failed.scores?.precision, failed.failure?.kind], [0, 0, 'no-call']);
+  });
+
+  test("the dataset builder's ground truth: absent API-I cells, equivalents, API-C call arguments", () => {
+    // API-I asked at a version where the API is absent: only its equivalent present there is right.
+    const absent = sample('ia', { task: 'API-I', library: 'lib', version: '1.0', module: 'lib', description: 'Integrate along the given axis.' }, 'lib.trapezoid', {
+      api: 'lib.trapezoid', name: 'trapezoid', module: 'lib', kind: 'function', state: 'absent', presentIn: ['2.0'], equivalents: ['lib.trapz'],
+    });
+    assert.equal(scoreEntry(absent, answered('ia', 'trapz'), 0, t).score, 1);
+    const named = scoreEntry(absent, answered('ia', 'trapezoid'), 0, t);
+    assert.deepEqual([named.score, named.taxonomy?.api], [0, 'anachronistic']);
+    assert.deepEqual(named.expected.accepted, ['lib.trapz']);
+    // SR with Parameter objects (a method's self included) and the recorded signature string.
+    const sr = sample('sb', { task: 'SR', library: 'lib', version: '2.0', api: 'lib.Array.reshape' }, 'lib.Array.reshape', {
+      api: 'lib.Array.reshape', name: 'reshape', kind: 'method', parameters: matrix.groundTruth('lib.Array.reshape')!.versions[2]!.signature!.parameters, signature: "reshape(shape, order='C', *, copy=None)",
+    });
+    assert.equal(scoreEntry(sr, answered('sb', "reshape(shape, order='C')"), 0, t).scores?.recall, 2 / 3);
+    // API-C: the call's text after its callee; `parameters` there is the signature, not the call.
+    const l3 = sample('cb', { task: 'API-C', level: 'L3', library: 'lib', version: '1.0', api: 'lib.linalg.norm', ...CODE }, 'lib.linalg.norm', {
+      snippet: 'k', api: 'lib.linalg.norm', name: 'norm', kind: 'function', call: 'norm(x, 2, axis=0)', callee: 'norm', positional: ['x', '2'], keywords: [{ name: 'axis', value: '0' }], unpacking: [], direct: true,
+      parameters: ['x', 'order', 'axis'],
+    });
+    const scored = scoreEntry(l3, answered('cb', 'norm(x, order=2)'), 0, t);
+    assert.deepEqual(scored.expected.keys, ['x', 'order', 'axis']);
+    assert.ok(Math.abs(scored.score! - 2 / 3) < 1e-12);
+    assert.equal(scored.scores?.precision, 1);
+    // The fields alone (no call text) give the same.
+    const { call: _call, ...fields } = l3.groundTruth as Record<string, unknown>;
+    assert.deepEqual(scoreEntry({ ...l3, groundTruth: fields }, answered('cb', 'norm(x, order=2)'), 0, t).expected.keys, ['x', 'order', 'axis']);
+    // A callee that is not a dotted name: the answer that starts with it is that call.
+    const chained = sample('cc', { task: 'API-C', level: 'L2', library: 'lib', version: '1.0', description: 'Mean.', prefix: 'import lib as lb\nv = ', suffix: '\n' }, 'lib.Array.mean', {
+      api: 'lib.Array.mean', call: 'lb.asarray(x).mean(axis=0)', callee: 'lb.asarray(x).mean',
+    });
+    const c = scoreEntry(chained, answered('cc', 'lb.asarray(x).mean(axis=1)'), 0, t);
+    assert.deepEqual([c.score, c.prediction?.task === 'API-C' && c.prediction.callee], [1, 'lb.asarray(x).mean']);
+  });
+
+  test('resolution: same callee, same receiver, imports, star imports, the root name', () => {
+    const code = 'import lib as lb\nfrom lib.linalg import *\nimport lib.linalg as la\n';
+    const truth = { api: 'lib.Array.sum', callee: 'arr.sum' };
+    assert.equal(resolveCallee('arr.sum', code, 'lib', truth), 'lib.Array.sum');
+    assert.equal(resolveCallee('arr.mean', code, 'lib', truth), 'lib.Array.mean', 'a sibling on the same receiver');
+    assert.equal(resolveCallee('lb.linalg.norm', code, 'lib', truth), 'lib.linalg.norm');
+    assert.equal(resolveCallee('la.norm', code, 'lib', truth), 'lib.linalg.norm');
+    assert.equal(resolveCallee('norm', code, 'lib', truth), 'lib.linalg.norm', 'from the star import');
+    assert.equal(resolveCallee('lib.mean', code, 'lib', truth), 'lib.mean');
+    assert.equal(resolveCallee('other.mean', code, 'lib', truth), null);
+  });
+
+  test('model failures and pending samples are not scored; extraction failures score 0', () => {
+    const s = sample('i9', { task: 'API-I', library: 'lib', version: '1.0', module: 'lib', description: 'Integrate.' }, 'lib.trapz', { api: 'lib.trapz' });
+    const failedResult: ResultRecord = { ...answered('i9', ''), status: 'failed', response: null, errorKind: 'timeout', errorMessage: 'no answer within 60000 ms' };
+    const failed = scoreEntry(s, failedResult, 0, t);
+    assert.deepEqual([failed.status, failed.score, failed.failure?.stage, failed.failure?.kind, failed.taxonomy], ['failed', null, 'model', 'timeout', null]);
+    const pending = scoreEntry(s, null, 0, t);
+    assert.deepEqual([pending.status, pending.score, pending.failure], ['pending', null, null]);
+  });
+});
+
+// ---- SEUS on a hand-computed example --------------------------------------------------------------------------------
+
+let counter = 0;
+function rec(unit: ScoringUnit, version: string, group: 'stable' | 'evolving', score: number, anachronism?: { api?: boolean; parameters?: string[] }, library = 'lib'): PredictionRecord {
+  const task = unit.startsWith('API-C') ? 'API-C' : (unit as 'API-I' | 'SR');
+  const level = unit.startsWith('API-C@') ? (unit.slice(6) as 'L0') : null;
+  const parameters = anachronism?.parameters?.map((c, i) => ({ key: `p${i}`, category: c as 'correct' })) ?? null;
+  return {
+    id: `r${counter++}`, ordinal: counter, task, level, unit, library, version, api: 'lib.f', group, status: 'answered', prompt: [], response: 'x', prediction: null,
+    groundTruth: null, expected: { api: 'lib.f', accepted: ['lib.f'], keys: null, callee: null }, failure: null,
+    scores: { [unit === 'SR' ? 'f1' : unit === 'API-C@L3' ? 'recall' : 'exact']: score }, score,
+    taxonomy: anachronism ? { api: anachronism.api === undefined ? null : anachronism.api ? 'anachronistic' : 'invalid', parameters } : null,
+  };
+}
+
+// API-I: S = 0.5 (v1), 0.75 (v2); E = 0.5 (v1), 0.25 (v2); 2 of 6 evolving answers anachronistic.
+// SR: S = 1.0, 0.8; E = 0.6 (v1), 0.6 (v2); 1 of 4 predicted parameters on evolving APIs anachronistic.
+const records: PredictionRecord[] = [
+  ...[1, 1, 0, 0].map((s) => rec('API-I', '1.0', 'stable', s)),
+  ...[1, 1, 1, 0].map((s) => rec('API-I', '2.0', 'stable', s)),
+  rec('API-I', '1.0', 'evolving', 1, { api: false }),
+  rec('API-I', '1.0', 'evolving', 0, { api: true }),
+  rec('API-I', '2.0', 'evolving', 0, { api: true }),
+  rec('API-I', '2.0', 'evolving', 0, { api: false }),
+  rec('API-I', '2.0', 'evolving', 0, { api: false }),
+  rec('API-I', '2.0', 'evolving', 1, { api: false }),
+  rec('SR', '1.0', 'stable', 1),
+  ...[0.6, 1].map((s) => rec('SR', '2.0', 'stable', s)),
+  rec('SR', '1.0', 'evolving', 0.6, { parameters: ['correct', 'anachronistic'] }),
+  rec('SR', '2.0', 'evolving', 0.6, { parameters: ['correct', 'unknown'] }),
+  // Not a SEUS task: ignored by SEUS.
+  rec('API-C@L0', '1.0', 'evolving', 0),
+];
+
+describe('SEUS', () => {
+
+  test('matches the formula computed by hand', () => {
+    const seus = computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 });
+    const apiI = (0.5 + (2 * 0.75 * 0.25) / (0.75 + 0.25)) / 2 - 0.5 * 0.125 - 0.5 * (2 / 6);
+    const sr = ((2 * 1 * 0.6) / 1.6 + (2 * 0.8 * 0.6) / 1.4) / 2 - 0.5 * 0 - 0.5 * 0.25;
+    assert.equal(seus.components.length, 2);
+    const [ci, cs] = seus.components;
+    assert.equal(ci!.unit, 'API-I');
+    assert.ok(Math.abs(ci!.balanced - 0.4375) < 1e-12);
+    assert.ok(Math.abs(ci!.evolvingStd - 0.125) < 1e-12);
+    assert.ok(Math.abs(ci!.anachronism! - 1 / 3) < 1e-12);
+    assert.ok(Math.abs(ci!.retention! - (0.5 / 0.5 + 0.25 / 0.75) / 2) < 1e-12);
+    assert.ok(Math.abs(ci!.term - apiI) < 1e-12);
+    assert.ok(Math.abs(cs!.term - sr) < 1e-12);
+    assert.ok(Math.abs(seus.value! - (apiI + sr) / 2) < 1e-12);
+    assert.ok(Math.abs(seus.headline.stabilityPenalty! - (0.5 * 0.125 + 0) / 2) < 1e-12);
+    assert.ok(Math.abs(seus.headline.anachronismPenalty! - (0.5 / 3 + 0.125) / 2) < 1e-12);
+    assert.ok(Math.abs(seus.headline.stable! - (0.625 + 0.9) / 2) < 1e-12);
+    assert.equal(seus.ci, null, 'no interval without resamples');
+    // The sweep is linear in the weights; λ = γ = 0 leaves the balanced score.
+    assert.equal(seus.sweep.length, 25);
+    assert.ok(Math.abs(seus.sweep.find((s) => s.lambda === 0 && s.gamma === 0)!.seus! - (0.4375 + cs!.balanced) / 2) < 1e-12);
+    assert.ok(Math.abs(seus.sweep.find((s) => s.lambda === 0.5 && s.gamma === 0.5)!.seus! - seus.value!) < 1e-12);
+    // Configurable weights.
+    const heavy = computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0, lambda: 1, gamma: 0 });
+    assert.ok(Math.abs(heavy.value! - ((0.4375 - 0.125) + cs!.balanced) / 2) < 1e-12);
+  });
+
+  test('components without both groups are left out, and say why', () => {
+    const seus = computeSeus([rec('API-I', '1.0', 'evolving', 1, { api: false }), rec('SR', '1.0', 'stable', 1)], { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 });
+    assert.equal(seus.value, null);
+    assert.deepEqual(seus.excluded.map((e) => [e.unit, e.reason]), [['API-I', 'no stable samples'], ['SR', 'no evolving samples']]);
+  });
+
+  test('bootstrap: seeded, deterministic, around the estimate', () => {
+    const a = computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 500, seed: 7 });
+    const b = computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 500, seed: 7 });
+    assert.deepEqual(a.ci, b.ci);
+    const spread = Array.from({ length: 50 }, (_, i) => Math.sin(i) ** 2);
+    assert.deepEqual(bootstrapMean(spread, 300, new Resampler(7, 'k')), bootstrapMean(spread, 300, new Resampler(7, 'k')));
+    assert.notDeepEqual(bootstrapMean(spread, 300, new Resampler(7, 'k')), bootstrapMean(spread, 300, new Resampler(8, 'k')), 'another seed, other resamples');
+    assert.notDeepEqual(bootstrapMean(spread, 300, new Resampler(7, 'k')), bootstrapMean(spread, 300, new Resampler(7, 'other cell')), 'each cell its own stream');
+    assert.ok(a.ci![0] <= a.value! && a.value! <= a.ci![1], `${a.ci} around ${a.value}`);
+    const values = Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 1 : 0));
+    const ci1 = bootstrapMean(values, 1000, new Resampler(1, 'k'));
+    assert.deepEqual(ci1, bootstrapMean(values, 1000, new Resampler(1, 'k')));
+    assert.ok(ci1![0] < 0.25 && 0.25 < ci1![1] && ci1![1] - ci1![0] < 0.1, String(ci1));
+    assert.equal(bootstrapMean([], 1000, new Resampler(1, 'k')), null);
+    // The resampler is mulberry32 (seededRandom) with its state inlined; seeds differ for every (seed, key).
+    const reference = seededRandom(seedFor(3, 'cell'));
+    const resampler = new Resampler(3, 'cell');
+    for (let i = 0; i < 100; i++) assert.equal(resampler.index(1000), Math.floor(reference() * 1000));
+    assert.notEqual(seedFor(7, 'k'), seedFor(8, 'k'));
+    assert.notEqual(seedFor(1, 'ab'), seedFor(1, 'ba'));
+    assert.deepEqual(bootstrapMean([0.3, 0.3], 100, new Resampler(1, 'k')), [0.3, 0.3]);
+  });
+
+  test('aggregate results are a deterministic function of the records', () => {
+    const a = aggregateResults(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 200 }, { label: 'x' });
+    const b = aggregateResults(JSON.parse(JSON.stringify(records)), { ...DEFAULT_SCORING_OPTIONS, bootstrap: 200 }, { label: 'x' });
+    assert.deepEqual(a, b);
+    const row = a.metrics.find((m) => m.unit === 'API-I' && m.group === 'evolving' && m.version === null)!;
+    assert.ok(Math.abs(row.mean! - 2 / 6) < 1e-12);
+    assert.ok(row.ci !== null);
+    assert.equal(a.metrics.find((m) => m.unit === 'API-I' && m.group === 'evolving' && m.version === '2.0')!.ci, null, 'no interval per version');
+  });
+});
+
+describe('statistics', () => {
+  test('quantiles, std, ranks, Spearman', () => {
+    assert.equal(quantile([1, 2, 3, 4], 0.5), 2.5);
+    const interval = percentileInterval(Float64Array.from({ length: 101 }, (_, i) => i));
+    assert.ok(Math.abs(interval[0] - 2.5) < 1e-9 && Math.abs(interval[1] - 97.5) < 1e-9);
+    assert.equal(populationStd([0.5, 0.25]), 0.125);
+    assert.deepEqual(averageRanks([10, 20, 20, 5]), [2, 3.5, 3.5, 1]);
+    assert.equal(spearman([1, 2, 3], [10, 20, 30]), 1);
+    assert.equal(spearman([1, 2, 3], [3, 2, 1]), -1);
+    assert.ok(Math.abs(spearman([1, 2, 3, 4], [1, 3, 2, 4])! - 0.8) < 1e-12);
+    assert.equal(spearman([1], [1]), null);
+    assert.equal(spearman([1, 1], [1, 2]), null);
+  });
+
+  test('comparing runs: leaderboard order and the rank correlation over the (λ, γ) grid', () => {
+    const strong = aggregateResults(records.map((r) => ({ ...r, score: r.group === 'evolving' ? Math.min(1, r.score! + 0.3) : r.score, taxonomy: r.taxonomy && { ...r.taxonomy, api: r.taxonomy.api === null ? null : 'correct' } })), { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 }, { label: 'strong' });
+    const weak = aggregateResults(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 }, { label: 'weak' });
+    const comparison = compareRuns([weak, strong]);
+    assert.deepEqual(comparison.leaderboard.map((r) => r.label), ['strong', 'weak']);
+    assert.equal(comparison.sweep.length, 25);
+    assert.equal(comparison.minSpearman, 1);
+    assert.equal(compareRuns([weak]).minSpearman, null);
+  });
+});
+
+/** Every tag closed in order (a small XML well-formedness check: no attribute holds "<" or ">"). */
+function assertWellFormed(xml: string): void {
+  const stack: string[] = [];
+  for (const m of xml.matchAll(/<(\/?)([A-Za-z][\w:-]*)([^<>]*?)(\/?)>/g)) {
+    if (m[1]) assert.equal(stack.pop(), m[2], `</${m[2]}> closes <${stack[stack.length] ?? ''}>`);
+    else if (!m[4]) stack.push(m[2]!);
+  }
+  assert.deepEqual(stack, [], 'every element closed');
+  assert.doesNotMatch(xml.replace(/<[^<>]*>/g, ''), /[<>]/, 'no stray angle brackets in text');
+}
+
+describe('reports', () => {
+  const results = aggregateResults(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 100 }, { label: 'hand <made> & "quoted"', model: 'test' });
+  test('CSV quoting and files', () => {
+    assert.equal(toCsv(['a', 'b'], [['x,y', 'say "hi"'], [1.5, null]]), 'a,b\n"x,y","say ""hi"""\n1.5,\n');
+    const files = runCsvFiles(results);
+    assert.deepEqual(Object.keys(files).sort(), ['failures.csv', 'metrics.csv', 'seus-versions.csv', 'seus.csv', 'sweep.csv', 'taxonomy-api.csv', 'taxonomy-parameters.csv']);
+    assert.equal(files['metrics.csv']!.split('\n').length - 2, results.metrics.length);
+  });
+
+  test('Markdown tables render to HTML; SVG charts are well-formed and escaped', () => {
+    const md = runMarkdown(results);
+    assert.match(md, /## SEUS/);
+    assert.match(md, /\| API-I exact \|/);
+    const html = renderMarkdown('# T\n\nSome text.\n\n| a | b \\| c |\n| --- | ---: |\n| 1 | 2 |\n');
+    assert.match(html, /<table>/);
+    assert.match(html, /<td class="num">2<\/td>/);
+    assert.match(html, /<th class="num">b \| c<\/th>/);
+    for (const svg of [progressionSvg(results), staircaseSvg(results), taxonomySvg(results), leaderboardSvg(compareRuns([results]))]) {
+      assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      assert.ok(svg.trim().endsWith('</svg>'));
+      assert.doesNotMatch(svg, /NaN|undefined|<script/);
+      assertWellFormed(svg);
+    }
+    const page = reportHtml(results.run.label, [{ file: 'x.svg', caption: 'c', svg: leaderboardSvg(compareRuns([results])) }], md);
+    assert.match(page, /hand &lt;made&gt; &amp; &quot;quoted&quot;/);
+    assert.doesNotMatch(page, /hand <made>/);
+  });
+});
