@@ -16,7 +16,7 @@ export class TaskFileError extends Error {
 /** The bundled task files: ANACHRON_DRIFT_TASKS, else tasks/drift beside the bundle (dist/) or in the source tree. */
 export function defaultDriftTasksFolder(): string {
   if (process.env.ANACHRON_DRIFT_TASKS) return resolve(process.env.ANACHRON_DRIFT_TASKS);
-  const candidates = [join(__dirname, '..', 'tasks', 'drift'), join(__dirname, '..', '..', '..', 'tasks', 'drift')];
+  const candidates = [join(__dirname, '..', 'tasks', 'drift'), join(__dirname, '..', '..', '..', '..', 'tasks', 'drift')];
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
