@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // One command per library: the surfaces a matrix is built from, then the matrix.
 //
-//   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian SUITE…] [--skip-docs] [-- extra static-tags options]
+//   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--skip-docs] [-- extra static-tags options]
 //
-//   1. static surfaces of the library's release plan (scripts/static-tags.sh; every minor release, the patch releases
-//      whose surface differs, the Debian versions), read from the repository at --repo (a bare clone with tags;
-//      default: the mirror folder static-tags.sh uses). Tags whose surface exists with the same extractor are skipped.
-//   2. documented surfaces (python-probe/docs.py) for each minor release and each runtime version, unless they exist.
-//   3. with --debian: runtime surfaces probed in those Debian suites (scripts/probe-debian.sh).
+// The library's file (libraries/LIBRARY.toml) says where everything comes from:
+//   1. static surfaces of its release plan (scripts/static-tags.sh; every minor release, the patch releases whose
+//      surface differs, the extra versions), read from the repository at --repo (a bare clone with tags; default:
+//      the mirror of [static] repository). Tags whose surface exists with the same extractor are skipped.
+//   2. documented surfaces (python-probe/docs.py, [docs]) for each minor release and each runtime version, unless
+//      they exist.
+//   3. with --debian: runtime surfaces probed in those Debian suites (default: runtime.debian-suites) with
+//      runtime.debian-package and debian-extra-packages (scripts/probe-debian.sh).
 //   4. the matrix and matrices/README.md (anachron build-matrices LIBRARY).
 // Fetches nothing: the repository and the Debian mirror are what the machine already reaches. Every step prints one
 // line per tag or suite, so a long build shows where it is.
@@ -18,12 +21,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MIRRORS = process.env.ANACHRON_MIRRORS ?? '/work/.mirror';
-const DEFAULT_REPOS = { numpy: 'numpy+numpy/repo', scipy: 'scipy+scipy/repo', qiskit: 'Qiskit+qiskit/repo' };
 const SURFACES = process.env.ANACHRON_SURFACES_DIR ?? join(ROOT, 'matrices', 'surfaces');
 
 function usage(message) {
   if (message) console.error(`matrices: ${message}`);
-  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian SUITE…] [--skip-docs] [-- static-tags options]');
+  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--skip-docs] [-- static-tags options]');
   process.exit(2);
 }
 
@@ -35,16 +37,31 @@ const library = own[0];
 if (!library || library.startsWith('-')) usage('name a library');
 if (!/^[A-Za-z0-9_]+$/.test(library)) usage(`invalid library name '${library}'`);
 let repo;
-const suites = [];
+let suites = [];
+let debian = false;
 let skipDocs = false;
 for (let i = 1; i < own.length; i++) {
   const a = own[i];
   if (a === '--repo') repo = own[++i];
-  else if (a === '--debian') while (own[i + 1] && !own[i + 1].startsWith('--')) suites.push(own[++i]);
-  else if (a === '--skip-docs') skipDocs = true;
+  else if (a === '--debian') {
+    debian = true;
+    while (own[i + 1] && !own[i + 1].startsWith('--')) suites.push(own[++i]);
+  } else if (a === '--skip-docs') skipDocs = true;
   else usage(`unknown option ${a}`);
 }
-repo = repo ? resolve(repo) : DEFAULT_REPOS[library] ? join(MIRRORS, DEFAULT_REPOS[library]) : undefined;
+
+// The library file, as the CLI reads and checks it.
+const shown = spawnSync(process.execPath, [join(ROOT, 'bin', 'anachron.js'), 'libraries', library, '--json'], { encoding: 'utf8' });
+if (shown.status !== 0) usage(shown.stderr.trim().replace(/^anachron: /, ''));
+const definition = JSON.parse(shown.stdout)[0];
+const mirrorOf = (repository) => {
+  const m = /^github:([^/]+)\/(.+)$/.exec(repository ?? '');
+  return m ? join(MIRRORS, `${m[1]}+${m[2]}`, 'repo') : undefined;
+};
+if (debian && suites.length === 0) suites = definition.runtime.debianSuites;
+if (debian && suites.length === 0) usage(`libraries/${library}.toml names no runtime.debian-suites: name the suites after --debian`);
+const gitStatic = definition.static?.from === 'git';
+repo = repo ? resolve(repo) : gitStatic ? mirrorOf(definition.static.repository) : undefined;
 if (!repo && suites.length === 0) usage(`no --repo for ${library} and no --debian suites: nothing to build from`);
 if (repo && !existsSync(repo)) usage(`no repository at ${repo} (a bare clone with the release tags)`);
 
@@ -67,12 +84,12 @@ const outDir = join(SURFACES, library);
 mkdirSync(outDir, { recursive: true });
 if (repo) {
   step('static surfaces');
-  const known = DEFAULT_REPOS[library] !== undefined;
-  // Known libraries come with their release plan in static-tags.sh; others need --minors/--tags after "--".
-  if (!known && passThrough.length === 0) usage(`${library} has no release plan: pass e.g. -- --minors v1.0.0 v2.0.0 --patches`);
-  run('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...passThrough, '--git-dir', repo], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
+  // The release plan is the library file's; without one, --minors/--tags after "--".
+  if (!(gitStatic && definition.releases) && passThrough.length === 0) usage(`${library} has no release plan read from git: pass e.g. -- --minors v1.0.0 v2.0.0 --patches`);
+  const plan = gitStatic && definition.releases && passThrough.length === 0 ? ['--plan'] : [];
+  run('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...plan, ...passThrough, '--git-dir', repo], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
 }
-if (repo && !skipDocs) {
+if (repo && !skipDocs && definition.docs) {
   step('documented surfaces');
   const versions = readdirSync(outDir)
     .map((f) => /^.+-(?<v>[^-]+?)\.(static|runtime)\.json\.gz$/.exec(f)?.groups?.v)
@@ -83,19 +100,20 @@ if (repo && !skipDocs) {
   for (const version of wanted) {
     const file = join(outDir, `${library}-${version}.docs.json.gz`);
     if (existsSync(file)) continue;
-    const tag = library === 'qiskit' ? undefined : `v${version}`;
-    if (!tag) {
-      console.log(`[matrices] ${library} ${version}: documented surface missing; qiskit versions are metapackage numbers: run python-probe/docs.py with the terra tag`);
-      continue;
-    }
     const t0 = Date.now();
-    run('python3', [join(ROOT, 'python-probe', 'docs.py'), library, '--git-dir', repo, '--tag', tag, '--version', version, '--out', file]);
+    // docs.py finds the tag from the library file (its tag pattern and tag-versions)
+    const docsRepo = definition.docs.repository ? mirrorOf(definition.docs.repository) : repo;
+    run('python3', [join(ROOT, 'python-probe', 'docs.py'), library, '--git-dir', docsRepo, '--version', version, '--out', file]);
     console.log(`[matrices] ${library} ${version}: documented surface in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
 }
 if (suites.length > 0) {
   step('Debian runtimes');
-  run('bash', [join(ROOT, 'scripts', 'probe-debian.sh'), library, ...suites], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
+  const debianEnv = {
+    ...(definition.runtime.debianPackage ? { ANACHRON_DEBIAN_PACKAGE: definition.runtime.debianPackage } : {}),
+    ...(definition.runtime.debianExtraPackages.length > 0 ? { ANACHRON_DEBIAN_EXTRA_PACKAGES: definition.runtime.debianExtraPackages.join(' ') } : {}),
+  };
+  run('bash', [join(ROOT, 'scripts', 'probe-debian.sh'), library, ...suites], { env: { ...process.env, ...debianEnv, ANACHRON_SURFACES_DIR: SURFACES } });
 }
 step('matrix');
 run(process.execPath, [join(ROOT, 'bin', 'anachron.js'), 'build-matrices', library, '--surfaces', SURFACES]);

@@ -37,7 +37,7 @@ const stage = join(root, 'out', 'vsix-stage');
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 const skip = (src) => !/(^|[\\/])(__pycache__|\.pytest_cache)([\\/]|$)|\.pyc$|\.map$/.test(src);
-for (const entry of ['README.md', 'LICENSE', '.vscodeignore', 'dist', 'media', 'docs/rules', 'python-probe']) {
+for (const entry of ['README.md', 'LICENSE', '.vscodeignore', 'dist', 'media', 'docs/rules', 'python-probe', 'libraries']) {
   if (existsSync(join(root, entry))) cpSync(join(root, entry), join(stage, entry), { recursive: true, filter: skip });
 }
 // The drift suite's bundled task files (the CLI finds them beside dist/).
@@ -103,6 +103,7 @@ const required = [
   'media/history.js',
   'media/history.css',
   'python-probe/probe.py',
+  'libraries/distributions.toml',
   'node_modules/better-sqlite3/lib/index.js',
   'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
   'node_modules/bindings/bindings.js',

@@ -8,7 +8,8 @@ import sys
 import time
 
 from . import SCHEMA, __version__
-from .extract import LIBRARIES, extract
+from ..libraries import LibraryFileError, known_libraries
+from .extract import extract, library
 from .gitsource import GitError, GitTree
 
 
@@ -17,7 +18,7 @@ def _parse_args(argv):
         prog="docs.py",
         description="Write the documented API surface of LIBRARY at a release tag, read from its git history.",
     )
-    p.add_argument("library", choices=sorted(LIBRARIES), help="library")
+    p.add_argument("library", help="library with a [docs] section in libraries/NAME.toml (%s)" % ", ".join(known_libraries()))
     p.add_argument("--git-dir", required=True, help="the library's git repository (bare or .git folder)")
     p.add_argument("--tag", help="release tag (default: from --version, e.g. v1.24.2)")
     p.add_argument("--version", help="library version recorded (default: from the tag)")
@@ -54,8 +55,8 @@ def write_output(data, out):
     os.replace(tmp, out)
 
 
-def build(library, git_dir, tag, version=None):
-    lib = LIBRARIES[library]
+def build(name, git_dir, tag, version=None):
+    lib = library(name)
     tree = GitTree(git_dir, tag)
     try:
         collector = extract(tree, lib)
@@ -63,7 +64,7 @@ def build(library, git_dir, tag, version=None):
         tree.close()
     doc = {
         "schema": SCHEMA,
-        "library": library,
+        "library": name,
         "version": version or lib.version_for_tag(tag),
         "provenance": {
             "source": "docs",
@@ -81,7 +82,11 @@ def build(library, git_dir, tag, version=None):
 
 def main(argv=None):
     args = _parse_args(argv)
-    lib = LIBRARIES[args.library]
+    try:
+        lib = library(args.library)
+    except LibraryFileError as e:
+        sys.stderr.write("docs.py: %s\n" % e)
+        return 2
     tag = args.tag or lib.tag_for_version(args.version)
     t0 = time.time()
     try:

@@ -6,69 +6,86 @@ import re
 
 from .pysource import PySource, class_shape, is_class
 from .rst import DocState, Scanner, valid_path
+from ..libraries import LibraryFileError, load, tag_of
 
 
-def _numpy_docs(tree):
-    return tree.paths("doc/source/reference/", ".rst")
-
-
-def _scipy_docs(tree):
-    ref = tree.paths("doc/source/reference/", ".rst")
-    if ref:
-        return ref
-    # Before 1.7 the reference pages sat directly in doc/source/ (tutorial/ and others are not reference).
-    return [p for p in tree.paths("doc/source/", ".rst") if "/" not in p[len("doc/source/"):]]
-
-
-def _scipy_subpackages(tree):
-    """Public subpackages (scipy/X/__init__.py): their docstrings are the reference pages' content."""
+def glob_regex(pattern):
+    """A path glob as a regular expression: ``**/`` any folders (none too), ``*`` any characters but ``/``."""
     out = []
-    for p in tree.paths("scipy/", "/__init__.py"):
-        parts = p.split("/")
-        if len(parts) == 3 and not parts[1].startswith("_") and parts[1] not in ("tests", "test"):
-            out.append("scipy." + parts[1])
-    return out
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
 
 
-def _qiskit_docs(tree):
-    return tree.paths("docs/apidoc/", ".rst") or tree.paths("docs/apidocs/", ".rst")
+def glob_paths(tree, patterns):
+    """Files of ``tree`` matching any of the globs, sorted."""
+    regexes = [glob_regex(p) for p in patterns]
+    return sorted(p for p in tree.paths() if any(r.match(p) for r in regexes))
 
 
 class Library:
-    def __init__(self, name, root, repository, tag_prefix, doc_root, docs, extra_modules=None, versions=None):
-        self.name = name
-        self.root = root
-        self.repository = repository
-        self.tag_prefix = tag_prefix
-        self.doc_root = doc_root
-        self.docs = docs
-        self.extra_modules = extra_modules
-        self.versions = versions or {}
+    """What the docs reader needs of a library file (``libraries/NAME.toml``, its ``[docs]`` section)."""
+
+    def __init__(self, definition):
+        docs = definition.get("docs")
+        if not docs:
+            raise LibraryFileError("libraries/%s.toml has no [docs] section" % definition["name"])
+        self.name = definition["name"]
+        self.root = definition["name"]
+        self.definition = definition
+        st = definition.get("static") or {}
+        self.repository = docs.get("repository") or st.get("repository")
+        self.tag_pattern = docs.get("tag") or st.get("tag") or "v{version}"
+        self.doc_root = docs["root"]
+        self.page_groups = docs["pages"]
+        self.module_docstrings = docs["moduleDocstrings"]
+        self.versions = ((definition.get("releases") or {}).get("tagVersions")) or {}
+
+    def docs(self, tree):
+        """The reference pages: the first group of globs that matches a file."""
+        for group in self.page_groups:
+            found = glob_paths(tree, group)
+            if found:
+                return found
+        return []
+
+    def extra_modules(self, tree):
+        """Modules whose docstrings are reference pages (public packages only)."""
+        out = []
+        for p in glob_paths(tree, self.module_docstrings):
+            parts = p[: -len("/__init__.py")].split("/") if p.endswith("/__init__.py") else []
+            if parts and parts[0] == self.root and all(
+                    not x.startswith("_") and x not in ("tests", "test") for x in parts[1:]):
+                out.append(".".join(parts))
+        return out
 
     def version_for_tag(self, tag):
-        if tag in self.versions:
-            return self.versions[tag]
-        if self.tag_prefix and tag.startswith(self.tag_prefix):
-            return tag[len(self.tag_prefix):]
-        return tag
+        prefix, _, suffix = self.tag_pattern.partition("{version}")
+        version = tag[len(prefix):len(tag) - len(suffix)] if tag.startswith(prefix) and tag.endswith(suffix) else tag
+        return self.versions.get(version, version)
 
     def tag_for_version(self, version):
-        for tag, v in self.versions.items():
-            if v == version:
-                return tag
-        return self.tag_prefix + version
+        return tag_of(self.definition, version, self.tag_pattern)
 
 
-LIBRARIES = {
-    "numpy": Library("numpy", "numpy", "github:numpy/numpy", "v", "doc/source", _numpy_docs),
-    "scipy": Library("scipy", "scipy", "github:scipy/scipy", "v", "doc/source", _scipy_docs, _scipy_subpackages),
-    # The repository is qiskit-terra's history up to 0.25; the `qiskit` metapackage 0.43 and 0.44 shipped terra
-    # 0.24 and 0.25 as their whole API (from 0.45 on the versions agree).
-    "qiskit": Library(
-        "qiskit", "qiskit", "github:Qiskit/qiskit", "", "docs", _qiskit_docs,
-        versions={"0.24.0": "0.43.0", "0.25.0": "0.44.0"},
-    ),
-}
+def library(name):
+    """The docs reader's view of ``libraries/NAME.toml``."""
+    return Library(load(name))
 
 
 class Collector:

@@ -3,6 +3,11 @@
     python3 -m anachron_probe.static.batch LIBRARY --git-dir REPO --out-dir DIR
         [--tags TAG...] [--minors FIRST LAST] [--patches] [--external LIB=REPO] [--version-map TAG=VERSION]...
         [--cache-dir DIR]
+    python3 -m anachron_probe.static.batch LIBRARY --plan --out-dir DIR [--cache-dir DIR] [--tags TAG...]
+
+--plan takes the release plan of libraries/LIBRARY.toml (a [static] section with from = "git"): its repository's
+mirror (ANACHRON_MIRRORS), the minors from releases.first to releases.last (default: the newest), patches, the
+extra versions, tag-versions, and the mirrors of the libraries it re-exports.
 
 Writes DIR/LIBRARY-VERSION.static.json.gz for every tag in --tags and every minor release ``X.Y.0`` between FIRST
 and LAST; with --patches also every patch release of those minors whose public surface (API paths and parameter
@@ -279,10 +284,39 @@ def _parse(v):
     return tuple(int(g) for g in m.groups())
 
 
+def apply_plan(args):
+    """Fill ``args`` from libraries/LIBRARY.toml (``--plan``)."""
+    from ..libraries import LibraryFileError, load, mirror_dir, tag_of
+
+    d = load(args.library)
+    st = d.get("static")
+    rel = d.get("releases")
+    if not st or st["from"] != "git" or not rel:
+        raise LibraryFileError("libraries/%s.toml has no release plan read from git ([static] from = \"git\", "
+                               "[releases])" % args.library)
+    args.git_dir = args.git_dir or mirror_dir(st["repository"])
+    if not os.path.isdir(args.git_dir):
+        raise LibraryFileError("no mirror of %s at %s" % (st["repository"], args.git_dir))
+    first = tag_of(d, rel["first"])
+    last = tag_of(d, rel["last"]) if rel["last"] else None
+    if last is None:
+        minors = [(v, name) for name, (v, t) in release_tags(args.git_dir).items() if v[2] == 0]
+        last = max(minors)[1] if minors else first
+    args.minors = [first, last]
+    args.patches = args.patches or rel["patches"]
+    args.tags = list(args.tags) + [tag_of(d, v) for v in rel["extra"] if tag_of(d, v) not in args.tags]
+    for tag_version, version in sorted(rel["tagVersions"].items()):
+        args.version_map.append("%s=%s" % (st["tag"].replace("{version}", tag_version), version))
+    for lib in st["reexports"]:
+        args.external.append("%s=%s" % (lib, mirror_dir(load(lib)["static"]["repository"])))
+    return args
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="static-tags", description=__doc__.split("\n\n")[0])
     p.add_argument("library")
-    p.add_argument("--git-dir", required=True)
+    p.add_argument("--plan", action="store_true", help="the release plan of libraries/LIBRARY.toml")
+    p.add_argument("--git-dir")
     p.add_argument("--out-dir", required=True)
     p.add_argument("--tags", nargs="*", default=[])
     p.add_argument("--minors", nargs=2, metavar=("FIRST", "LAST"))
@@ -291,6 +325,15 @@ def main(argv=None):
     p.add_argument("--version-map", action="append", default=[], metavar="TAG=VERSION")
     p.add_argument("--cache-dir")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.plan:
+        from ..libraries import LibraryFileError
+
+        try:
+            apply_plan(args)
+        except LibraryFileError as e:
+            p.error(str(e))
+    elif not args.git_dir:
+        p.error("give --git-dir REPO (or --plan)")
     return Batch(args).main()
 
 

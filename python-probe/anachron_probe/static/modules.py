@@ -2,6 +2,8 @@
 modules declared by the build files (setup.py / meson.build / f2py signature files)."""
 import re
 
+from ..libraries import find, import_name_of
+
 
 class ModuleInfo(object):
     def __init__(self, name, path, is_package, kind):
@@ -185,13 +187,31 @@ def _identifier(s):
     return s.isidentifier()
 
 
+def _metadata_files(files):
+    """Core metadata a published file carries: an sdist's PKG-INFO (and its egg-info), a wheel's METADATA."""
+    return [f for f in files if f == "PKG-INFO" or (f.count("/") == 1 and (
+        f.endswith(".egg-info/PKG-INFO") or f.endswith(".dist-info/METADATA")))]
+
+
+def _metadata_fields(extractor, files, field):
+    """Values of ``field`` (``Requires-Python``, ``Classifier``, ``Requires-Dist``) in the metadata files."""
+    out = []
+    for f in _metadata_files(files):
+        text = extractor.read_text(f) or ""
+        head = text.split("\n\n", 1)[0]  # headers end at the first blank line (the description follows)
+        for line in head.splitlines():
+            name, sep, value = line.partition(":")
+            if sep and name.strip().lower() == field.lower():
+                out.append(value.strip())
+    return out
+
+
 def _target_python(extractor, files):
     """Newest Python 3 minor the release declares (classifiers), e.g. (3, 11); None when not declared."""
     best = None
-    for f in ("setup.py", "pyproject.toml", "setup.cfg"):
-        if f not in files:
-            continue
-        text = extractor.read_text(f) or ""
+    texts = [extractor.read_text(f) or "" for f in ("setup.py", "pyproject.toml", "setup.cfg") if f in files]
+    texts.extend(_metadata_fields(extractor, files, "Classifier"))
+    for text in texts:
         for m in _PY_CLASSIFIER.finditer(text):
             v = int(m.group(1))
             best = v if best is None or v > best else best
@@ -201,12 +221,12 @@ def _target_python(extractor, files):
 
 
 def _oldest_python(extractor, files, target):
-    """Oldest Python 3 minor the release declares (``requires-python``/``python_requires`` ``>=3.N``), never newer
-    than the target; None when not declared."""
-    for f in ("pyproject.toml", "setup.py", "setup.cfg"):
-        if f not in files:
-            continue
-        m = _REQUIRES_PYTHON.search(extractor.read_text(f) or "")
+    """Oldest Python 3 minor the release declares (``requires-python``/``python_requires`` ``>=3.N``, or the
+    metadata's ``Requires-Python``), never newer than the target; None when not declared."""
+    texts = [extractor.read_text(f) or "" for f in ("pyproject.toml", "setup.py", "setup.cfg") if f in files]
+    texts.extend("requires_python = '%s'" % v for v in _metadata_fields(extractor, files, "Requires-Python"))
+    for text in texts:
+        m = _REQUIRES_PYTHON.search(text)
         if m:
             oldest = (3, int(m.group(1)))
             return min(oldest, tuple(target[:2])) if target else oldest
@@ -231,9 +251,6 @@ def _range_text(pythons):
 
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-_IMPORT_NAMES = {"python-dateutil": "dateutil", "pyyaml": "yaml", "scikit-learn": "sklearn", "pillow": "PIL",
-                 "retworkx": "retworkx", "rustworkx": "rustworkx", "typing-extensions": "typing_extensions",
-                 "python-constraint": "constraint", "symengine": "symengine"}
 
 
 def _requirements(extractor, files, library):
@@ -251,6 +268,12 @@ def _requirements(extractor, files, library):
             texts.extend(re.findall(r"""['"]([^'"]+)['"]""", block))
         for m in re.finditer(r"""(?:install_requires|dependencies)\s*=\s*['"]([^'"]+)['"]""", text):
             texts.append(m.group(1))
+    # the metadata of a published file: Requires-Dist without an extra marker, egg-info's requires.txt up to its
+    # first [extra] section
+    texts.extend(v for v in _metadata_fields(extractor, files, "Requires-Dist") if "extra" not in v.partition(";")[2])
+    for f in files:
+        if f.count("/") == 1 and f.endswith(".egg-info/requires.txt"):
+            texts.extend((extractor.read_text(f) or "").split("\n[", 1)[0].splitlines())
     for line in texts:
         line = line.split("#", 1)[0].strip()
         if not line or line.startswith("-"):
@@ -259,10 +282,12 @@ def _requirements(extractor, files, library):
         if not m:
             continue
         dist = m.group(1).lower()
-        out.add(_IMPORT_NAMES.get(dist, dist.replace("-", "_")))
+        out.add(import_name_of(dist))
     out.add(library)
-    if library == "scipy":
-        out.add("numpy")
+    # what the library re-exports is a dependency however its build declares it
+    definition = find(library)
+    if definition and definition["static"]:
+        out.update(definition["static"]["reexports"])
     return out
 
 

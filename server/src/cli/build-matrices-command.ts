@@ -1,5 +1,5 @@
 // `anachron build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…`: the surfaces of
-// each library -> LIBRARY.sqlite, the static-vs-runtime disagreement lists, and matrices/README.md.
+// each library -> LIBRARY.sqlite (its distribution from libraries/LIBRARY.toml), the static-vs-runtime disagreement lists, and matrices/README.md.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,10 +9,8 @@ import { SqliteMatrix } from '../store/sqlite-matrix.js';
 import { formatAgreement } from '../store/surface-agreement.js';
 import { readEvidenceFolder } from '../store/version-evidence.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import { UsageError } from './usage-error.js';
-
-/** Distribution names that differ from the import name. */
-const KNOWN_DISTRIBUTIONS: Record<string, string> = { torch: 'torch', sklearn: 'scikit-learn', yaml: 'PyYAML' };
 
 /** Reproducible build date: SOURCE_DATE_EPOCH when set, else today (UTC, day precision). */
 function buildDate(): string {
@@ -39,7 +37,7 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
     const evidence = readEvidenceFolder(dir, (name, i, n) => err(`[${library} ${i + 1}/${n}] reading ${name}`));
     if (evidence.length === 0) throw new UsageError(`no runtime or static surfaces in ${dir}`);
     const result = buildMatrix(evidence, join(outDir, `${library}.sqlite`), {
-      distribution: distributions.get(library) ?? KNOWN_DISTRIBUTIONS[library] ?? library,
+      distribution: distributions.get(library) ?? bundledLibraryDefinitions().distributionOf(library),
       builtAt: buildDate(),
       onProgress: (m) => err(m),
     });

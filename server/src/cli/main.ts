@@ -5,6 +5,7 @@ import { runCheck } from './check-command.js';
 import { runCompareSurfaces } from './compare-surfaces-command.js';
 import { runEnv } from './env-command.js';
 import { runHistory } from './history-command.js';
+import { runLibraries } from './libraries-command.js';
 import { runLsp } from './lsp-command.js';
 import { runMcp } from './mcp-command.js';
 import { runMinVersions } from './min-versions-command.js';
@@ -31,6 +32,9 @@ commands:
   history API… [--format text|json] [--every-version] [--matrices DIR]
       Show what the matrix says about fully qualified APIs (e.g. numpy.trapezoid), version by version
       (consecutive versions that agree share a line unless --every-version).
+  libraries [LIBRARY…] [--json] [--matrices DIR]
+      The libraries anachron knows (one file each in libraries/: names, sources, environments) and the
+      versions their matrices track; a pinned library without a matrix is not looked at.
   build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…
       Build matrices/LIBRARY.sqlite from python-probe surfaces and regenerate matrices/README.md.
   matrix add LIB==VERSION (--python PATH | --source DIR [--package-dir SUBPATH]) [--matrices DIR]
@@ -68,6 +72,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runLsp(rest);
       case 'mcp':
         return await runMcp(rest, err);
+      case 'libraries':
+        return runLibraries(rest, out);
       case 'build-matrices':
         return runBuildMatrices(rest, out, err);
       case 'matrix':

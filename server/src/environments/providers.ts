@@ -10,6 +10,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { versionsEqual } from '../core/versions.js';
 import { probeModules } from './interpreter-probe.js';
+import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import {
   checkEnvironment,
   defaultImportName,
@@ -185,10 +186,12 @@ export function defaultDebianCache(env: NodeJS.ProcessEnv = process.env): string
   return env.ANACHRON_ENV_CACHE ? resolve(env.ANACHRON_ENV_CACHE) : join(env.HOME || homedir(), '.cache', 'anachron', 'debian');
 }
 
-/** Debian packages for a library's environment (python3-LIB; torch also needs python3-setuptools before sid). */
+/** Debian packages for a library's environment: its library file's debian-package and debian-extra-packages
+ *  (torch also needs python3-setuptools before sid), else python3-MODULE. */
 export function debianPackagesFor(library: string, importName = defaultImportName(library)): string[] {
-  const pkg = `python3-${importName.toLowerCase().replace(/_/g, '-')}`;
-  return importName === 'torch' ? [pkg, 'python3-setuptools'] : [pkg];
+  const runtime = bundledLibraryDefinitions().byDistribution(library)?.runtime;
+  if (runtime?.debianPackage) return [runtime.debianPackage, ...runtime.debianExtraPackages];
+  return [`python3-${importName.toLowerCase().replace(/_/g, '-')}`];
 }
 
 /** Upstream release of a Debian version, as scripts/probe-debian.sh takes it: no epoch, revision, +dfsg/+ds. */

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { isValidVersion, sortVersions, versionsEqual } from '../core/versions.js';
 import { probeModules, type InterpreterProbe } from './interpreter-probe.js';
+import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import type { PythonCommand } from './sandbox.js';
 
 export type EnvironmentProvider = 'interpreter' | 'venv' | 'debian';
@@ -92,23 +93,9 @@ export function defaultEnvironmentsFile(env: NodeJS.ProcessEnv = process.env): s
   return join(config, 'anachron', 'environments.json');
 }
 
-/** Import names of distributions whose module is named otherwise. */
-const IMPORT_NAMES: Record<string, string> = {
-  'scikit-learn': 'sklearn',
-  'scikit-image': 'skimage',
-  pillow: 'PIL',
-  pyyaml: 'yaml',
-  'opencv-python': 'cv2',
-  'opencv-python-headless': 'cv2',
-  beautifulsoup4: 'bs4',
-  'qiskit-terra': 'qiskit',
-  'python-dateutil': 'dateutil',
-  pytorch: 'torch',
-};
-
+/** The module a distribution installs, from the library files (libraries/*.toml, distributions.toml). */
 export function defaultImportName(library: string): string {
-  const d = normalizeDistributionName(library);
-  return IMPORT_NAMES[d] ?? d.replace(/-/g, '_');
+  return bundledLibraryDefinitions().importNameOf(library);
 }
 
 export function importNameOf(entry: Pick<EnvironmentEntry, 'library' | 'importName'>): string {

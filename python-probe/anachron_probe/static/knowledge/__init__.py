@@ -151,17 +151,23 @@ class Knowledge(object):
         pass
 
 
-_REGISTRY = {}
-
-
 def knowledge_for(library):
-    if not _REGISTRY:
-        from . import numpy as _np, scipy as _sp, qiskit as _qk
+    """The Knowledge class of ``library``: its library file's ``knowledge`` module (the one ``Knowledge``
+    subclass defined there), else the base class."""
+    from ...libraries import find
 
-        _REGISTRY["numpy"] = _np.NumpyKnowledge
-        _REGISTRY["scipy"] = _sp.ScipyKnowledge
-        _REGISTRY["qiskit"] = _qk.QiskitKnowledge
-    return _REGISTRY.get(library, Knowledge)
+    definition = find(library)
+    name = definition.get("knowledge") if definition else None
+    if not name:
+        return Knowledge
+    import importlib
+
+    module = importlib.import_module("." + name, __name__)
+    found = [v for v in vars(module).values()
+             if isinstance(v, type) and issubclass(v, Knowledge) and v is not Knowledge and v.__module__ == module.__name__]
+    if len(found) != 1:
+        raise ImportError("knowledge module %s must define one Knowledge subclass (found %d)" % (name, len(found)))
+    return found[0]
 
 
 def _template_module(x, name):

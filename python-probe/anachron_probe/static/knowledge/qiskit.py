@@ -1,6 +1,0 @@
-"""qiskit: nothing special yet."""
-from . import Knowledge
-
-
-class QiskitKnowledge(Knowledge):
-    pass

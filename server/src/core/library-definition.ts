@@ -1,0 +1,249 @@
+// One declarative file per library (libraries/NAME.toml, format in libraries/README.md): its names, where its
+// releases and documentation are read, how its runtimes are made. Pure: a parsed TOML table in, a checked
+// definition out; python-probe/anachron_probe/libraries.py reads the same files the same way.
+import { normalizeDistributionName } from './library-names.js';
+import { isValidVersion } from './versions.js';
+
+export type StaticSource = 'git';
+export type DocsSource = 'git';
+
+export interface LibraryReleases {
+  /** Oldest release tracked (a minor's `.0`). */
+  first: string | null;
+  /** Newest release tracked; null: the newest published. */
+  last: string | null;
+  /** Also every patch release whose public surface differs from its minor's `.0`. */
+  patches: boolean;
+  /** Further versions (runtime cross-checks such as Debian's). */
+  extra: string[];
+  /** Versions left out (yanked, broken uploads). */
+  skip: string[];
+  /** Tag version -> release version, where the repository's numbers are another package's (qiskit-terra). */
+  tagVersions: Record<string, string>;
+}
+
+export interface LibraryStatic {
+  from: StaticSource;
+  /** `github:owner/name` (from = "git"). */
+  repository: string | null;
+  /** Tag of a release, `{version}` standing for it. */
+  tag: string;
+  /** Folder of the package inside the tree; null: found (the folder holding NAME/__init__.py). */
+  packageDir: string | null;
+  /** Libraries whose names this one re-exports, read at the newest minor released before each release. */
+  reexports: string[];
+}
+
+export interface LibraryDocs {
+  from: DocsSource;
+  /** Repository of the documentation sources (from = "git"); null: the static source's. */
+  repository: string | null;
+  /** Tag pattern at the documentation repository; null: the static source's. */
+  tag: string | null;
+  /** Folder an absolute `.. include:: /x.rst` starts from. */
+  root: string;
+  /** Groups of globs (`**` any folders, `*` within a name): the first group that matches a file is read. */
+  pages: string[][];
+  /** Globs of `__init__.py` files whose module docstrings are reference pages too. */
+  moduleDocstrings: string[];
+}
+
+export interface LibraryRuntime {
+  debianPackage: string | null;
+  debianSuites: string[];
+  debianExtraPackages: string[];
+}
+
+export interface LibraryDefinition {
+  /** The matrix's name (matrices/NAME.sqlite, surfaces/NAME/): the library's top-level module. */
+  name: string;
+  /** PEP 503 normalised distribution name, as pins write it. */
+  distribution: string;
+  /** Other distributions that install the same modules (qiskit-terra), normalised. */
+  otherDistributions: string[];
+  /** Top-level modules the distribution installs (the first is `name`). */
+  modules: string[];
+  summary: string;
+  /** python-probe's knowledge module for what cannot be data (static/knowledge/NAME.py); null: none. */
+  knowledge: string | null;
+  releases: LibraryReleases | null;
+  static: LibraryStatic | null;
+  docs: LibraryDocs | null;
+  runtime: LibraryRuntime;
+}
+
+export class LibraryDefinitionError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'LibraryDefinitionError';
+  }
+}
+
+type Table = Record<string, unknown>;
+
+const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+class Reader {
+  constructor(readonly file: string) {}
+
+  fail(key: string, message: string): never {
+    throw new LibraryDefinitionError(this.file, `${key}: ${message}`);
+  }
+
+  table(parent: Table, key: string, where: string, allowed: readonly string[]): Table | null {
+    const v = parent[key];
+    if (v === undefined) return null;
+    if (!isTable(v)) this.fail(`${where}${key}`, 'must be a table');
+    this.only(v, allowed, `${where}${key}.`);
+    return v;
+  }
+
+  only(t: Table, allowed: readonly string[], where: string): void {
+    for (const k of Object.keys(t)) if (!allowed.includes(k)) this.fail(`${where}${k}`, `unknown key (known: ${allowed.join(', ')})`);
+  }
+
+  string(t: Table, key: string, where: string): string | null {
+    const v = t[key];
+    if (v === undefined) return null;
+    if (typeof v !== 'string' || v.trim() === '') this.fail(`${where}${key}`, 'must be a non-empty string');
+    return v;
+  }
+
+  required(t: Table, key: string, where: string): string {
+    return this.string(t, key, where) ?? this.fail(`${where}${key}`, 'is required');
+  }
+
+  bool(t: Table, key: string, where: string, fallback: boolean): boolean {
+    const v = t[key];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'boolean') this.fail(`${where}${key}`, 'must be true or false');
+    return v;
+  }
+
+  strings(t: Table, key: string, where: string): string[] {
+    const v = t[key];
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s.trim() === '')) this.fail(`${where}${key}`, 'must be an array of non-empty strings');
+    return v as string[];
+  }
+
+  stringMap(t: Table, key: string, where: string): Record<string, string> {
+    const v = t[key];
+    if (v === undefined) return {};
+    if (!isTable(v) || Object.values(v).some((s) => typeof s !== 'string')) this.fail(`${where}${key}`, 'must be a table of strings');
+    return { ...(v as Record<string, string>) };
+  }
+
+  version(v: string | null, key: string): string | null {
+    if (v !== null && !isValidVersion(v)) this.fail(key, `"${v}" is not a PEP 440 version`);
+    return v;
+  }
+
+  choice<T extends string>(v: string | null, key: string, options: readonly T[], fallback: T): T {
+    if (v === null) return fallback;
+    if (!(options as readonly string[]).includes(v)) this.fail(key, `must be one of ${options.map((o) => `"${o}"`).join(', ')} (got "${v}")`);
+    return v as T;
+  }
+}
+
+const TOP_KEYS = ['name', 'distribution', 'other-distributions', 'modules', 'summary', 'knowledge', 'releases', 'static', 'docs', 'runtime'] as const;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const REPOSITORY = /^github:[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** Checks a parsed library file (`fileStem`: its name without `.toml`, which must be the library's `name`). */
+export function parseLibraryDefinition(data: unknown, file: string, fileStem: string): LibraryDefinition {
+  const r: Reader = new Reader(file);
+  if (!isTable(data)) r.fail('(document)', 'must be a table');
+  r.only(data, TOP_KEYS, '');
+  const name = r.required(data, 'name', '');
+  if (!NAME.test(name)) r.fail('name', `"${name}" is not a module name`);
+  if (name !== fileStem) r.fail('name', `"${name}" must match the file name (${fileStem}.toml)`);
+  const modules = r.strings(data, 'modules', '');
+  for (const m of modules) if (!NAME.test(m)) r.fail('modules', `"${m}" is not a module name`);
+  if (modules.length > 0 && modules[0] !== name) r.fail('modules', `the first module must be the library's name (${name})`);
+
+  const rel = r.table(data, 'releases', '', ['first', 'last', 'patches', 'extra', 'skip', 'tag-versions']);
+  const releases: LibraryReleases | null = rel && {
+    first: r.version(r.string(rel, 'first', 'releases.'), 'releases.first'),
+    last: r.version(r.string(rel, 'last', 'releases.'), 'releases.last'),
+    patches: r.bool(rel, 'patches', 'releases.', true),
+    extra: r.strings(rel, 'extra', 'releases.').map((v) => r.version(v, 'releases.extra')!),
+    skip: r.strings(rel, 'skip', 'releases.').map((v) => r.version(v, 'releases.skip')!),
+    tagVersions: r.stringMap(rel, 'tag-versions', 'releases.'),
+  };
+
+  const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports']);
+  let staticSource: LibraryStatic | null = null;
+  if (st) {
+    const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git'] as const, 'git');
+    const repository = r.string(st, 'repository', 'static.');
+    if (repository !== null && !REPOSITORY.test(repository)) r.fail('static.repository', `"${repository}" is not github:owner/name`);
+    if (repository === null) r.fail('static.repository', 'is required with from = "git"');
+    const tag = r.string(st, 'tag', 'static.') ?? 'v{version}';
+    if (!tag.includes('{version}')) r.fail('static.tag', 'must contain {version}');
+    staticSource = { from, repository, tag, packageDir: r.string(st, 'package-dir', 'static.'), reexports: r.strings(st, 'reexports', 'static.') };
+  }
+  if (releases && !staticSource && !data.runtime) r.fail('releases', 'needs a [static] or [runtime] section to read them from');
+
+  const dc = r.table(data, 'docs', '', ['from', 'repository', 'tag', 'root', 'pages', 'module-docstrings']);
+  let docs: LibraryDocs | null = null;
+  if (dc) {
+    const from = r.choice(r.string(dc, 'from', 'docs.'), 'docs.from', ['git'] as const, 'git');
+    const repository = r.string(dc, 'repository', 'docs.');
+    if (repository !== null && !REPOSITORY.test(repository)) r.fail('docs.repository', `"${repository}" is not github:owner/name`);
+    if (repository === null && !staticSource?.repository) r.fail('docs.repository', 'is required with from = "git" when [static] names no repository');
+    const pages = dc.pages;
+    if (!Array.isArray(pages) || pages.length === 0 || pages.some((g) => !Array.isArray(g) || g.length === 0 || g.some((p) => typeof p !== 'string' || p === '')))
+      r.fail('docs.pages', 'must be a non-empty array of non-empty arrays of globs, e.g. [["doc/source/reference/**/*.rst"]]');
+    const tag = r.string(dc, 'tag', 'docs.');
+    if (tag !== null && !tag.includes('{version}')) r.fail('docs.tag', 'must contain {version}');
+    docs = { from, repository, tag, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.') };
+  }
+
+  const rt = r.table(data, 'runtime', '', ['debian-package', 'debian-suites', 'debian-extra-packages']) ?? {};
+  const runtime: LibraryRuntime = {
+    debianPackage: r.string(rt, 'debian-package', 'runtime.'),
+    debianSuites: r.strings(rt, 'debian-suites', 'runtime.'),
+    debianExtraPackages: r.strings(rt, 'debian-extra-packages', 'runtime.'),
+  };
+  if (runtime.debianSuites.length > 0 && !runtime.debianPackage) r.fail('runtime.debian-suites', 'needs runtime.debian-package');
+
+  const knowledge = r.string(data, 'knowledge', '');
+  if (knowledge !== null && !NAME.test(knowledge)) r.fail('knowledge', `"${knowledge}" is not a module name`);
+  return {
+    name,
+    distribution: normalizeDistributionName(r.required(data, 'distribution', '')),
+    otherDistributions: r.strings(data, 'other-distributions', '').map(normalizeDistributionName),
+    modules: modules.length > 0 ? modules : [name],
+    summary: r.string(data, 'summary', '') ?? '',
+    knowledge,
+    releases,
+    static: staticSource,
+    docs,
+    runtime,
+  };
+}
+
+/** libraries/distributions.toml: `[import-names]` distribution -> top-level module, for distributions without a
+ *  library file. */
+export function parseDistributionNames(data: unknown, file: string): Map<string, string> {
+  const r: Reader = new Reader(file);
+  if (!isTable(data)) r.fail('(document)', 'must be a table');
+  r.only(data, ['import-names'], '');
+  const names = r.stringMap(data, 'import-names', '');
+  const out = new Map<string, string>();
+  for (const [dist, mod] of Object.entries(names)) {
+    if (!NAME.test(mod)) r.fail(`import-names.${dist}`, `"${mod}" is not a module name`);
+    out.set(normalizeDistributionName(dist), mod);
+  }
+  return out;
+}
+
+/** The tag of `version` under a tag pattern (`v{version}`), through a library's tag-versions map. */
+export function tagOf(pattern: string, version: string, tagVersions: Record<string, string> = {}): string {
+  const tagVersion = Object.entries(tagVersions).find(([, v]) => v === version)?.[0] ?? version;
+  return pattern.replace('{version}', tagVersion);
+}
