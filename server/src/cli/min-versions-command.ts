@@ -19,6 +19,7 @@ import {
   type LibraryRequirement,
   type Usage,
 } from '../report/min-versions.js';
+import { findingRule } from '../core/rules/index.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { pinsForFile } from '../workspace/manifests.js';
@@ -26,10 +27,8 @@ import { collectPythonFiles } from './files.js';
 import { UsageError } from './usage-error.js';
 
 /** Findings that say the code would work at another tracked version: the ones a version choice can fix. */
-const VERSION_INDEPENDENT = new Set(['unknown-api', 'unknown-parameter', 'unconfirmed-api']);
-
 function isVersionDependent(f: Finding): boolean {
-  return !VERSION_INDEPENDENT.has(f.code) && f.availableIn.length > 0;
+  return findingRule(f.code)!.versionBound && f.availableIn.length > 0;
 }
 
 interface SourceFile {

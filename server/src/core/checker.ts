@@ -1,11 +1,13 @@
-// The checker: API references + pins + matrices -> findings. Pure: everything it knows arrives as arguments.
+// The checker: API references + pins + matrices -> verdicts (plain data), which the rules (core/rules/) turn into
+// findings. Pure: everything it knows arrives as arguments.
 import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature } from './api-model.js';
 import { acceptsKeyword, hasVarKeyword } from './api-model.js';
-import type { Finding, FindingCode, Severity } from './findings.js';
-import { describeOrigin, type Pin } from './pins.js';
+import type { Pin } from './pins.js';
 import type { ApiReference, KeywordArgument } from './python/references.js';
+import { findingOf, type Finding, type Verdict } from './rules/index.js';
+import type { VerdictBase } from './rules/verdict.js';
 import type { SourceRange } from './source-range.js';
-import { describeVersionRuns, stateAt, type StateAtVersion } from './version-state.js';
+import { stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { normalizeDistributionName } from './library-names.js';
 import { versionCorrectAlternative } from './replacements.js';
@@ -17,70 +19,29 @@ export interface CheckContext {
 }
 
 /** The versions a pin lets the project run: the exact version, or every tracked version a range allows. */
-export function versionsUnderPin(pin: Pin, matrix: LibraryMatrix): string[] {
+export function versionsUnderPin(pin: Pin, matrix: Pick<LibraryMatrix, 'versions'>): string[] {
   if (pin.exactVersion !== null) return [pin.exactVersion];
   if (pin.specifier === '') return [];
   return matrix.versions.filter((v) => satisfies(v, pin.specifier));
 }
 
-function pinText(pin: Pin, matrix: LibraryMatrix): string {
-  return `${matrix.distribution}${pin.specifier}`;
-}
-
-function pinClause(pin: Pin, matrix: LibraryMatrix, states: StateAtVersion[]): string {
-  const where =
-    pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`
-    : pin.kind === 'installed' ? `which ${describeOrigin(pin.origin)} has installed`
-    : pin.kind === 'assumed' ? `which ${describeOrigin(pin.origin)} assumes`
-    : `which --pin ${pinText(pin, matrix)} selects`;
-  const first = states[0];
-  if (pin.exactVersion === null || !first) return `which ${pinText(pin, matrix)} allows (${describeOrigin(pin.origin)})`;
-  if (first.basis === 'extrapolated' && first.cell) {
-    const side = first.cell.version === matrix.versions[0] ? 'older' : 'newer';
-    return `${where}; ${first.version} is ${side} than every tracked version, so ${first.cell.version} stands in for it`;
-  }
-  return where;
-}
-
-function versionList(states: StateAtVersion[], matrix: LibraryMatrix): string {
-  const chosen = new Set(states.map((s) => s.version));
-  const tracked = states.every((s) => s.basis === 'tracked');
-  if (tracked) return `${matrix.library} ${describeVersionRuns(matrix.versions, (i) => chosen.has(matrix.versions[i]!))}`;
-  return `${matrix.library} ${states.map((s) => s.version).join(', ')}`;
-}
-
-/** "added between 1.24.2 and 2.2.4" / "removed between 2.2.4 and 2.4.6", relative to the first missing version. */
-function lifecycle(history: ApiHistory, missingVersion: string): string {
+/** Around `missingVersion`: the tracked versions between which the API was added (after it) and removed (before it). */
+function lifecycle(history: ApiHistory, missingVersion: string): { added: [string, string] | null; removed: [string, string] | null } {
   const cells = history.versions;
   const index = cells.findIndex((c) => c.version === missingVersion);
-  const notes: string[] = [];
+  let added: [string, string] | null = null;
+  let removed: [string, string] | null = null;
   if (index >= 0) {
     const later = cells.findIndex((c, i) => i > index && c.state === 'present');
-    if (later > 0 && cells[later - 1]!.state === 'absent') notes.push(`added between ${cells[later - 1]!.version} and ${cells[later]!.version}`);
+    if (later > 0 && cells[later - 1]!.state === 'absent') added = [cells[later - 1]!.version, cells[later]!.version];
     let earlier = -1;
     for (let i = index - 1; i >= 0; i--) if (cells[i]!.state === 'present') { earlier = i; break; }
-    if (earlier >= 0 && cells[earlier + 1]?.state === 'absent') notes.push(`removed between ${cells[earlier]!.version} and ${cells[earlier + 1]!.version}`);
+    if (earlier >= 0 && cells[earlier + 1]?.state === 'absent') removed = [cells[earlier]!.version, cells[earlier + 1]!.version];
   }
-  return notes.length ? ` (${notes.join('; ')})` : '';
+  return { added, removed };
 }
 
-function trackedSpan(matrix: LibraryMatrix): string {
-  const v = matrix.versions;
-  return v.length === 1 ? v[0]! : `${v[0]}–${v[v.length - 1]}, ${v.length} versions`;
-}
-
-interface Emit {
-  (code: FindingCode, severity: Severity, message: string, range: SourceRange, api: string, parameter: string | null, availableIn: string[], replacement?: string | null): void;
-}
-
-function checkKeyword(
-  keyword: KeywordArgument,
-  history: ApiHistory,
-  states: StateAtVersion[],
-  pin: Pin,
-  matrix: LibraryMatrix,
-  emit: Emit,
-): void {
+function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistory, states: StateAtVersion[]): void {
   const rejecting = states.filter((s) => {
     const sig = s.cell?.signature;
     return s.state === 'present' && sig && !hasVarKeyword(sig) && !acceptsKeyword(sig, keyword.name);
@@ -93,33 +54,15 @@ function checkKeyword(
   const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name) && (reliableReject || c.signatureSource === rejectingSource));
   const acceptedAnywhere = history.versions.some((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name));
   if (accepting.length === 0 && acceptedAnywhere) return; // accepted where the evidence is better: no verdict
-  const api = history.api;
   if (accepting.length > 0) {
-    const list = describeVersionRuns(matrix.versions, (i) => accepting.includes(history.versions[i]!));
-    emit(
-      'anachronistic-parameter',
-      rejecting.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
-      `\`${api}\` takes no keyword \`${keyword.name}\` in ${versionList(rejecting, matrix)}, ${pinClause(pin, matrix, rejecting)}; ` +
-        `${matrix.library} ${list} accept${accepting.length === 1 ? 's' : ''} it.`,
-      keyword.range,
-      api,
-      keyword.name,
-      accepting.map((c) => c.version),
-    );
+    const base = verdictBase(scope, keyword.range, history.api, accepting.map((c) => c.version));
+    scope.verdicts.push({ code: 'anachronistic-parameter', ...base, parameter: keyword.name, rejecting });
     return;
   }
   // Only trust a signature read from the real callable or a stub to say "no version has this keyword".
   const reliable = rejecting.every((s) => s.cell?.signatureSource === 'inspect' || s.cell?.signatureSource === 'stub');
   if (reliable && rejecting.length === states.length) {
-    emit(
-      'unknown-parameter',
-      'warning',
-      `\`${api}\` takes no keyword \`${keyword.name}\` in any tracked version of ${matrix.library} (${trackedSpan(matrix)}).`,
-      keyword.range,
-      api,
-      keyword.name,
-      [],
-    );
+    scope.verdicts.push({ code: 'unknown-parameter', ...verdictBase(scope, keyword.range, history.api, []), parameter: keyword.name });
   }
 }
 
@@ -142,7 +85,13 @@ interface Scope {
   matrix: LibraryMatrix;
   pin: Pin;
   versions: string[];
-  emit: Emit;
+  /** What the checker decided, in the order it decided it. */
+  verdicts: Verdict[];
+}
+
+function verdictBase(scope: Scope, range: SourceRange, api: string, availableIn: string[], replacement: string | null = null): VerdictBase {
+  const { library, distribution, versions } = scope.matrix;
+  return { range, api, parameter: null, matrix: { library, distribution, versions }, pin: scope.pin, availableIn, replacement };
 }
 
 /**
@@ -150,27 +99,18 @@ interface Scope {
  * present at every pinned version, so the caller may look deeper.
  */
 function verifyPresent(scope: Scope, path: string, range: SourceRange, history: ApiHistory, guarded: boolean): boolean {
-  const { matrix, pin, versions, emit } = scope;
+  const { matrix, versions } = scope;
   const states = versions.map((v) => stateAt(history, v, matrix.versions));
   const missing = states.filter((s) => s.state === 'absent');
   const unknown = states.filter((s) => s.state === 'unknown');
   const availableIn = history.versions.filter((c) => c.state === 'present').map((c) => c.version);
   if (missing.length > 0) {
     if (guarded) return false;
-    const where = describeVersionRuns(matrix.versions, (i) => history.versions[i]!.state === 'present');
+    const firstMissing = missing[0]!.cell?.version ?? missing[0]!.version;
     // A removal the library documented itself: its note, and the name it points to when that is a plain swap.
-    const alternative = versionCorrectAlternative(matrix, history, versions, missing[0]!.cell?.version ?? missing[0]!.version);
-    const replacement = alternative.replacement;
-    const advice = alternative.basis === 'documentation'
-      ? ` Use \`${replacement}\`, which has the same documentation.`
-      : alternative.note
-        ? `${replacement ? ` Use \`${replacement}\`.` : ''} ${matrix.library}'s note on the removal: “${alternative.note.note}”`
-        : '';
-    emit('anachronistic-api',
-      missing.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
-      `\`${path}\` is not in ${versionList(missing, matrix)}, ${pinClause(pin, matrix, missing)}; ` +
-        `it is in ${matrix.library} ${where}${lifecycle(history, missing[0]!.cell?.version ?? missing[0]!.version)}.` + advice,
-      range, path, null, availableIn, replacement);
+    const alternative = versionCorrectAlternative(matrix, history, versions, firstMissing);
+    const base = verdictBase(scope, range, path, availableIn, alternative.replacement);
+    scope.verdicts.push({ code: 'anachronistic-api', ...base, missing, ...lifecycle(history, firstMissing), alternative });
     return false;
   }
   // Unknown is worth a word only where something is known to be in doubt: tracked neighbours that disagree, or a
@@ -180,13 +120,7 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
   if (unknown.length > 0 && doubtful.length === 0) return false;
   if (unknown.length > 0) {
     if (guarded) return false;
-    const first = doubtful[0]!;
-    const why = first.neighbours.length > 0
-      ? `the tracked versions around it disagree (${first.neighbours.map((c) => `${c.state} in ${c.version}`).join(', ')})`
-      : 'its module could not be introspected in that version';
-    emit('unconfirmed-api', 'information',
-      `Cannot confirm \`${path}\` at ${versionList(doubtful, matrix)} (${describeOrigin(pin.origin)}): ${why}.`,
-      range, path, null, availableIn);
+    scope.verdicts.push({ code: 'unconfirmed-api', ...verdictBase(scope, range, path, availableIn), doubtful });
     return false;
   }
   return true;
@@ -195,7 +129,7 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
 function checkCall(scope: Scope, ref: ApiReference, history: ApiHistory, bound: boolean): void {
   if (!ref.call || ref.callGuarded) return;
   const states = scope.versions.map((v) => stateAt(history, v, scope.matrix.versions));
-  for (const keyword of ref.call.keywords) checkKeyword(keyword, history, states, scope.pin, scope.matrix, scope.emit);
+  for (const keyword of ref.call.keywords) checkKeyword(scope, keyword, history, states);
   // A method reached through its class takes the instance as an explicit first argument: arity is not comparable.
   if (bound || history.kind === 'function' || history.kind === 'class') checkArity(scope, ref, history, states);
 }
@@ -208,20 +142,15 @@ function maxPositional(signature: Signature): number {
 function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states: StateAtVersion[]): void {
   const call = ref.call!;
   if (call.hasUnpacking || call.positionalCount === 0) return;
-  const { matrix, pin } = scope;
   const rejecting = states.filter((s) => s.state === 'present' && s.cell?.signature && maxPositional(s.cell.signature) < call.positionalCount);
   if (rejecting.length === 0) return;
   // Arity is only compared between introspected signatures: docstrings show optional positional outputs, stubs
   // merge overloads (ndarray.reshape(*shape) and reshape(shape)), so neither bounds what a call may pass.
   if (rejecting.some((s) => s.cell?.signatureSource !== 'inspect')) return;
   const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && c.signatureSource === 'inspect' && maxPositional(c.signature) >= call.positionalCount);
-  const limit = maxPositional(rejecting[0]!.cell!.signature!);
-  const given = `${call.positionalCount} positional argument${call.positionalCount === 1 ? '' : 's'}`;
   if (accepting.length > 0) {
-    scope.emit('too-many-positional', rejecting.every((s) => s.basis === 'tracked') ? 'error' : 'warning',
-      `\`${history.api}\` takes at most ${limit} positional argument${limit === 1 ? '' : 's'} in ${versionList(rejecting, matrix)}, ${pinClause(pin, matrix, rejecting)}; ` +
-        `this call passes ${given}, which ${matrix.library} ${describeVersionRuns(matrix.versions, (i) => accepting.includes(history.versions[i]!))} accept${accepting.length === 1 ? 's' : ''}.`,
-      call.range, history.api, null, accepting.map((c) => c.version));
+    const base = verdictBase(scope, call.range, history.api, accepting.map((c) => c.version));
+    scope.verdicts.push({ code: 'too-many-positional', ...base, rejecting, limit: maxPositional(rejecting[0]!.cell!.signature!), given: call.positionalCount });
   }
   // No tracked version takes that many: C callables such as ufuncs accept positional outputs their signatures do
   // not show, so this is left to the type checker rather than guessed.
@@ -275,7 +204,7 @@ function checkInstanceReference(scope: Scope, ref: ApiReference): void {
   if (receiver.members.length === 1) checkCall(scope, ref, history, true);
 }
 
-function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[]): void {
+function checkReference(ref: ApiReference, ctx: CheckContext, verdicts: Verdict[]): void {
   const rootPath = ref.receiver ? ref.receiver.producer : ref.prefixes[0]?.path;
   if (!rootPath) return;
   const matrix = ctx.catalog.forImportRoot(rootPath.split('.')[0]!);
@@ -285,10 +214,7 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
   const versions = versionsUnderPin(pin, matrix);
   if (versions.length === 0) return;
 
-  const emit: Emit = (code, severity, message, range, api, parameter, availableIn, replacement = null) => {
-    findings.push({ code, severity, message, range, library: matrix.library, api, parameter, pin: pin.exactVersion ?? pin.specifier, requirement: pinText(pin, matrix), pinOrigin: pin.origin, availableIn, replacement });
-  };
-  const scope: Scope = { matrix, pin, versions, emit };
+  const scope: Scope = { matrix, pin, versions, verdicts };
   if (ref.receiver) {
     checkInstanceReference(scope, ref);
     return;
@@ -314,9 +240,7 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
       // Test packages are never part of the surface the probe walks, so their absence proves nothing.
       const inTests = prefix.path.split('.').some((segment) => segment === 'tests' || segment === 'test' || segment === 'conftest');
       if (parentIsModule && !inTests && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {
-        emit('unknown-api', 'warning',
-          `\`${prefix.path}\` is in no tracked version of ${matrix.library} (${trackedSpan(matrix)}): possibly a hallucinated API.`,
-          prefix.range, prefix.path, null, []);
+        scope.verdicts.push({ code: 'unknown-api', ...verdictBase(scope, prefix.range, prefix.path, []) });
       }
       return;
     }
@@ -327,12 +251,13 @@ function checkReference(ref: ApiReference, ctx: CheckContext, findings: Finding[
   if (history) checkCall(scope, ref, history, false);
 }
 
-export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext): Finding[] {
-  const findings: Finding[] = [];
-  for (const ref of refs) checkReference(ref, ctx, findings);
-  // One finding per place and code: the same chain can be reached twice (e.g. two star imports).
+/** What the checker decides about each reference, as data: one verdict per place and code, in source order. */
+export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (const ref of refs) checkReference(ref, ctx, verdicts);
+  // One verdict per place and code: the same chain can be reached twice (e.g. two star imports).
   const seen = new Set<string>();
-  return findings
+  return verdicts
     .filter((f) => {
       const key = `${f.code}|${f.api}|${f.parameter}|${f.range.start.line}:${f.range.start.column}`;
       if (seen.has(key)) return false;
@@ -340,4 +265,9 @@ export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext
       return true;
     })
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || a.code.localeCompare(b.code));
+}
+
+/** The findings the verdicts become (core/rules/: one module per code). */
+export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext): Finding[] {
+  return judgeReferences(refs, ctx).map(findingOf);
 }

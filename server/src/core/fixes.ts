@@ -2,6 +2,7 @@
 // the manifest, or silence the line. The language server turns them into code actions.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { FindingCode } from './findings.js';
+import { findingRule } from './rules/index.js';
 import { compareVersions } from './versions.js';
 import type { SourceRange } from './source-range.js';
 import { leafName } from './api-path.js';
@@ -117,9 +118,12 @@ function suppress(f: FixableFinding, text: string): Fix {
 
 export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManifest: (file: string) => string | undefined): Fix[] {
   const fixes: (Fix | null)[] = [];
-  if (f.code === 'anachronistic-api') fixes.push(replaceApi(f, text));
-  if (f.code === 'anachronistic-parameter' || f.code === 'unknown-parameter') fixes.push(dropKeyword(f, tree));
-  if (f.code === 'anachronistic-api' || f.code === 'anachronistic-parameter' || f.code === 'too-many-positional') fixes.push(raisePin(f, readManifest));
+  // The rule says which fixes its findings may offer, in the order they are listed; silencing the line always fits.
+  for (const kind of findingRule(f.code)?.fixes ?? []) {
+    if (kind === 'use-replacement') fixes.push(replaceApi(f, text));
+    else if (kind === 'drop-keyword') fixes.push(dropKeyword(f, tree));
+    else fixes.push(raisePin(f, readManifest));
+  }
   fixes.push(suppress(f, text));
   return fixes.filter((x): x is Fix => x !== null);
 }

@@ -2,9 +2,9 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { compareVersions, isValidVersion } from '../core/versions.js';
-import type { Finding, Severity } from '../core/findings.js';
-import { describeOrigin, type ManifestProblem } from '../core/pins.js';
+import { findingData, type Finding, type FindingData, type Severity } from '../core/findings.js';
+import { findingRule } from '../core/rules/index.js';
+import type { ManifestProblem } from '../core/pins.js';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -13,16 +13,7 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export interface FindingData {
-  library: string;
-  api: string;
-  parameter: string | null;
-  pin: string;
-  requirement: string;
-  pinSource: string;
-  availableIn: string[];
-  replacement: string | null;
-}
+export type { FindingData };
 
 /** Where the rule pages live: docs/rules/ beside the bundle (shipped with the extension) or in the source tree. */
 let rulesFolder = join(__dirname, '..', 'docs', 'rules');
@@ -30,22 +21,8 @@ export function setRulesFolder(folder: string): void {
   rulesFolder = folder;
 }
 
-/** An API that only older versions have was removed: the editor shows it struck through. */
-function isRemoval(f: Finding): boolean {
-  return f.code === 'anachronistic-api' && f.availableIn.length > 0 && isValidVersion(f.pin) && f.availableIn.every((v) => compareVersions(v, f.pin) < 0);
-}
-
 export function findingToDiagnostic(f: Finding): Diagnostic {
-  const data: FindingData = {
-    library: f.library,
-    api: f.api,
-    parameter: f.parameter,
-    pin: f.pin,
-    requirement: f.requirement,
-    pinSource: describeOrigin(f.pinOrigin),
-    availableIn: f.availableIn,
-    replacement: f.replacement,
-  };
+  const data: FindingData = findingData(f);
   return {
     range: {
       start: { line: f.range.start.line, character: f.range.start.column },
@@ -56,7 +33,7 @@ export function findingToDiagnostic(f: Finding): Diagnostic {
     codeDescription: { href: pathToFileURL(join(rulesFolder, `${f.code}.md`)).toString() },
     source: 'anachron',
     message: f.message,
-    tags: isRemoval(f) ? [DiagnosticTag.Deprecated] : undefined,
+    tags: findingRule(f.code)?.isRemoval?.(f) ? [DiagnosticTag.Deprecated] : undefined,
     data,
   };
 }

@@ -1,9 +1,8 @@
 // A finding as the CLI reports it: 1-based positions, the file as the user sees it, the pin's origin as text.
 // Every output format (text, JSON, SARIF) starts from this shape.
-import type { Finding, FindingCode, Severity } from '../core/findings.js';
-import { describeOrigin } from '../core/pins.js';
+import { findingData, type Finding, type FindingCode, type FindingData, type Severity } from '../core/findings.js';
 
-export interface ReportedFinding {
+export interface ReportedFinding extends FindingData {
   file: string;
   line: number;
   column: number;
@@ -14,14 +13,6 @@ export interface ReportedFinding {
   code: FindingCode;
   severity: Severity;
   message: string;
-  library: string;
-  api: string;
-  parameter: string | null;
-  pin: string;
-  requirement: string;
-  pinSource: string;
-  availableIn: string[];
-  replacement: string | null;
 }
 
 /** Columns stay in UTF-16 code units, as the checker counts them. */
@@ -35,14 +26,7 @@ export function toReportedFinding(file: string, f: Finding): ReportedFinding {
     code: f.code,
     severity: f.severity,
     message: f.message,
-    library: f.library,
-    api: f.api,
-    parameter: f.parameter,
-    pin: f.pin,
-    requirement: f.requirement,
-    pinSource: describeOrigin(f.pinOrigin),
-    availableIn: f.availableIn,
-    replacement: f.replacement,
+    ...findingData(f),
   };
 }
 

@@ -1,7 +1,7 @@
 // Findings as a SARIF 2.1.0 log, the format code-scanning services (GitHub, GitLab, Azure DevOps) import.
 // Pure: the caller says where the files are relative to the source root and who the tool is.
 import { createHash } from 'node:crypto';
-import type { FindingCode } from '../core/findings.js';
+import type { FindingCode, FindingData } from '../core/findings.js';
 import type { ReportedFinding } from './reported-finding.js';
 import { allRules, sarifLevel, type SarifLevel } from './rules.js';
 
@@ -95,6 +95,12 @@ export function relativeArtifactUri(relativePath: string): string {
     .join('/');
 }
 
+/** A reported finding without its place and wording: what SARIF carries in a result's properties. */
+function dataOf(f: ReportedFinding): FindingData {
+  const { file: _file, line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, code: _code, severity: _severity, message: _message, ...data } = f;
+  return data;
+}
+
 /**
  * A fingerprint that survives unrelated edits and reruns: the rule, the file, the API and keyword, and which
  * occurrence of that same (rule, file, API, keyword) it is in the file. Line numbers stay out of it, so adding
@@ -129,16 +135,7 @@ export function renderSarif(input: SarifInput): SarifLog {
         },
       ],
       partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(f, artifact, occurrence) },
-      properties: {
-        library: f.library,
-        api: f.api,
-        parameter: f.parameter,
-        pin: f.pin,
-        requirement: f.requirement,
-        pinSource: f.pinSource,
-        availableIn: [...f.availableIn],
-        replacement: f.replacement,
-      },
+      properties: { ...dataOf(f), availableIn: [...f.availableIn] },
     };
   });
   const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(input.tool.version);

@@ -1,0 +1,40 @@
+// anachronistic-parameter: the keyword is accepted by some tracked version of the callable, not by the pinned one(s).
+import type { StateAtVersion } from '../version-state.js';
+import type { FindingRule } from './rule.js';
+import { errorUnlessInferred, pinClause, trackedRuns, versionList, type VerdictBase } from './verdict.js';
+
+export interface AnachronisticParameterVerdict extends VerdictBase {
+  code: 'anachronistic-parameter';
+  parameter: string;
+  /** The pinned versions whose signature rejects the keyword. */
+  rejecting: StateAtVersion[];
+}
+
+export const anachronisticParameter: FindingRule<'anachronistic-parameter', AnachronisticParameterVerdict> = {
+  code: 'anachronistic-parameter',
+  name: 'AnachronisticParameter',
+  summary: 'Keyword argument not accepted by the pinned library version',
+  description:
+    'The keyword is accepted by some tracked version of the callable, but not by the version (or versions) the ' +
+    'project pins. The call will fail with TypeError at that version.',
+  defaultSeverity: 'error',
+  severityNote: 'error',
+  meaning: 'the keyword is accepted by some tracked version, not by the pinned one',
+  fixes: ['drop-keyword', 'raise-pin'],
+  versionBound: true,
+  severity: (v) => errorUnlessInferred(v.rejecting),
+  message: (v) =>
+    `\`${v.api}\` takes no keyword \`${v.parameter}\` in ${versionList(v.rejecting, v.matrix)}, ${pinClause(v.pin, v.matrix, v.rejecting)}; ` +
+    `${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''} it.`,
+  docs: {
+    what: 'a call passes a keyword argument that the API accepts in some tracked version, but not in the pinned one.',
+    why: 'the call raises `TypeError: … got an unexpected keyword argument` at the pin.',
+    severity: 'error when the pinned version is tracked; warning when inferred.',
+    example: {
+      context: '`numpy==1.19.5`',
+      code: 'np.unique(values, equal_nan=False)   # numpy.unique takes no keyword equal_nan in numpy 1.19.5; 1.24.2–2.4.6 accept it',
+    },
+    fix: `drop the keyword (quick fix), use what the pinned version offers, or raise the pin.
+Callees that accept \`**kwargs\` never get this finding.`,
+  },
+};

@@ -1,0 +1,40 @@
+// too-many-positional: a call passes more positional arguments than the pinned signature takes.
+import type { StateAtVersion } from '../version-state.js';
+import type { FindingRule } from './rule.js';
+import { errorUnlessInferred, pinClause, plural, trackedRuns, versionList, type VerdictBase } from './verdict.js';
+
+export interface TooManyPositionalVerdict extends VerdictBase {
+  code: 'too-many-positional';
+  /** The pinned versions whose signature takes fewer. */
+  rejecting: StateAtVersion[];
+  /** The most the first of them takes, and how many the call passes. */
+  limit: number;
+  given: number;
+}
+
+export const tooManyPositional: FindingRule<'too-many-positional', TooManyPositionalVerdict> = {
+  code: 'too-many-positional',
+  name: 'TooManyPositional',
+  summary: 'More positional arguments than the pinned library version accepts',
+  description:
+    'The call passes more positional arguments than the signature takes at the version (or versions) the project ' +
+    'pins; some tracked version may accept them. The call will fail with TypeError at that version.',
+  defaultSeverity: 'error',
+  severityNote: 'error (warning when inferred)',
+  meaning: 'the call passes more positional arguments than the pinned signature takes, and another tracked version takes that many',
+  fixes: ['raise-pin'],
+  versionBound: true,
+  severity: (v) => errorUnlessInferred(v.rejecting),
+  message: (v) =>
+    `\`${v.api}\` takes at most ${plural(v.limit, 'positional argument')} in ${versionList(v.rejecting, v.matrix)}, ${pinClause(v.pin, v.matrix, v.rejecting)}; ` +
+    `this call passes ${plural(v.given, 'positional argument')}, which ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''}.`,
+  docs: {
+    what: 'a call passes more positional arguments than the pinned signature takes.',
+    why: 'the call raises `TypeError: … takes N positional arguments but M were given` at the pin.',
+    severity: `error when the pinned version is tracked (warning when inferred). Only reported when another tracked
+version takes that many (a signature that grew): C callables such as numpy's ufuncs accept positional outputs their
+recorded signatures do not show, so "no version takes that many" is left to a type checker. Calls with \`*args\`
+unpacking and methods reached through their class (which take the instance explicitly) are not counted.`,
+    fix: 'pass the extra arguments by keyword where the pinned version has them, or drop them.',
+  },
+};

@@ -1,0 +1,32 @@
+// unknown-api: the API exists in no tracked version of the library: possibly hallucinated.
+import type { FindingRule } from './rule.js';
+import { trackedSpan, type VerdictBase } from './verdict.js';
+
+export interface UnknownApiVerdict extends VerdictBase {
+  code: 'unknown-api';
+}
+
+export const unknownApi: FindingRule<'unknown-api', UnknownApiVerdict> = {
+  code: 'unknown-api',
+  name: 'UnknownApi',
+  summary: 'API present in no tracked version of the library',
+  description:
+    'The API exists in no tracked version of the library: possibly a hallucinated or misspelled name. Members of ' +
+    'classes the matrix does not list, private names and modules that failed to import are never reported.',
+  defaultSeverity: 'warning',
+  severityNote: 'warning',
+  meaning: 'the API exists in no tracked version of the library: possibly hallucinated',
+  fixes: [],
+  versionBound: false,
+  severity: () => 'warning',
+  message: (v) => `\`${v.api}\` is in no tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}): possibly a hallucinated API.`,
+  docs: {
+    what: 'the code uses a name under a library module that no tracked version of the library has ever had.',
+    why: 'this is the signature of a hallucinated API (`np.linalg.fast_inverse`): it fails in every version.',
+    severity: `warning. It is only reported where the parent module's surface is fully known (the module imported in
+every tracked version; private names, class members and instance attributes are never reported).`,
+    example: { code: 'inverse = np.linalg.fast_inverse(m)   # numpy.linalg.fast_inverse is in no tracked version of numpy' },
+    fix: `look the API up (\`npx anachron history numpy.linalg.inv\`) and use one that exists.
+Silence one line with \`# anachron: ignore[unknown-api]\`.`,
+  },
+};

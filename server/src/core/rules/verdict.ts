@@ -1,0 +1,74 @@
+// What every verdict of the checker carries (plain data), and the phrases the rules' messages share: which pin says
+// which versions, the versions concerned, the tracked span. Pure.
+import { describeOrigin, type Pin } from '../pins.js';
+import type { SourceRange } from '../source-range.js';
+import { describeVersionRuns, type StateAtVersion } from '../version-state.js';
+
+/** The facts of a library's matrix a message names. */
+export interface MatrixFacts {
+  /** Import name, e.g. "numpy". */
+  library: string;
+  /** Distribution name, e.g. "numpy" or "scikit-learn". */
+  distribution: string;
+  /** Tracked versions, ascending. */
+  versions: readonly string[];
+}
+
+export interface VerdictBase {
+  range: SourceRange;
+  api: string;
+  parameter: string | null;
+  matrix: MatrixFacts;
+  pin: Pin;
+  /** Tracked versions that do have the API (or accept the parameter, or take that many positional arguments). */
+  availableIn: string[];
+  replacement: string | null;
+}
+
+export function pinText(pin: Pin, matrix: MatrixFacts): string {
+  return `${matrix.distribution}${pin.specifier}`;
+}
+
+/** Which pin selects the versions concerned, in words: "requirements.txt:1 pins numpy==1.24.2". */
+export function pinClause(pin: Pin, matrix: MatrixFacts, states: readonly StateAtVersion[]): string {
+  const where =
+    pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`
+    : pin.kind === 'installed' ? `which ${describeOrigin(pin.origin)} has installed`
+    : pin.kind === 'assumed' ? `which ${describeOrigin(pin.origin)} assumes`
+    : `which --pin ${pinText(pin, matrix)} selects`;
+  const first = states[0];
+  if (pin.exactVersion === null || !first) return `which ${pinText(pin, matrix)} allows (${describeOrigin(pin.origin)})`;
+  if (first.basis === 'extrapolated' && first.cell) {
+    const side = first.cell.version === matrix.versions[0] ? 'older' : 'newer';
+    return `${where}; ${first.version} is ${side} than every tracked version, so ${first.cell.version} stands in for it`;
+  }
+  return where;
+}
+
+/** The versions concerned: runs of tracked versions ("numpy 1.19.5–1.24.2"), else each version as pinned. */
+export function versionList(states: readonly StateAtVersion[], matrix: MatrixFacts): string {
+  const chosen = new Set(states.map((s) => s.version));
+  const tracked = states.every((s) => s.basis === 'tracked');
+  if (tracked) return `${matrix.library} ${describeVersionRuns(matrix.versions, (i) => chosen.has(matrix.versions[i]!))}`;
+  return `${matrix.library} ${states.map((s) => s.version).join(', ')}`;
+}
+
+/** Runs of the tracked versions in `versions`: "1.24.2–2.4.6". */
+export function trackedRuns(matrix: MatrixFacts, versions: readonly string[]): string {
+  const keep = new Set(versions);
+  return describeVersionRuns(matrix.versions, (i) => keep.has(matrix.versions[i]!));
+}
+
+export function trackedSpan(matrix: MatrixFacts): string {
+  const v = matrix.versions;
+  return v.length === 1 ? v[0]! : `${v[0]}–${v[v.length - 1]}, ${v.length} versions`;
+}
+
+/** An error where every version concerned is tracked; a warning where some state was inferred. */
+export function errorUnlessInferred(states: readonly StateAtVersion[]): 'error' | 'warning' {
+  return states.every((s) => s.basis === 'tracked') ? 'error' : 'warning';
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
