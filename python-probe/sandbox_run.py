@@ -4,9 +4,9 @@
     PYTHON sandbox_run.py  < request.json          (result: one JSON line on fd 3)
 
 Standard library only, Python 3.8+. Started by server/src/environments/sandbox.ts, which owns the real isolation
-(a process per sample, a fresh working directory, a scrubbed environment, network/pid/mount namespaces where the
-OS allows, a pids cgroup, the wall-clock timeout and the kill of the whole process group). This file adds, from
-inside the interpreter:
+(bubblewrap: user/pid/network/mount namespaces, a read-only root with a tmpfs working directory, an unprivileged
+uid, a seccomp filter; pids and memory cgroups, a scrubbed environment, the wall-clock timeout and the kill of the
+whole process group). This file adds, from inside the interpreter:
 
 - resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE), soft = hard so
   the sample cannot raise them back (root could: raising them is blocked by the audit hook);
@@ -15,7 +15,7 @@ inside the interpreter:
   ctypes calls to libc, _posixsubprocess) can do all of these without raising an audit event, and Python code
   that wants to can find and tamper with this module's state. The boundary is what the kernel enforces
   (namespaces, read-only mounts, rlimits, cgroups); the hook turns the common cases into a clear
-  `SandboxViolation` instead of an obscure OSError, and covers them where the OS offers no namespaces;
+  `SandboxViolation` instead of an obscure OSError;
 - the classification: pass, soft-fail (passes, but the library under test raised a DeprecationWarning,
   PendingDeprecationWarning, FutureWarning or numpy's VisibleDeprecationWarning), hard-fail (with the exception
   type), and the phase it failed in (import, define, check).

@@ -222,6 +222,8 @@ fi
   printf '%s\n' "$SELECTED" | sed 's/^/deb=/'
 } > "$TMPROOT/.anachron-complete"
 
+# Readable by every user: the drift suite's sandbox runs samples as an unprivileged uid of their own.
+chmod -R a+rX "$TMPROOT"
 rm -rf "$ROOT"
 mv "$TMPROOT" "$ROOT"
 trap - EXIT

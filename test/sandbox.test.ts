@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import {
   executeSample,
   SandboxError,
+  SandboxUnavailableError,
   sandboxCapabilities,
   type ExecutionOutcome,
   type ExecutionRequest,
@@ -92,19 +93,43 @@ describe('sandbox', { skip: SKIP }, () => {
 
   test('capabilities are detected once and reported per run', async () => {
     assert.equal(await sandboxCapabilities(), caps);
+    assert.ok(caps.boundary, `this machine gives the OS boundary (CI installs bubblewrap): ${caps.refusal}`);
+    assert.equal(caps.boundary.mode, process.getuid?.() === 0 ? 'uid-drop' : 'userns');
     const r = await run('def f():\n    return 1\n');
     assert.equal(r.outcome, 'pass');
-    for (const layer of ['process-group', 'tmpdir', 'scrubbed-env', 'rlimits', 'rlimit-as', 'audit-hook']) assert.ok(r.isolation.includes(layer), layer);
-    assert.equal(r.isolation.includes('netns'), caps.networkNamespace);
-    assert.equal(r.isolation.includes('pidns'), caps.pidNamespace);
-    assert.equal(r.isolation.includes('mountns-ro'), caps.readOnlyFilesystem);
-    assert.equal(r.isolation.includes('cgroup-pids'), caps.cgroupPids !== null);
-    // A layer the machine lacks is explained (here, root with util-linux: every layer, no user namespace needed).
-    if (!caps.networkNamespace || !caps.pidNamespace || !caps.readOnlyFilesystem || caps.cgroupPids === null) assert.ok(caps.notes.length > 0, JSON.stringify(caps));
-    if (caps.networkNamespace && process.getuid?.() !== 0) assert.equal(caps.userNamespace, true, 'not root: through a user namespace');
-    const without = await run('def f():\n    return 1\n', { disable: ['namespaces', 'cgroup', 'audit-hook'] });
+    for (const layer of ['process-group', 'scrubbed-env', 'bubblewrap', 'pidns', 'netns', 'mountns', 'ipcns', 'tmpfs-workdir', 'rlimits', 'rlimit-as', 'rlimit-nproc', 'audit-hook']) assert.ok(r.isolation.includes(layer), layer);
+    assert.equal(r.isolation.includes('seccomp'), caps.boundary.seccomp);
+    assert.equal(r.isolation.includes('cgroup-pids'), caps.cgroups.pids !== null);
+    assert.equal(r.isolation.includes('cgroup-memory'), caps.cgroups.memory !== null);
+    // A layer the machine lacks is explained.
+    if (!caps.boundary.seccomp || caps.cgroups.pids === null || caps.cgroups.memory === null) assert.ok(caps.notes.length > 0, JSON.stringify(caps));
+    const without = await run('def f():\n    return 1\n', { disable: ['seccomp', 'cgroup', 'audit-hook'] });
     assert.equal(without.outcome, 'pass');
-    assert.deepEqual(without.isolation.filter((l) => ['netns', 'pidns', 'mountns-ro', 'cgroup-pids', 'audit-hook'].includes(l)), []);
+    assert.deepEqual(without.isolation.filter((l) => ['seccomp', 'cgroup-pids', 'cgroup-memory', 'audit-hook'].includes(l)), []);
+    assert.ok(without.isolation.includes('bubblewrap'), 'the boundary is never left out');
+  });
+
+  test('no boundary: refused with why and how to enable it, unless the caller opts in', async () => {
+    process.env.ANACHRON_SANDBOX_BOUNDARY = '0';
+    try {
+      const none = await sandboxCapabilities({ refresh: true });
+      assert.equal(none.boundary, null);
+      await assert.rejects(run('def f():\n    return 1\n'), (e: Error) => {
+        assert.ok(e instanceof SandboxUnavailableError && e instanceof SandboxError);
+        assert.match(e.message, /runs only inside an OS sandbox/);
+        assert.match(e.message, /apt install bubblewrap/);
+        assert.match(e.message, /--allow-unsandboxed/);
+        return true;
+      });
+      const r = await run('import os\ndef f():\n    print(os.getcwd())\n', { allowUnsandboxed: true });
+      assert.equal(r.outcome, 'pass', JSON.stringify(r));
+      assert.ok(r.isolation.includes('unsandboxed') && !r.isolation.includes('bubblewrap'), r.isolation.join(','));
+      assert.match(r.stdout ?? '', /anachron-sbx-/);
+      assert.equal(existsSync((r.stdout ?? '').trim()), false, 'the working folder is removed afterwards');
+    } finally {
+      delete process.env.ANACHRON_SANDBOX_BOUNDARY;
+      caps = await sandboxCapabilities({ refresh: true });
+    }
   });
 
   test('pass, and the return value of check does not matter unless it is False', async () => {
@@ -185,11 +210,8 @@ describe('sandbox', { skip: SKIP }, () => {
   test('timeout: a sample that sleeps forever is killed within its budget, with its process group', async () => {
     const marker = randomUUID();
     const started = Date.now();
-    // A child in its own session leaves the process group: only a pid namespace or the cgroup catch it.
-    const escapes = caps.pidNamespace || caps.cgroupPids !== null;
-    const code = escapes
-      ? 'import os, time\ndef f():\n    if os.fork() == 0:\n        os.setsid()\n        time.sleep(1000)\n    time.sleep(1000)\n'
-      : 'import os, time\ndef f():\n    if os.fork() == 0:\n        time.sleep(1000)\n    time.sleep(1000)\n';
+    // A child in its own session leaves the process group: the pid namespace (and the cgroup) catch it.
+    const code = 'import os, time\ndef f():\n    if os.fork() == 0:\n        os.setsid()\n        time.sleep(1000)\n    time.sleep(1000)\n';
     const r = await run(code, { timeoutMs: 2000, marker });
     assert.equal(r.outcome, 'timeout', JSON.stringify(r));
     assert.equal(r.errorType, 'Timeout');
@@ -224,12 +246,10 @@ describe('sandbox', { skip: SKIP }, () => {
       assert.equal(caught.errorType, 'SandboxViolation');
       const dns = await run('import socket\ndef f():\n    socket.getaddrinfo("example.com", 80)\n');
       assert.equal(dns.errorType, 'SandboxViolation');
-      if (caps.networkNamespace) {
-        // Without the audit hook the network namespace alone stops it.
-        const bare = await run(code, { disable: ['audit-hook'] });
-        assert.equal(bare.outcome, 'hard-fail');
-        assert.match(bare.errorType ?? '', /^(ConnectionRefusedError|OSError|TimeoutError)$/, JSON.stringify(bare));
-      }
+      // Without the audit hook the network namespace alone stops it.
+      const bare = await run(code, { disable: ['audit-hook'] });
+      assert.equal(bare.outcome, 'hard-fail');
+      assert.match(bare.errorType ?? '', /^(ConnectionRefusedError|OSError|TimeoutError)$/, JSON.stringify(bare));
       assert.equal(connections, 0, 'no connection reached the test server');
     } finally {
       server.close();
@@ -249,19 +269,18 @@ describe('sandbox', { skip: SKIP }, () => {
     const remove = await run(`import os\ndef f():\n    os.remove(${JSON.stringify(join(site, 'fakelib', '__init__.py'))})\n`);
     assert.equal(remove.errorType, 'SandboxViolation');
     assert.ok(existsSync(join(site, 'fakelib', '__init__.py')));
-    if (caps.readOnlyFilesystem) {
-      const bare = await run(`def f():\n    open(${JSON.stringify(target)}, "w").close()\n`, { disable: ['audit-hook'] });
-      assert.equal(bare.outcome, 'hard-fail');
-      assert.equal(bare.errorType, 'OSError');
-      assert.match(bare.message ?? '', /Read-only file system/);
-    }
+    // Without the audit hook: the host's folders are not there, the system folders are read-only.
+    const bare = await run(`def f():\n    open(${JSON.stringify(target)}, "w").close()\n`, { disable: ['audit-hook'] });
+    assert.ok(bare.errorType === 'FileNotFoundError' || /Read-only file system/.test(bare.message ?? ''), JSON.stringify(bare));
+    const system = await run('def f():\n    open("/usr/lib/escaped.txt", "w").close()\n', { disable: ['audit-hook'] });
+    assert.equal(system.errorType, 'OSError');
+    assert.match(system.message ?? '', /Read-only file system/);
     assert.equal(existsSync(target), false);
 
     const inside = await run('import os, tempfile\ndef f():\n    os.mkdir("d")\n    with open("d/out.txt", "w") as fh:\n        fh.write("x")\n    with tempfile.NamedTemporaryFile() as t:\n        t.write(b"y")\n    with open(os.path.expanduser("~/.cache-like"), "w") as fh:\n        fh.write("z")\n    print(os.getcwd())\n');
     assert.equal(inside.outcome, 'pass', JSON.stringify(inside));
-    const cwd = (inside.stdout ?? '').trim();
-    assert.match(cwd, /anachron-sbx-/);
-    assert.equal(existsSync(cwd), false, 'the working directory is removed afterwards');
+    assert.equal((inside.stdout ?? '').trim(), '/sandbox', 'a tmpfs of its own, gone with the sandbox');
+    assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith(`anachron-sbx-${process.pid}-`)), [], 'nothing on the host\'s disk');
   });
 
   test('processes: a fork bomb is contained, the run goes on, nothing is left behind', async () => {
@@ -281,14 +300,12 @@ describe('sandbox', { skip: SKIP }, () => {
     const viaCtypes = await run('import ctypes\ndef f():\n    ctypes.CDLL(None).fork()\n');
     assert.equal(viaCtypes.errorType, 'SandboxViolation');
 
-    // Without the audit hook, the kernel bounds it: the pids cgroup (root) or RLIMIT_NPROC (not root).
-    if (caps.cgroupPids !== null || process.getuid?.() !== 0) {
-      const bareMarker = randomUUID();
-      const bare = await run('import os\ndef f():\n    while True:\n        os.fork()\n', { marker: bareMarker, disable: ['audit-hook'], timeoutMs: 15_000 });
-      assert.ok(bare.outcome === 'hard-fail' || bare.outcome === 'timeout', JSON.stringify(bare));
-      if (bare.outcome === 'hard-fail') assert.match(bare.errorType ?? '', /BlockingIOError|OSError/);
-      assert.deepEqual(await noProcessesLeft(bareMarker), []);
-    }
+    // Without the audit hook, the kernel bounds it: RLIMIT_NPROC for the sandbox's own uid (and the pids cgroup).
+    const bareMarker = randomUUID();
+    const bare = await run('import os\ndef f():\n    while True:\n        os.fork()\n', { marker: bareMarker, disable: ['audit-hook'], timeoutMs: 15_000 });
+    assert.ok(bare.outcome === 'hard-fail' || bare.outcome === 'timeout', JSON.stringify(bare));
+    if (bare.outcome === 'hard-fail') assert.match(bare.errorType ?? '', /BlockingIOError|OSError/);
+    assert.deepEqual(await noProcessesLeft(bareMarker), []);
     const after = await run('def f():\n    return 1\n');
     assert.equal(after.outcome, 'pass', 'the next run is unaffected');
   });
@@ -331,7 +348,7 @@ describe('sandbox', { skip: SKIP }, () => {
           '    assert env["TMPDIR"].startswith(os.getcwd()), env',
           '    assert env["LANG"] == "C.UTF-8" and env["PYTHONHASHSEED"] == "0" and env["PYTHONDONTWRITEBYTECODE"] == "1"',
           '    assert env["PYTHONPATH"]  # the PythonCommand\'s own environment',
-          '    allowed = {"PATH", "LANG", "LC_ALL", "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED",',
+          '    allowed = {"PATH", "LANG", "LC_ALL", "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PWD",',
           '               "PYTHONNOUSERSITE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONPATH"}',
           '    assert set(env) <= allowed, sorted(set(env) - allowed)',
           '',
@@ -351,11 +368,7 @@ describe('sandbox', { skip: SKIP }, () => {
     assert.deepEqual(await noProcessesLeft(marker), []);
   });
 
-  test('the runner killed mid-run: the sample dies with it, and its leftovers go on the next start', { skip: process.platform !== 'linux' }, async (t) => {
-    if (!caps.setpriv) {
-      t.skip('no setpriv --pdeathsig here');
-      return;
-    }
+  test('the runner killed mid-run: the sample dies with it, and its cgroups go on the next start', { skip: process.platform !== 'linux' }, async () => {
     const marker = randomUUID();
     const script = join(scratch, 'killed-runner.ts');
     writeFileSync(script, [
@@ -368,21 +381,33 @@ describe('sandbox', { skip: SKIP }, () => {
     for (let i = 0; i < 200 && processesWithMarker(marker).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(processesWithMarker(marker).length > 0, 'the sample started');
     await new Promise((r) => setTimeout(r, 300));
-    const leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`anachron-sbx-${runner.pid}-`));
-    assert.equal(leftover.length, 1);
+    const cgroupBase = caps.cgroups.pids;
+    const leftover = cgroupBase ? readdirSync(cgroupBase).filter((n) => n.startsWith(`anachron-${runner.pid}-`)) : [];
+    if (cgroupBase) assert.equal(leftover.length, 1, 'the run has its cgroup');
     runner.kill('SIGKILL');
     await new Promise((r) => runner.on('exit', r));
     assert.deepEqual(await noProcessesLeft(marker), [], 'the sample died with its runner');
-    assert.ok(existsSync(join(tmpdir(), leftover[0]!)), 'a killed runner cannot clean up');
-    await sandboxCapabilities({ refresh: true });
-    assert.ok(!existsSync(join(tmpdir(), leftover[0]!)), 'the next start removes what a dead runner left');
+    if (cgroupBase) {
+      assert.ok(existsSync(join(cgroupBase, leftover[0]!)), 'a killed runner cannot clean up');
+      await sandboxCapabilities({ refresh: true });
+      assert.ok(!existsSync(join(cgroupBase, leftover[0]!)), 'the next start removes what a dead runner left');
+    }
   });
 
   test('an interpreter that does not start is a SandboxError, not the sample\'s failure', async () => {
     await assert.rejects(executeSample({ python: { argv: [join(scratch, 'no-such-python')] }, code: '', harness: CALL, entryPoint: 'f' }), SandboxError);
-    const fake = join(scratch, 'not-python');
+    const shown = join(scratch, 'bin');
+    mkdirSync(shown, { mode: 0o755 });
+    const fake = join(shown, 'not-python');
     writeFileSync(fake, '#!/bin/sh\necho broken >&2\nexit 3\n', { mode: 0o755 });
     await assert.rejects(executeSample({ python: { argv: [fake] }, code: '', harness: CALL, entryPoint: 'f' }), /did not start the sandbox runner[\s\S]*broken/);
+    if (caps.boundary?.mode === 'uid-drop') {
+      // The sandbox's user is not the caller: an interpreter only root can read is said to be so.
+      const hidden = join(scratch, 'hidden');
+      mkdirSync(hidden, { mode: 0o700 });
+      writeFileSync(join(hidden, 'python3'), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+      await assert.rejects(executeSample({ python: { argv: [join(hidden, 'python3')] }, code: '', harness: CALL, entryPoint: 'f' }), /not readable by other users[\s\S]*hidden/);
+    }
   });
 
   test('runs in parallel stay apart', async () => {

@@ -43,7 +43,7 @@ test('one sample, two Debian numpy environments', { skip: SKIP, timeout: 30 * 60
   assert.equal((await run(current.python, bool8)).errorType, 'AttributeError');
 
   for (const r of [a, b, c, d, e]) {
-    assert.ok(r.isolation.includes('tmpdir') && r.isolation.includes('audit-hook') && r.isolation.includes('rlimits'), r.isolation.join(','));
+    assert.ok(r.isolation.includes('bubblewrap') && r.isolation.includes('audit-hook') && r.isolation.includes('rlimits'), r.isolation.join(','));
     assert.ok(r.durationMs < 30_000);
   }
 });

@@ -48,7 +48,9 @@ export const BENCH_USAGE = `usage: anachron bench <run|merge|report> …
       Suite "drift" generates code for each task at each version, runs every sample in every environment of its
       library (sandboxed; environments from the config or anachron env), repairs what breaks in newer versions,
       and reports drift matrices, Pass@k, the error taxonomy and repair rates (docs/benchmark-drift.md); --limit
-      counts generated samples. Generated code runs on this machine: only run configs you trust.
+      counts generated samples. Generated code runs behind an OS sandbox (bubblewrap: namespaces, an unprivileged
+      uid, no network, a read-only root, seccomp); where this machine cannot give it, the run is refused, saying
+      why and how to enable it. --allow-unsandboxed (ANACHRON_ALLOW_UNSANDBOXED=1) runs without it, at your risk.
   bench merge A B… --out DIR
       Join shard runs (folders or run.sqlite files) into DIR/run.sqlite and write its report.
   bench report RUN… [--out DIR]
@@ -365,6 +367,7 @@ async function benchRun(argv: string[], out: Out, err: Out, environments?: Envir
       'no-report': { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       'model-ipc': { type: 'string' },
+      'allow-unsandboxed': { type: 'boolean', default: false },
     },
   });
   if (values.help) {
@@ -405,6 +408,7 @@ async function benchRun(argv: string[], out: Out, err: Out, environments?: Envir
         retryFailed: values['retry-failed'],
         noReport: values['no-report'],
         ...(values['model-ipc'] !== undefined ? { modelIpc: values['model-ipc'] } : {}),
+        allowUnsandboxed: values['allow-unsandboxed'],
       },
       environments ?? registryEnvironments(err),
       out,

@@ -22,7 +22,7 @@ import { loadRunTasks, TaskFileError } from '../eval/drift/task-files.js';
 import type { DriftTaskSet } from '../eval/drift/tasks.js';
 import { discoverDebianEnvironments } from '../environments/providers.js';
 import { EnvironmentRegistry } from '../environments/registry.js';
-import { executeSample, type PythonCommand } from '../environments/sandbox.js';
+import { executeSample, sandboxRefusal, type PythonCommand } from '../environments/sandbox.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { loadPythonParser } from '../parser/python-parser.js';
 import { openMatrixCatalog } from '../store/catalog.js';
@@ -174,6 +174,8 @@ export interface DriftRunFlags {
   retryFailed: boolean;
   noReport: boolean;
   modelIpc?: string;
+  /** --allow-unsandboxed: run generated code even where the OS cannot give the sandbox's boundary. */
+  allowUnsandboxed?: boolean;
 }
 
 /** `bench run CONFIG` for a drift config (already validated, with --limit/--shard/--concurrency applied). */
@@ -190,6 +192,11 @@ export async function benchRunDrift(config: RunConfig, configFile: string, flags
     const overridden = Object.keys(config.drift?.environments?.[library] ?? {});
     return given?.filter((v) => !overridden.some((o) => versionsEqual(o, v)));
   };
+  // Before any model is asked: generated code runs only behind the OS boundary, unless the user says otherwise.
+  const allowUnsandboxed = flags.allowUnsandboxed === true || process.env.ANACHRON_ALLOW_UNSANDBOXED === '1';
+  const refusal = await sandboxRefusal();
+  if (refusal && !allowUnsandboxed) throw new UsageError(refusal);
+  if (refusal) err('drift: WARNING: generated code runs without an OS sandbox (--allow-unsandboxed): only rlimits, an audit hook and a scrubbed environment stand between it and this machine');
   const available = await environments(sets.map((s) => ({ library: s.library, distribution: s.distribution, versions: wantedVersions(s.library) })));
   const commands = resolveDriftEnvironments(config, sets, available);
   const grounded = runArms(config).includes('grounded');
@@ -240,6 +247,7 @@ export async function benchRunDrift(config: RunConfig, configFile: string, flags
       ...(ipcProvider ? { provider: ipcProvider } : {}),
       environment: { matricesFolder: flags.matrices, ...(log ? { log } : {}) },
       retryFailed: flags.retryFailed,
+      ...(allowUnsandboxed ? { allowUnsandboxed: true } : {}),
       signal: controller.signal,
       onProgress: parent ? (p) => (progress.onProgress(p), parent.onProgress(p)) : progress.onProgress,
       progressIntervalMs: 200,

@@ -1,15 +1,21 @@
-// Runs one generated code sample against a test harness in an interpreter of the environment under test, contained:
-// a separate process per sample in a fresh temporary working directory (removed afterwards, always), a scrubbed
-// environment, a detached process group killed as a whole on timeout or abort, output caps, and, where the OS allows,
-// network/pid/mount namespaces (`unshare`) and a pids cgroup. Inside the interpreter, python-probe/sandbox_run.py adds
-// resource limits and an audit hook, runs the sample and classifies the outcome. What is enforced where:
-// python-probe/README.md, "Sandbox: what is enforced where".
+// Runs one generated code sample against a test harness in an interpreter of the environment under test, behind an OS
+// boundary (bubblewrap.ts: namespaces, a root of its own with the interpreter read-only, a size-limited tmpfs as
+// working folder, no network, an unprivileged uid, a seccomp filter), in cgroups for pids and memory where the OS
+// lets us make them (cgroups.ts), with a scrubbed environment, output caps, and a detached process group killed as a
+// whole on timeout or abort. Where the OS cannot give the boundary, it refuses (SandboxUnavailableError: why, and how
+// to enable it) unless the caller opts in explicitly (allowUnsandboxed, ANACHRON_ALLOW_UNSANDBOXED=1). Inside the
+// interpreter, python-probe/sandbox_run.py adds resource limits and an audit hook, runs the sample and classifies the
+// outcome. What is enforced where: python-probe/README.md, "Sandbox: what is enforced where".
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { type Boundary, bubblewrapArgv, detectBoundary, refusalText, runUid, SANDBOX_RUNNER, SANDBOX_WORK, syntheticEtc, SYSTEM_PATH } from './bubblewrap.js';
+import { type CgroupBases, detectCgroups, type RunCgroups, joinCgroupsArgv, makeRunCgroups, memoryLimitHit, sweepRunCgroups, sweepStaleCgroups } from './cgroups.js';
+import { interpreterPaths } from './interpreter-paths.js';
 import { probeFolder } from './python-probe-runner.js';
+import { seccompArch, seccompFilter } from './seccomp.js';
 
 /** The argv prefix that runs a Python interpreter (e.g. ['/usr/bin/python3'] or a Debian root's run-python), with
  *  environment variables it needs (PYTHONPATH, …); they are added to the sandbox's scrubbed environment. */
@@ -19,7 +25,7 @@ export interface PythonCommand {
 }
 
 /** An isolation layer a request may switch off (tests of the remaining layers, diagnosis on odd machines). */
-export type SandboxLayer = 'namespaces' | 'cgroup' | 'audit-hook';
+export type SandboxLayer = 'seccomp' | 'cgroup' | 'audit-hook';
 
 export interface ExecutionRequest {
   python: PythonCommand;
@@ -43,8 +49,14 @@ export interface ExecutionRequest {
   cpuSeconds?: number;
   /** Largest file the sample may write (RLIMIT_FSIZE), MiB; default 64. */
   maxFileMb?: number;
-  /** Layers to leave out (default: none). */
+  /** Size of the working folder (a tmpfs behind the boundary: every file the sample writes, together), MiB; default 128. */
+  workDirMb?: number;
+  /** Layers to leave out (default: none). The boundary itself is never left out; see allowUnsandboxed. */
   disable?: SandboxLayer[];
+  /** Run even where the OS cannot give the boundary, with the in-process layers only (rlimits, the audit hook, the
+   *  scrubbed environment, the process group, cgroups where possible): the user's explicit choice, never a default.
+   *  ANACHRON_ALLOW_UNSANDBOXED=1 says the same. Where the boundary works, it is used anyway. */
+  allowUnsandboxed?: boolean;
 }
 
 export interface ExecutionWarning {
@@ -73,8 +85,9 @@ export interface ExecutionOutcome {
   phase?: string;
   warnings: ExecutionWarning[];
   durationMs: number;
-  /** What was enforced for this run: process-group, tmpdir, scrubbed-env, netns, pidns, mountns-ro, userns,
-   *  cgroup-pids, pdeathsig, rlimits (and each rlimit-…), audit-hook. */
+  /** What was enforced for this run: bubblewrap with userns (caller not root) or uid-drop (caller root), pidns, netns,
+   *  mountns, ipcns, utsns, seccomp, tmpfs-workdir; or, unsandboxed, tmpdir and pdeathsig; always process-group and
+   *  scrubbed-env; cgroup-pids, cgroup-memory where made; rlimits (and each rlimit-…), audit-hook. */
   isolation: string[];
   /** Operations the audit hook refused. */
   violations?: { event: string; detail: string }[];
@@ -92,11 +105,19 @@ export class SandboxError extends Error {
   override name = 'SandboxError';
 }
 
+/** This machine cannot give the OS boundary and the caller did not opt out of it: the message says why and how. */
+export class SandboxUnavailableError extends SandboxError {
+  override name = 'SandboxUnavailableError';
+}
+
 export const SANDBOX_DEFAULTS = Object.freeze({
   timeoutMs: 30_000,
   memoryMb: 4096,
   maxProcesses: 8,
   maxFileMb: 64,
+  workDirMb: 128,
+  /** /dev/shm (a tmpfs of its own), MiB. */
+  shmMb: 64,
   /** Tasks the pids cgroup allows beyond maxProcesses: the wrappers and the interpreter's threads. */
   threadAllowance: 64,
   /** Kept of each of stdout and stderr: this many bytes from the start and from the end. */
@@ -105,24 +126,6 @@ export const SANDBOX_DEFAULTS = Object.freeze({
   resultLimitBytes: 4 * 1024 * 1024,
 });
 
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-// Runs inside the namespaces as their pid 1 (it stays, so the interpreter is an ordinary process and the namespace
-// dies with this shell): bind the working directory onto itself, then remount every other mount read-only.
-// $1 working directory, $2 1 = read-only remount, the rest the command.
-const NAMESPACE_PRELUDE = `w="$1"; ro="$2"; shift 2
-if [ "$ro" = 1 ]; then
-  mount --bind "$w" "$w" || exit 125
-  while read -r _ _ _ _ mp _; do
-    case "$mp" in *\\\\*) mp="$(printf '%b' "$mp")";; esac
-    case "$mp" in "$w"|"$w"/*) continue;; esac
-    mount -o remount,bind,ro "$mp" 2>/dev/null || true
-  done < /proc/self/mountinfo
-fi
-cd "$w" || exit 125
-unset OLDPWD PWD
-"$@"
-exit $?`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Capabilities: detected once per process
@@ -130,17 +133,13 @@ exit $?`;
 export interface SandboxCapabilities {
   platform: string;
   root: boolean;
-  /** The unshare(1) used, or null. */
-  unshare: string | null;
-  /** unshare needs a user namespace (--user --map-root-user): not root. */
-  userNamespace: boolean;
-  networkNamespace: boolean;
-  pidNamespace: boolean;
-  /** A mount namespace in which everything but the working directory is remounted read-only. */
-  readOnlyFilesystem: boolean;
-  /** A pids cgroup folder runs can be put in (cgroup v1 or v2), or null. */
-  cgroupPids: string | null;
-  /** setpriv(1) that gives the sandbox's first process SIGKILL when this process dies (PR_SET_PDEATHSIG), or null. */
+  /** The OS boundary (bubblewrap), or null: then runs are refused unless the caller opts in (allowUnsandboxed). */
+  boundary: Boundary | null;
+  /** Why there is no boundary, and how to enable it. */
+  refusal?: string;
+  /** Where runs' pids and memory cgroups go. */
+  cgroups: CgroupBases;
+  /** setpriv(1) that gives an unsandboxed run's first process SIGKILL when this process dies, or null. */
   setpriv: string | null;
   /** Why a layer is missing. */
   notes: string[];
@@ -149,16 +148,21 @@ export interface SandboxCapabilities {
 let capabilities: Promise<SandboxCapabilities> | undefined;
 
 /** What this machine lets the sandbox enforce (detected on first use and cached; `refresh` detects again).
- *  ANACHRON_SANDBOX_NAMESPACES=0 turns namespaces off, ANACHRON_SANDBOX_CGROUP=0 the cgroup. */
+ *  ANACHRON_SANDBOX_CGROUP=0 turns the cgroups off; ANACHRON_SANDBOX_BOUNDARY=0 the boundary (runs are then refused). */
 export function sandboxCapabilities(options: { refresh?: boolean } = {}): Promise<SandboxCapabilities> {
   if (!capabilities || options.refresh) capabilities = detectCapabilities();
   return capabilities;
 }
 
-function findExecutable(name: string): string | null {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...SYSTEM_PATH.split(':')]) {
-    if (!dir) continue;
-    const full = join(dir, name);
+/** The reason runs are refused here, or null when the boundary works. */
+export async function sandboxRefusal(): Promise<string | null> {
+  const caps = await sandboxCapabilities();
+  return caps.boundary ? null : (caps.refusal ?? refusalText('no OS boundary'));
+}
+
+function findSetpriv(): string | null {
+  for (const dir of SYSTEM_PATH.split(':')) {
+    const full = join(dir, 'setpriv');
     try {
       if (statSync(full).isFile()) return full;
     } catch {
@@ -170,112 +174,23 @@ function findExecutable(name: string): string | null {
 
 async function detectCapabilities(): Promise<SandboxCapabilities> {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const caps: SandboxCapabilities = {
-    platform: process.platform, root, unshare: null, userNamespace: false, networkNamespace: false,
-    pidNamespace: false, readOnlyFilesystem: false, cgroupPids: null, setpriv: null, notes: [],
-  };
+  const notes: string[] = [];
+  const caps: SandboxCapabilities = { platform: process.platform, root, boundary: null, cgroups: { pids: null, memory: null, unified: false }, setpriv: null, notes };
   if (process.platform !== 'linux') {
-    caps.notes.push(`no namespaces or cgroups on ${process.platform}: rlimits, the audit hook and the process group only`);
+    caps.refusal = detectBoundary().refusal;
+    notes.push(`no namespaces or cgroups on ${process.platform}`);
     return caps;
   }
-  if (process.env.ANACHRON_SANDBOX_CGROUP === '0') caps.notes.push('cgroup turned off (ANACHRON_SANDBOX_CGROUP=0)');
-  else caps.cgroupPids = detectPidsCgroup(caps.notes);
-  await removeStale(caps.cgroupPids);
-  const setpriv = findExecutable('setpriv');
+  if (process.env.ANACHRON_SANDBOX_CGROUP === '0') notes.push('cgroups turned off (ANACHRON_SANDBOX_CGROUP=0)');
+  else caps.cgroups = detectCgroups(notes);
+  await removeStale(caps.cgroups);
+  const boundary = detectBoundary();
+  caps.boundary = boundary.boundary;
+  if (boundary.refusal) caps.refusal = boundary.refusal;
+  notes.push(...boundary.notes);
+  const setpriv = findSetpriv();
   if (setpriv && spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', '/bin/sh', '-c', 'true'], { timeout: 10_000, stdio: 'ignore' }).status === 0) caps.setpriv = setpriv;
-  else caps.notes.push('no setpriv --pdeathsig (util-linux): a sample outlives this process if it is killed');
-  if (process.env.ANACHRON_SANDBOX_NAMESPACES === '0') {
-    caps.notes.push('namespaces turned off (ANACHRON_SANDBOX_NAMESPACES=0)');
-    return caps;
-  }
-  const unshare = findExecutable('unshare');
-  if (!unshare) {
-    caps.notes.push('unshare(1) not found (util-linux): no network, pid or mount namespace');
-    return caps;
-  }
-  const scratch = mkdtempSync(join(tmpdir(), 'anachron-sbx-probe-'));
-  try {
-    const work = join(scratch, 'work');
-    mkdirSync(work);
-    const outside = join(scratch, 'outside');
-    // Only loopback in /proc/net/dev: a fresh network namespace.
-    const netCheck = `[ "$(grep -c : /proc/net/dev)" = 1 ]`;
-    const variants = root ? [[], ['--user', '--map-root-user']] : [['--user', '--map-root-user']];
-    for (const userFlags of variants) {
-      const full = spawnSync(unshare, [...userFlags, '--net', '--pid', '--fork', '--kill-child', '--mount', '--',
-        '/bin/sh', '-c', NAMESPACE_PRELUDE, 'sh', work, '1',
-        '/bin/sh', '-c', `${netCheck} && : > "$0/inside" && ! (: > "$1") 2>/dev/null`, work, outside],
-      { cwd: work, timeout: 10_000, stdio: 'ignore', env: { PATH: SYSTEM_PATH } });
-      if (full.status === 0 && existsSync(join(work, 'inside')) && !existsSync(outside)) {
-        Object.assign(caps, { unshare, userNamespace: userFlags.length > 0, networkNamespace: true, pidNamespace: true, readOnlyFilesystem: true });
-        return caps;
-      }
-      rmSync(outside, { force: true });
-      const netPid = spawnSync(unshare, [...userFlags, '--net', '--pid', '--fork', '--kill-child', '--', '/bin/sh', '-c', netCheck],
-        { timeout: 10_000, stdio: 'ignore', env: { PATH: SYSTEM_PATH } });
-      if (netPid.status === 0) {
-        Object.assign(caps, { unshare, userNamespace: userFlags.length > 0, networkNamespace: true, pidNamespace: true });
-        caps.notes.push('no read-only mount namespace: writes outside the working directory are stopped by the audit hook only');
-        return caps;
-      }
-      const net = spawnSync(unshare, [...userFlags, '--net', '--', '/bin/sh', '-c', netCheck],
-        { timeout: 10_000, stdio: 'ignore', env: { PATH: SYSTEM_PATH } });
-      if (net.status === 0) {
-        Object.assign(caps, { unshare, userNamespace: userFlags.length > 0, networkNamespace: true });
-        caps.notes.push('no pid namespace: stray processes are killed through the process group (and the cgroup) only');
-        return caps;
-      }
-    }
-    caps.notes.push(root
-      ? 'unshare --net failed (a container without CAP_SYS_ADMIN?): no namespaces'
-      : 'unshare --user --map-root-user --net failed (unprivileged user namespaces disabled?): no namespaces');
-    return caps;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-function detectPidsCgroup(notes: string[]): string | null {
-  let own: string | undefined;
-  let v2: string | undefined;
-  try {
-    for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
-      const [, controllers, path] = line.split(':');
-      if (controllers === undefined || path === undefined) continue;
-      if (controllers.split(',').includes('pids')) own = path;
-      if (controllers === '' && line.startsWith('0::')) v2 = path;
-    }
-  } catch {
-    notes.push('no /proc/self/cgroup: no pids cgroup');
-    return null;
-  }
-  const candidates: string[] = [];
-  if (own !== undefined) candidates.push(join('/sys/fs/cgroup/pids', own));
-  if (v2 !== undefined) {
-    try {
-      if (readFileSync(join('/sys/fs/cgroup', v2, 'cgroup.subtree_control'), 'utf8').split(/\s+/).includes('pids')) {
-        candidates.push(join('/sys/fs/cgroup', v2));
-      }
-    } catch {
-      // no unified hierarchy at /sys/fs/cgroup, or pids not delegated
-    }
-  }
-  for (const base of candidates) {
-    const probe = join(base, `anachron-probe-${process.pid}`);
-    try {
-      mkdirSync(probe);
-      try {
-        writeFileSync(join(probe, 'pids.max'), '8');
-        return base;
-      } finally {
-        rmdirSync(probe);
-      }
-    } catch {
-      // not writable
-    }
-  }
-  notes.push('no writable pids cgroup: forks are bounded by RLIMIT_NPROC (not for root) and the audit hook');
-  return null;
+  return caps;
 }
 
 function pidAlive(pid: number): boolean {
@@ -287,8 +202,8 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Working directories and cgroups that runs of processes no longer alive (killed before they could clean up) left. */
-async function removeStale(cgroupBase: string | null): Promise<void> {
+/** Working folders (unsandboxed runs) and cgroups that runs of processes no longer alive left behind. */
+async function removeStale(cgroups: CgroupBases): Promise<void> {
   const stale = (name: string, prefix: RegExp) => {
     const m = prefix.exec(name);
     return m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]));
@@ -300,12 +215,7 @@ async function removeStale(cgroupBase: string | null): Promise<void> {
   } catch {
     // best effort
   }
-  if (!cgroupBase) return;
-  try {
-    for (const name of readdirSync(cgroupBase)) if (stale(name, /^anachron-(\d+)-\d+$/)) await sweepCgroup(join(cgroupBase, name));
-  } catch {
-    // best effort
-  }
+  await sweepStaleCgroups(cgroups, (name) => stale(name, /^anachron-(\d+)-\d+$/));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -345,7 +255,6 @@ class CappedOutput {
   }
 }
 
-let cgroupCounter = 0;
 
 function signalName(signal: number): string | undefined {
   for (const [name, value] of Object.entries(osConstants.signals)) if (value === signal) return name;
@@ -358,39 +267,6 @@ function killGroup(pid: number | undefined): void {
     process.kill(-pid, 'SIGKILL');
   } catch {
     // already gone
-  }
-}
-
-async function sweepCgroup(dir: string | undefined): Promise<void> {
-  if (!dir) return;
-  for (let round = 0; round < 50; round++) {
-    let pids: number[] = [];
-    try {
-      pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
-    } catch {
-      return;
-    }
-    if (pids.length === 0) {
-      try {
-        rmdirSync(dir);
-        return;
-      } catch {
-        // tasks still exiting
-      }
-    }
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  try {
-    rmdirSync(dir);
-  } catch {
-    // left for the OS; empty cgroups cost nothing
   }
 }
 
@@ -411,26 +287,6 @@ function removeTree(dir: string): void {
   };
   restore(dir);
   rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-}
-
-function scrubbedEnvironment(python: PythonCommand, work: string): Record<string, string> {
-  const exe = python.argv[0] ?? '';
-  const path = isAbsolute(exe) ? `${dirname(exe)}:${SYSTEM_PATH}` : SYSTEM_PATH;
-  return {
-    PATH: path,
-    LANG: 'C.UTF-8',
-    LC_ALL: 'C.UTF-8',
-    HOME: work,
-    TMPDIR: join(work, 'tmp'),
-    PYTHONDONTWRITEBYTECODE: '1',
-    PYTHONHASHSEED: '0',
-    PYTHONNOUSERSITE: '1',
-    // One thread per BLAS/OpenMP pool: reproducible timings and a bounded task count.
-    OMP_NUM_THREADS: '1',
-    OPENBLAS_NUM_THREADS: '1',
-    MKL_NUM_THREADS: '1',
-    ...(python.env ?? {}),
-  };
 }
 
 interface RunnerResult {
@@ -467,9 +323,92 @@ function abortError(signal: AbortSignal): Error {
   return e;
 }
 
+let runnerText: Buffer | undefined;
+
+function runnerScript(): Buffer {
+  runnerText ??= readFileSync(join(probeFolder(), 'sandbox_run.py'));
+  return runnerText;
+}
+
+function scrubbedEnvironment(python: PythonCommand, exe: string, home: string): Record<string, string> {
+  return {
+    PATH: isAbsolute(exe) ? `${dirname(exe)}:${SYSTEM_PATH}` : SYSTEM_PATH,
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    HOME: home,
+    TMPDIR: join(home, 'tmp'),
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONHASHSEED: '0',
+    PYTHONNOUSERSITE: '1',
+    // One thread per BLAS/OpenMP pool: reproducible timings and a bounded task count.
+    OMP_NUM_THREADS: '1',
+    OPENBLAS_NUM_THREADS: '1',
+    MKL_NUM_THREADS: '1',
+    ...(python.env ?? {}),
+  };
+}
+
+/** How one run is started: the command line, where, with what, and the data its extra file descriptors carry. */
+interface Launch {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Written to file descriptors 5, 6, … of the first process (bwrap reads them). */
+  data: Buffer[];
+  /** Paths the interpreter named that the sandbox does not show. */
+  withheld: string[];
+  /** Shown paths the sandbox's user cannot read (uid-drop: it is not the caller). */
+  unreadable: string[];
+}
+
+/** Binds other users cannot read or enter (the uid-drop sandbox's user is one of them). */
+function notWorldReadable(paths: string[]): string[] {
+  return paths.filter((p) => {
+    try {
+      const st = statSync(p);
+      const need = st.isDirectory() ? 0o005 : 0o004;
+      return (st.mode & need) !== need;
+    } catch {
+      return false;
+    }
+  });
+}
+
+const FIRST_DATA_FD = 5;
+const MIB = 1024 * 1024;
+
+function boundaryLaunch(boundary: Boundary, req: ExecutionRequest, paths: { argv: string[]; binds: string[]; withheld: string[] }, disabled: Set<SandboxLayer>, isolation: string[]): Launch {
+  const uid = boundary.mode === 'uid-drop' ? runUid() : (process.getuid?.() ?? 0);
+  const data: [string, Buffer][] = [[SANDBOX_RUNNER, runnerScript()], ...Object.entries(syntheticEtc(uid)).map(([dest, text]): [string, Buffer] => [dest, Buffer.from(text)])];
+  const dataFds = data.map(([dest], i) => ({ dest, fd: FIRST_DATA_FD + i }));
+  const buffers = data.map(([, b]) => b);
+  const arch = seccompArch();
+  let seccompFd: number | undefined;
+  if (boundary.seccomp && arch && !disabled.has('seccomp')) {
+    seccompFd = FIRST_DATA_FD + buffers.length;
+    buffers.push(seccompFilter(arch));
+  }
+  const argv = bubblewrapArgv({
+    boundary,
+    binds: paths.binds,
+    env: scrubbedEnvironment(req.python, paths.argv[0] ?? '', SANDBOX_WORK),
+    workBytes: (req.workDirMb ?? SANDBOX_DEFAULTS.workDirMb) * MIB,
+    shmBytes: SANDBOX_DEFAULTS.shmMb * MIB,
+    dataFds,
+    ...(seccompFd !== undefined ? { seccompFd } : {}),
+    uid,
+    command: [...paths.argv, '-B', '-s', SANDBOX_RUNNER],
+  });
+  isolation.push('bubblewrap', boundary.mode, 'pidns', 'netns', 'mountns', 'ipcns', 'utsns', 'tmpfs-workdir');
+  if (seccompFd !== undefined) isolation.push('seccomp');
+  const unreadable = boundary.mode === 'uid-drop' ? notWorldReadable(paths.binds) : [];
+  return { argv, cwd: tmpdir(), env: { PATH: SYSTEM_PATH }, data: buffers, withheld: paths.withheld, unreadable };
+}
+
 /**
  * Runs one sample: `check(namespace[entryPoint])` from the harness, in a separate, contained process. Resolves with
  * the outcome (pass, soft-fail, hard-fail with the error type, timeout) whatever the sample does; rejects with a
+ * SandboxUnavailableError when this machine cannot give the OS boundary (and the caller did not opt out of it), with a
  * SandboxError when the interpreter could not be started at all, and with an AbortError when `signal` aborts it.
  */
 export async function executeSample(req: ExecutionRequest): Promise<ExecutionOutcome> {
@@ -480,42 +419,36 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
   const maxProcesses = req.maxProcesses ?? SANDBOX_DEFAULTS.maxProcesses;
   const disabled = new Set(req.disable ?? []);
   const caps = await sandboxCapabilities();
-  const isolation = ['process-group', 'tmpdir', 'scrubbed-env'];
+  if (!caps.boundary && !(req.allowUnsandboxed || process.env.ANACHRON_ALLOW_UNSANDBOXED === '1')) {
+    throw new SandboxUnavailableError(caps.refusal ?? refusalText('no OS boundary'));
+  }
+  const isolation = ['process-group', 'scrubbed-env'];
 
-  const work = mkdtempSync(join(tmpdir(), `anachron-sbx-${process.pid}-`));
-  let cgroup: string | undefined;
+  let hostWork: string | undefined;
+  let cgroups: RunCgroups | undefined;
   try {
-    mkdirSync(join(work, 'tmp'));
-    const runner = join(probeFolder(), 'sandbox_run.py');
-    let argv = [...req.python.argv, '-B', '-s', runner];
-    const useNamespaces = !disabled.has('namespaces') && caps.unshare !== null && caps.networkNamespace;
-    if (useNamespaces) {
-      const flags = [...(caps.userNamespace ? ['--user', '--map-root-user'] : []), '--net'];
-      if (caps.pidNamespace) flags.push('--pid', '--fork', '--kill-child');
-      if (caps.readOnlyFilesystem) flags.push('--mount');
-      argv = [caps.unshare!, ...flags, '--', '/bin/sh', '-c', NAMESPACE_PRELUDE, 'sh', work, caps.readOnlyFilesystem ? '1' : '0', ...argv];
-      if (caps.userNamespace) isolation.push('userns');
-      isolation.push('netns');
-      if (caps.pidNamespace) isolation.push('pidns');
-      if (caps.readOnlyFilesystem) isolation.push('mountns-ro');
+    let launch: Launch;
+    if (caps.boundary) {
+      launch = boundaryLaunch(caps.boundary, req, await interpreterPaths(req.python), disabled, isolation);
+    } else {
+      hostWork = mkdtempSync(join(tmpdir(), `anachron-sbx-${process.pid}-`));
+      mkdirSync(join(hostWork, 'tmp'));
+      const argv = [...req.python.argv, '-B', '-s', join(probeFolder(), 'sandbox_run.py')];
+      launch = { argv, cwd: hostWork, env: scrubbedEnvironment(req.python, argv[0]!, hostWork), data: [], withheld: [], unreadable: [] };
+      isolation.push('unsandboxed', 'tmpdir');
     }
-    if (!disabled.has('cgroup') && caps.cgroupPids) {
-      const dir = join(caps.cgroupPids, `anachron-${process.pid}-${++cgroupCounter}`);
-      try {
-        mkdirSync(dir);
-        writeFileSync(join(dir, 'pids.max'), String(maxProcesses + SANDBOX_DEFAULTS.threadAllowance + 4));
-        cgroup = dir;
-        // The first process joins the cgroup before anything else starts, so nothing forks outside it.
-        argv = ['/bin/sh', '-c', 'unset PWD OLDPWD; echo $$ > "$0" && exec "$@"', join(dir, 'cgroup.procs'), ...argv];
-        isolation.push('cgroup-pids');
-      } catch {
-        await sweepCgroup(dir);
-      }
+    if (!disabled.has('cgroup')) {
+      cgroups = makeRunCgroups(caps.cgroups, {
+        pids: maxProcesses + SANDBOX_DEFAULTS.threadAllowance + 8,
+        // Every process together, the working folder and /dev/shm (tmpfs pages count), and the wrappers.
+        memoryBytes: (memoryMb + (req.workDirMb ?? SANDBOX_DEFAULTS.workDirMb) + SANDBOX_DEFAULTS.shmMb + 128) * MIB,
+      });
+      launch.argv = joinCgroupsArgv(cgroups, launch.argv);
+      isolation.push(...cgroups.enforced);
     }
-    if (caps.setpriv) {
-      // Should this process die without cleaning up, the kernel kills the sandbox's first process, and with it the
-      // pid namespace.
-      argv = [caps.setpriv, '--pdeathsig', 'KILL', '--', ...argv];
+    if (!caps.boundary && caps.setpriv) {
+      // Should this process die without cleaning up, the kernel kills the run's first process. (bwrap has its own.)
+      launch.argv = [caps.setpriv, '--pdeathsig', 'KILL', '--', ...launch.argv];
       isolation.push('pdeathsig');
     }
 
@@ -534,11 +467,11 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     });
 
     const started = Date.now();
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: work,
-      env: scrubbedEnvironment(req.python, work),
+    const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
+      cwd: launch.cwd,
+      env: launch.env,
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: Array.from({ length: FIRST_DATA_FD + launch.data.length }, () => 'pipe' as const),
     });
     const stdout = new CappedOutput(SANDBOX_DEFAULTS.outputHeadBytes, SANDBOX_DEFAULTS.outputTailBytes);
     const stderr = new CappedOutput(SANDBOX_DEFAULTS.outputHeadBytes, SANDBOX_DEFAULTS.outputTailBytes);
@@ -548,7 +481,7 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     let timedOut = false;
     let aborted = false;
 
-    const streams = child.stdio as unknown as (Readable | null)[];
+    const streams = child.stdio as unknown as (Readable | Writable | null)[];
     const ended: Promise<void>[] = [];
     const collect = (stream: Readable | null | undefined, onData: (b: Buffer) => void) => {
       if (!stream) return;
@@ -561,14 +494,19 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     };
     collect(child.stdout, (b) => stdout.push(b));
     collect(child.stderr, (b) => stderr.push(b));
-    collect(streams[3], (b) => {
+    collect(streams[3] as Readable | null, (b) => {
       if (resultLength < SANDBOX_DEFAULTS.resultLimitBytes) {
         resultChunks.push(b);
         resultLength += b.length;
       }
     });
-    collect(streams[4], (b) => {
+    collect(streams[4] as Readable | null, (b) => {
       if (b.toString('utf8').includes('ready')) ready = true;
+    });
+    launch.data.forEach((buffer, i) => {
+      const stream = streams[FIRST_DATA_FD + i] as Writable | null;
+      stream?.on('error', () => undefined);
+      stream?.end(buffer);
     });
     child.stdin?.on('error', () => undefined); // the interpreter may exit before reading everything
     child.stdin?.end(request);
@@ -592,8 +530,8 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     req.signal?.removeEventListener('abort', onAbort);
     // Whatever the sample left behind goes with the group (and the pid namespace with its first process).
     killGroup(child.pid);
-    await sweepCgroup(cgroup);
-    cgroup = undefined;
+    const outOfMemory = cgroups ? memoryLimitHit(cgroups) : false;
+    if (cgroups) await sweepRunCgroups(cgroups);
     await Promise.race([Promise.all(ended), new Promise((r) => setTimeout(r, 2000))]);
     for (const s of streams) s?.destroy();
 
@@ -633,14 +571,19 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     }
     const stderrText = base.stderr.trim();
     if (!ready) {
-      throw new SandboxError(`${req.python.argv.join(' ')} did not start the sandbox runner (exit ${exit.code ?? exit.signal}):\n${stderrText.slice(-2000)}`);
+      const why = [
+        ...(launch.withheld.length ? [`not shown to the sandbox: ${launch.withheld.join(', ')}`] : []),
+        ...(launch.unreadable.length ? [`not readable by other users, and the sandbox runs as an unprivileged uid of its own: ${launch.unreadable.join(', ')} (make the environment world-readable, e.g. chmod -R a+rX)`] : []),
+      ];
+      throw new SandboxError(`${req.python.argv.join(' ')} did not start the sandbox runner (exit ${exit.code ?? exit.signal})${why.length ? ` (${why.join('; ')})` : ''}:\n${stderrText.slice(-2000)}`);
     }
-    // Killed or crashed before reporting. Through the namespace shell a signal shows as exit status 128 + N.
+    // Killed or crashed before reporting. Through bwrap (or a shell) a signal shows as exit status 128 + N.
     let signal = exit.signal ?? undefined;
-    if (!signal && useNamespaces && exit.code !== null && exit.code > 128 && exit.code < 128 + 65) signal = signalName(exit.code - 128) as NodeJS.Signals | undefined;
+    if (!signal && exit.code !== null && exit.code > 128 && exit.code < 128 + 65) signal = signalName(exit.code - 128) as NodeJS.Signals | undefined;
     const tail = stderrText.split('\n').slice(-20).join('\n');
-    if (/\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/i.test(stderrText)) {
-      return { ...base, outcome: 'hard-fail', errorType: 'MemoryError', errorBase: 'MemoryError', message: `the interpreter ran out of memory (limit ${memoryMb} MiB)${signal ? ` and died of ${signal}` : ''}`, trace: tail, phase: 'check', warnings: [], isolation };
+    if (outOfMemory || /\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/i.test(stderrText)) {
+      const limit = outOfMemory ? 'the memory cgroup\'s limit' : `limit ${memoryMb} MiB`;
+      return { ...base, outcome: 'hard-fail', errorType: 'MemoryError', errorBase: 'MemoryError', message: `the interpreter ran out of memory (${limit})${signal ? ` and died of ${signal}` : ''}`, trace: tail, phase: 'check', warnings: [], isolation };
     }
     if (signal === 'SIGXCPU') {
       return { ...base, outcome: 'timeout', errorType: 'CpuTimeLimit', message: 'the CPU-time limit was reached', trace: tail, warnings: [], isolation };
@@ -650,7 +593,7 @@ export async function executeSample(req: ExecutionRequest): Promise<ExecutionOut
     }
     return { ...base, outcome: 'hard-fail', errorType: 'ProcessExit', message: `the interpreter exited with status ${exit.code} without reporting a result`, trace: tail, phase: 'check', warnings: [], isolation };
   } finally {
-    await sweepCgroup(cgroup);
-    removeTree(work);
+    if (cgroups) await sweepRunCgroups(cgroups);
+    if (hostWork) removeTree(hostWork);
   }
 }

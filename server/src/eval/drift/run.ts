@@ -69,6 +69,8 @@ export interface DriftRunOptions {
   provider?: ModelProvider;
   environment?: Omit<ProviderEnvironment, 'limiter' | 'driftTasks'>;
   retryFailed?: boolean;
+  /** Run generated code even where the OS cannot give the sandbox's boundary (the user's explicit choice). */
+  allowUnsandboxed?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   progressIntervalMs?: number;
@@ -246,6 +248,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
             timeoutMs: settings.timeoutMs,
             memoryMb: settings.memoryMb,
             maxProcesses: settings.maxProcesses,
+            ...(options.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
             signal: stop.signal,
           });
         } catch (e) {
