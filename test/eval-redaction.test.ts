@@ -9,7 +9,11 @@ import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
 import { ConfigError, validateModelConfig } from '../server/src/eval/models/config.js';
 import { apiKeyFromEnvironment, OpenAICompatibleProvider } from '../server/src/eval/models/openai-compatible.js';
 import { ModelError } from '../server/src/eval/models/provider.js';
-import { makeRedactor } from '../server/src/eval/models/redact.js';
+import { encodedForms, makeRedactor } from '../server/src/eval/models/redact.js';
+import { executeDriftRun } from '../server/src/eval/drift/run.js';
+import { readDriftRun, writeDriftReport } from '../server/src/eval/drift/report-files.js';
+import { executeSample } from '../server/src/environments/sandbox.js';
+import { FAKE_TASKS, makeDriftFixture } from './support/drift-fixture.js';
 import { mixedFaults } from '../server/src/eval/local-server/faults.js';
 import { startLocalModelServer, type LocalModelServer } from '../server/src/eval/local-server/server.js';
 import type { RunConfig } from '../server/src/eval/runs/config.js';
@@ -21,11 +25,11 @@ const RIGHT = `sk-right-${randomBytes(16).toString('hex')}`;
 const WRONG = `sk-wrong-${randomBytes(16).toString('hex')}`;
 const request = { messages: [{ role: 'user' as const, content: 'hi' }], maxTokens: 8, temperature: 0 };
 
-/** The key, and the head and tail fragments a server might echo. */
+/** The key, the head and tail fragments a server might echo, and the key in every encoding a body can carry. */
 function assertNoKey(text: string, where: string): void {
   for (const key of [RIGHT, WRONG]) {
-    for (const fragment of [key, key.slice(0, 12), key.slice(-12), key.slice(9)]) {
-      assert.ok(!text.includes(fragment), `${where} contains (part of) the API key`);
+    for (const fragment of [key, key.slice(0, 12), key.slice(-12), key.slice(9), ...encodedForms(key)]) {
+      assert.ok(!text.includes(fragment), `${where} contains (part of) the API key: ${fragment}`);
     }
   }
 }
@@ -86,6 +90,41 @@ describe('API key redaction', () => {
     assertNoKey(logs.join('\n'), 'a log line');
   });
 
+  test('a drift run against an endpoint that echoes the key into its answers and errors: nothing written holds it', async () => {
+    const hostile = await startLocalModelServer({
+      models: { aware: new BuiltinProvider('version-aware', { driftTasks: [FAKE_TASKS] }) },
+      apiKey: RIGHT,
+      echoKeyOnAuthError: true,
+      echoKeyInAnswers: true,
+    });
+    try {
+      const fx = makeDriftFixture();
+      const dir = mkdtempSync(join(tmpdir(), 'anachron-redact-drift-'));
+      const logs: string[] = [];
+      const config = fx.config('version-aware', { samplesPerPrompt: 1, repairRounds: 1 });
+      config.model = { provider: 'openai-compatible', baseUrl: hostile.baseUrl, model: 'aware', apiKeyEnv: 'ANACHRON_TEST_KEY', timeoutMs: 10_000, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2 } };
+      const summary = await executeDriftRun({
+        config, database: join(dir, 'run.sqlite'), tasks: [FAKE_TASKS], environments: fx.environments, execute: executeSample, notes: null,
+        environment: { env: { ANACHRON_TEST_KEY: RIGHT }, log: (l) => logs.push(l) }, log: (l) => logs.push(l),
+      });
+      assert.equal(summary.generations.answered, 4);
+      const read = readDriftRun(join(dir, 'run.sqlite'));
+      // The key the endpoint put in the code was replaced before the code was stored or run.
+      assert.ok(read.executions.length > 0 && read.executions.every((e) => e.errorType === 'SystemExit' && e.message === '[REDACTED]'), JSON.stringify(read.executions[0]));
+      writeDriftReport(dir, read);
+      // A second run whose key the endpoint refuses, quoting it (raw and escaped) in the error body.
+      const refused = { ...config, model: { ...config.model, apiKeyEnv: 'ANACHRON_WRONG_KEY' } };
+      await executeDriftRun({
+        config: refused, database: join(dir, 'refused.sqlite'), tasks: [FAKE_TASKS], environments: fx.environments, execute: executeSample, notes: null,
+        environment: { env: { ANACHRON_WRONG_KEY: WRONG }, log: (l) => logs.push(l) }, log: (l) => logs.push(l),
+      });
+      assertNoKey(everyFileIn(dir), 'a drift run file (run.sqlite, executions.jsonl, results, tables, charts)');
+      assertNoKey(logs.join('\n'), 'a log line');
+    } finally {
+      await hostile.close();
+    }
+  });
+
   test('keys are never read from a config; a missing variable is an auth error that names only the variable', () => {
     assert.throws(
       () => validateModelConfig({ provider: 'openai-compatible', baseUrl: 'https://api.example.com/v1', model: 'm', apiKey: RIGHT }),
@@ -94,6 +133,16 @@ describe('API key redaction', () => {
     assert.throws(() => validateModelConfig({ provider: 'openai-compatible', baseUrl: `https://user:${RIGHT}@api.example.com/v1`, model: 'm' }), ConfigError);
     assert.throws(() => apiKeyFromEnvironment('ANACHRON_UNSET_VARIABLE', {}), (e) => e instanceof ModelError && e.kind === 'auth' && /ANACHRON_UNSET_VARIABLE/.test(e.message));
     assert.equal(apiKeyFromEnvironment('K', { K: RIGHT }), RIGHT);
+  });
+
+  test('the redactor finds a key in every encoding a JSON or HTTP body carries, mixed and at any base64 alignment', () => {
+    const r = makeRedactor([RIGHT]);
+    for (const form of encodedForms(RIGHT)) assertNoKey(r(`{"error": "bad key ${form}."}`), `redacted ${form}`);
+    const mixed = Array.from(RIGHT).map((c, i) => (i % 3 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)).join('');
+    assertNoKey(r(mixed), 'mixed escapes');
+    for (let shift = 0; shift < 3; shift++) assertNoKey(r(Buffer.from(`${'x'.repeat(shift)}user:${RIGHT}`).toString('base64')), `base64 at shift ${shift}`);
+    const answer = 'def f():\n    return {"key-value-pairs": 1}\n';
+    assert.equal(makeRedactor([RIGHT], { keyShapes: false })(answer), answer, 'an answer keeps its key-shaped strings');
   });
 
   test('the redactor removes keys, echoed fragments, bearer tokens and key-shaped strings', () => {

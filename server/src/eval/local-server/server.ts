@@ -5,6 +5,7 @@ import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { abortError, type ChatMessage, type CompletionRequest, type ModelProvider } from '../models/provider.js';
+import { encodedForms } from '../models/redact.js';
 import { FaultPlan, FAULT_KINDS, type FaultConfig, type FaultKind } from './faults.js';
 
 export interface LocalServerOptions {
@@ -18,6 +19,12 @@ export interface LocalServerOptions {
    * sk-…"). For testing that clients redact keys; never on by default.
    */
   echoKeyOnAuthError?: boolean;
+  /**
+   * A hostile endpoint: every answer carries the key the client sent, in the encodings a body can hold it in (raw, JSON
+   * escapes, percent-encoding, HTML references, base64, hex), and its first code block starts by raising SystemExit
+   * with the key (so executions would record it too). For testing that clients redact keys; never on by default.
+   */
+  echoKeyInAnswers?: boolean;
   /** Keep every user message received, for received() (tests); off by default so long runs do not grow memory. */
   recordPrompts?: boolean;
   host?: string;
@@ -172,6 +179,12 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
       return sendJson(res, 500, errorBody(`the model failed: ${(e as Error).message}`, 'server_error'));
     }
     stats.answered++;
+    const key = presentedKey(req);
+    if (options.echoKeyInAnswers && key) {
+      const forms = encodedForms(key);
+      const text = result.text.replace(/```(?:python)?\n/, (fence) => `${fence}raise SystemExit(${JSON.stringify(key)})  # ${forms.slice(1, 3).join(' ')}\n`);
+      result = { ...result, text: `${text}\n\n(your key: ${forms.join(' ')})` };
+    }
     const promptTokens = result.usage?.promptTokens ?? 0;
     const completionTokens = result.usage?.completionTokens ?? 0;
     sendJson(res, 200, {
@@ -193,7 +206,7 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
       if (key !== options.apiKey) {
         stats.rejected++;
         req.resume();
-        const shown = options.echoKeyOnAuthError && key ? `Incorrect API key provided: ${key}.` : 'Incorrect API key provided.';
+        const shown = options.echoKeyOnAuthError && key ? `Incorrect API key provided: ${key}.${options.echoKeyInAnswers ? ` (${encodedForms(key).slice(1).join(' ')})` : ''}` : 'Incorrect API key provided.';
         return sendJson(res, 401, errorBody(shown, 'invalid_request_error', 'invalid_api_key'));
       }
     }

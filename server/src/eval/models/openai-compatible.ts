@@ -71,6 +71,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly id: string;
   private readonly endpoint: URL;
   private readonly redact: Redactor;
+  /** For answers: the key in any encoding, not every key-shaped string (code may hold "key-value" strings). */
+  private readonly redactAnswer: Redactor;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
   private readonly limiter: ConcurrencyLimiter;
@@ -81,6 +83,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   constructor(private readonly options: OpenAICompatibleOptions) {
     this.apiKey = options.apiKey;
     this.redact = makeRedactor([options.apiKey]);
+    this.redactAnswer = makeRedactor([options.apiKey], { keyShapes: false });
     let base: URL;
     try {
       base = new URL(options.baseUrl);
@@ -210,7 +213,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
             ...(typeof u.total_tokens === 'number' ? { totalTokens: u.total_tokens } : {}),
           }
         : undefined;
-      return { text: content, ...(usage ? { usage } : {}) };
+      // An endpoint that echoes the key into its answer must not get it stored with the code, nor executed.
+      return { text: this.redactAnswer(content), ...(usage ? { usage } : {}) };
     }
     const detail = errorDetail(text);
     const message = this.redact(`HTTP ${status}${detail ? `: ${truncate(detail, 300)}` : ''}`);
