@@ -1,5 +1,6 @@
-// Bundles the extension client, the language server and the CLI with esbuild, and puts the tree-sitter .wasm
-// files beside them. Runs on `npm install` (prepare) and `npm run build`.
+// Bundles the extension client, the language server and the CLI with esbuild, and puts the .wasm files beside
+// them (tree-sitter and its Python grammar; the WebAssembly SQLite). Runs on `npm install` (prepare) and
+// `npm run build`.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +19,7 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
-  // better-sqlite3 is a native addon: it is loaded from node_modules, never bundled.
+  // better-sqlite3 is a native addon: loaded from node_modules where it exists, never bundled (the .vsix has none).
   external: ['vscode', 'better-sqlite3', 'web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-python/package.json'],
   // web-tree-sitter's ESM build locates itself with import.meta.url; give the CommonJS bundle a real one.
   banner: { js: "const __anachronImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -36,4 +37,6 @@ await Promise.all([
 
 copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), join(dist, 'web-tree-sitter.wasm'));
 copyFileSync(join(dirname(require.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm'), join(dist, 'tree-sitter-python.wasm'));
+// The bundled @sqlite.org/sqlite-wasm looks for sqlite3.wasm beside the bundle (its import.meta.url).
+copyFileSync(join(dirname(require.resolve('@sqlite.org/sqlite-wasm/package.json')), 'dist', 'sqlite3.wasm'), join(dist, 'sqlite3.wasm'));
 console.log('anachron: bundled dist/client.js, dist/server.js, dist/cli.js');

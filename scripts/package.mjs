@@ -1,11 +1,12 @@
-// `npm run package`: bundles, records which Node ABI the shipped better-sqlite3 was built for (dist/native.json;
-// the extension reads it to pick a runtime and to explain a mismatch), and packages a platform-specific .vsix
-// with @vscode/vsce, offline. Then checks what went in: the files the extension needs, and no sources, tests,
-// source maps or tree-sitter prebuilds. Prints the path and size.
+// `npm run package`: bundles, then packages ONE universal .vsix with @vscode/vsce, offline (no --target: it installs
+// on every platform VS Code runs on). Nothing platform-specific goes in: the bundles, the .wasm files (tree-sitter,
+// its Python grammar, the WebAssembly SQLite the extension reads the matrices with), the matrices, docs and
+// python-probe's Python. Then checks what went in — the files the extension needs, and no native module, executable,
+// node_modules, sources, tests or source maps — and prints the path and size.
 //   node scripts/package.mjs [--out FILE]
 // package.json's "files" list is for the npm package of the CLI, and vsce refuses "files" next to .vscodeignore;
-// so vsce runs in a staging folder (out/vsix-stage) that holds what .vscodeignore admits, the runtime pieces of
-// better-sqlite3 as its only dependency, and package.json without "files".
+// so vsce runs in a staging folder (out/vsix-stage) that holds what .vscodeignore admits and package.json without
+// "files" or dependencies (everything the extension runs is in the bundles).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,20 +18,11 @@ const require = createRequire(join(root, 'package.json'));
 const started = Date.now();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// The .vsix carries a native module built for this platform, so it is a platform-specific package.
-const musl = process.platform === 'linux' && existsSync('/etc/alpine-release');
-const target = `${musl ? 'alpine' : process.platform}-${process.arch === 'arm' ? 'armhf' : process.arch}`;
 const outArg = process.argv.indexOf('--out');
-const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'out', `${pkg.name}-${pkg.version}-${target}.vsix`);
+const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'out', `${pkg.name}-${pkg.version}.vsix`);
 mkdirSync(dirname(out), { recursive: true });
 
 execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-
-// The addon must load here, in the Node that will be recorded as its ABI.
-const Database = require('better-sqlite3');
-new Database(':memory:').close();
-const native = { abi: process.versions.modules, node: process.version, platform: process.platform, arch: process.arch };
-writeFileSync(join(root, 'dist', 'native.json'), JSON.stringify(native, null, 2) + '\n');
 
 // The staging folder: a superset of what ships; .vscodeignore (copied along) still decides.
 const stage = join(root, 'out', 'vsix-stage');
@@ -47,25 +39,13 @@ if (existsSync(join(root, 'tasks', 'drift'))) {
 }
 mkdirSync(join(stage, 'matrices'), { recursive: true });
 for (const name of readdirSync(join(root, 'matrices')).filter((n) => n.endsWith('.sqlite') || n === 'README.md')) cpSync(join(root, 'matrices', name), join(stage, 'matrices', name));
-const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
-const sqlitePkg = JSON.parse(readFileSync(join(sqliteDir, 'package.json'), 'utf8'));
-const stagedSqlite = join(stage, 'node_modules', 'better-sqlite3');
-cpSync(join(sqliteDir, 'lib'), join(stagedSqlite, 'lib'), { recursive: true });
-cpSync(join(sqliteDir, 'build', 'Release', 'better_sqlite3.node'), join(stagedSqlite, 'build', 'Release', 'better_sqlite3.node'));
-// At run time better-sqlite3 needs only bindings (and its file-uri-to-path); prebuild-install is for installing.
-writeFileSync(join(stagedSqlite, 'package.json'), JSON.stringify({ ...sqlitePkg, dependencies: { bindings: sqlitePkg.dependencies.bindings }, devDependencies: {}, scripts: {} }, null, 2));
-for (const dep of ['bindings', 'file-uri-to-path']) {
-  const dir = dirname(require.resolve(`${dep}/package.json`, { paths: [sqliteDir] }));
-  cpSync(dir, join(stage, 'node_modules', dep), { recursive: true, filter: (src) => !/(^|[\\/])test([\\/]|$)/.test(relative(dir, src)) });
-}
-const { files: _npmFiles, devDependencies: _dev, scripts: _scripts, bin: _bin, ...manifest } = pkg;
-manifest.dependencies = { 'better-sqlite3': pkg.dependencies['better-sqlite3'] };
+const { files: _npmFiles, devDependencies: _dev, dependencies: _deps, scripts: _scripts, bin: _bin, ...manifest } = pkg;
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 
 const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
 execFileSync(
   process.execPath,
-  [vsce, 'package', '--target', target, '--out', out, '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--no-update-package-json'],
+  [vsce, 'package', '--no-dependencies', '--out', out, '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--no-update-package-json'],
   { cwd: stage, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, VSCE_TELEMETRY: 'off' } },
 );
 
@@ -95,29 +75,27 @@ const required = [
   'dist/client.js',
   'dist/server.js',
   'dist/cli.js',
-  'dist/native.json',
   'dist/web-tree-sitter.wasm',
   'dist/tree-sitter-python.wasm',
+  'dist/sqlite3.wasm',
   'matrices/README.md',
   'media/icon.png',
   'media/history.js',
   'media/history.css',
   'python-probe/probe.py',
   'libraries/distributions.toml',
-  'node_modules/better-sqlite3/lib/index.js',
-  'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
-  'node_modules/bindings/bindings.js',
-  'node_modules/file-uri-to-path/index.js',
 ];
 const problems = required.filter((f) => !names.some((n) => n.toLowerCase() === f.toLowerCase())).map((f) => `missing ${f}`);
 if (!names.some((n) => /^matrices\/[^/]+\.sqlite$/.test(n))) problems.push('no matrices/*.sqlite');
 if (!names.some((n) => n.startsWith('docs/rules/'))) problems.push('no docs/rules/');
 if (!names.some((n) => /^tasks\/drift\/[^/]+\.json$/.test(n))) problems.push('no tasks/drift/*.json (the drift suite\'s tasks)');
-const forbidden = [/\.ts$/, /\.map$/, /(^|\/)src\//, /(^|\/)prebuilds\//, /(^|\/)test\//, /^matrices\/surfaces\//, /__pycache__/, /\.pyc$/, /(^|\/)deps\//];
+// Anything that would tie the package to one platform, and what only developers need.
+const forbidden = [/\.node$/, /\.(so|dylib|dll|exe)(\.|$)/, /^node_modules\//, /\.ts$/, /\.map$/, /(^|\/)src\//, /(^|\/)prebuilds\//, /(^|\/)test\//, /^matrices\/surfaces\//, /__pycache__/, /\.pyc$/, /(^|\/)deps\//];
 for (const n of names) if (forbidden.some((re) => re.test(n)) && !n.endsWith('.d.ts')) problems.push(`should not ship ${n}`);
 if (problems.length) {
   console.error(`package: ${relative(root, out)} is wrong:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 const size = statSync(out).size;
-console.log(`package: ${relative(root, out) || out}: ${(size / 1024 / 1024).toFixed(2)} MiB, ${names.length} files, ${target}, better-sqlite3 for Node ABI ${native.abi} (${native.node}); ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const manifestInZip = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8'));
+console.log(`package: ${relative(root, out) || out}: ${(size / 1024 / 1024).toFixed(2)} MiB, ${names.length} files, universal (every platform; VS Code ${manifestInZip.engines.vscode}); ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,95 +1,54 @@
-// How the extension picks a runtime for the language server (client/src/server-runtime.ts): each candidate must
-// really load the shipped better-sqlite3. Desktop VS Code's Electron runtime (another Node ABI) cannot be run here,
-// so a stand-in executable that fails the way it would plays that part; plain Node plays a working runtime.
+// Where the extension runs its language server (client/src/server-runtime.ts): VS Code's own runtime unless
+// anachron.server.nodePath names a usable Node.js. Real executables answer the probe: this Node, a missing path,
+// and stand-ins for a Node too old and for something that is not Node at all.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { chooseRuntime, findNodeExecutables, noRuntimeMessage, probeRuntime } from '../client/src/server-runtime.js';
+import { chooseRuntime, describeRuntime, probeNode } from '../client/src/server-runtime.js';
 
-const sqliteModule = dirname(require.resolve('better-sqlite3/package.json'));
-
-/** An executable that answers the probe like an Electron whose ABI the addon was not built for. */
-function fakeElectron(dir: string, abi = '128'): string {
-  const file = join(dir, 'electron');
-  const answer = JSON.stringify({ node: 'v20.18.3', abi, ok: false, error: `The module '${sqliteModule}/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION ${abi}.` });
-  writeFileSync(file, `#!/bin/sh\nprintf '%s' '${answer.replace(/'/g, "'\\''")}'\n`);
+function script(body: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'anachron-runtime-')), 'node');
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
   chmodSync(file, 0o755);
   return file;
 }
 
+const host = { hostExecutable: '/opt/VSCode/code', hostNode: 'v20.18.3' };
+
 describe('the language server runtime', () => {
-  test('a runtime that loads better-sqlite3 passes the probe; a missing one fails with a reason', async () => {
-    const ok = await probeRuntime({ kind: 'detected', path: process.execPath }, sqliteModule);
-    assert.equal(ok.ok, true, ok.error);
-    assert.equal(ok.abi, process.versions.modules);
-    const missing = await probeRuntime({ kind: 'configured', path: '/nonexistent/node' }, sqliteModule);
-    assert.equal(missing.ok, false);
-    assert.match(missing.error!, /not found/);
+  test('without nodePath the server runs on VS Code\'s own runtime, without probing anything', async () => {
+    const choice = await chooseRuntime({ ...host, probe: () => assert.fail('nothing to probe') });
+    assert.deepEqual(choice.runtime, { kind: 'vscode', path: '/opt/VSCode/code', node: 'v20.18.3' });
+    assert.equal(choice.rejected, undefined);
+    assert.equal(describeRuntime(choice.runtime), "VS Code's own runtime (Node v20.18.3)");
   });
 
-  test("VS Code's own runtime is used when it loads the addon", async () => {
-    const choice = await chooseRuntime({ hostExecutable: process.execPath, hostAbi: process.versions.modules, sqliteModule, build: null });
-    assert.ok(choice.ok);
-    assert.equal(choice.runtime.kind, 'vscode');
-    assert.equal(choice.attempts.length, 1);
+  test('a configured Node.js that answers is used', async () => {
+    const choice = await chooseRuntime({ ...host, configured: process.execPath });
+    assert.equal(choice.runtime.kind, 'configured');
+    assert.equal(choice.runtime.path, process.execPath);
+    assert.equal(choice.runtime.node, process.version);
   });
 
-  test('an Electron of another ABI falls back to a Node.js found on PATH', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'anachron-runtime-'));
-    const electron = fakeElectron(dir);
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'node'), `#!/bin/sh\nexec "${process.execPath}" "$@"\n`);
-    chmodSync(join(bin, 'node'), 0o755);
-    const choice = await chooseRuntime({ hostExecutable: electron, hostAbi: '128', sqliteModule, build: null, env: { PATH: bin } });
-    assert.ok(choice.ok, JSON.stringify(choice.attempts));
-    assert.equal(choice.runtime.kind, 'detected');
-    assert.equal(choice.runtime.path, join(bin, 'node'));
-    assert.equal(choice.attempts[0]!.kind, 'vscode');
-    assert.equal(choice.attempts[0]!.ok, false);
+  test('a configured path that is missing, too old or not Node falls back to VS Code\'s runtime, saying why', async () => {
+    const cases: [string, RegExp][] = [
+      ['/nonexistent/node', /not found/],
+      [script(`printf '{"node":"v16.20.2","wasm":true}'`), /v16\.20\.2 is not Node\.js 18 or later/],
+      [script(`echo 'Python 3.11.2'`), /unexpected output: Python 3\.11\.2/],
+      [script('exit 3'), /Command failed/],
+    ];
+    for (const [configured, reason] of cases) {
+      const choice = await chooseRuntime({ ...host, configured });
+      assert.equal(choice.runtime.kind, 'vscode', configured);
+      assert.equal(choice.rejected?.path, configured);
+      assert.match(choice.rejected!.reason, reason);
+    }
   });
 
-  test('with the ABI recorded at packaging, a mismatched host is not even tried', async () => {
-    const probed: string[] = [];
-    const choice = await chooseRuntime({
-      hostExecutable: '/electron',
-      hostAbi: '128',
-      sqliteModule,
-      build: { abi: '115', node: 'v20.19.0', platform: 'linux', arch: 'x64' },
-      env: { PATH: '' },
-      probe: async (c) => {
-        probed.push(c.path);
-        return { ...c, ok: false, error: 'no' };
-      },
-    });
-    assert.equal(probed.includes('/electron'), false);
-    assert.equal(choice.ok, false);
-    assert.match(choice.attempts[0]!.error!, /ABI 128; the shipped better-sqlite3 is built for ABI 115/);
-  });
-
-  test('the configured nodePath comes first; when nothing loads the addon the message says what to install', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'anachron-runtime-'));
-    const electron = fakeElectron(dir);
-    const choice = await chooseRuntime({ configured: '/opt/node18/bin/node', hostExecutable: electron, hostAbi: '128', sqliteModule, build: null, env: { PATH: '' }, maxDetected: 0 });
-    assert.equal(choice.ok, false);
-    assert.deepEqual(choice.attempts.map((a) => a.kind), ['configured', 'vscode']);
-    if (choice.ok) return;
-    const message = noRuntimeMessage(choice);
-    assert.match(message, /built for Node\.js 20 \(ABI 115\)/);
-    assert.match(message, /VS Code's runtime \(Node ABI 128\)/);
-    assert.match(message, /anachron\.server\.nodePath \(\/opt\/node18\/bin\/node: not found\)/);
-    assert.match(message, /Install Node\.js 20 and set "anachron\.server\.nodePath"/);
-  });
-
-  test('executables inside an untrusted workspace are never candidates', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'anachron-runtime-'));
-    const bin = join(dir, 'node_modules', '.bin');
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'node'), '#!/bin/sh\n');
-    chmodSync(join(bin, 'node'), 0o755);
-    assert.ok(findNodeExecutables({ PATH: bin }).includes(join(bin, 'node')));
-    assert.ok(!findNodeExecutables({ PATH: bin }, [dir]).includes(join(bin, 'node')));
+  test('the probe runs the executable as the server is run (ELECTRON_RUN_AS_NODE set)', async () => {
+    const probe = await probeNode(script(`printf '{"node":"v22.12.0","wasm":%s}' "$([ "$ELECTRON_RUN_AS_NODE" = 1 ] && echo true || echo false)"`));
+    assert.deepEqual(probe, { ok: true, node: 'v22.12.0' });
   });
 });

@@ -1,5 +1,7 @@
 // Every fixture in test/fixtures/checks runs through the CLI and through a real LSP session over stdio, and both
-// must report exactly the findings its caret comments expect, on the real numpy matrix.
+// must report exactly the findings its caret comments expect, on the real numpy matrix. The LSP sessions run once
+// per SQLite implementation: better-sqlite3, and the WebAssembly SQLite forced (ANACHRON_SQLITE=wasm) as in desktop
+// VS Code, where the native module does not load.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,31 +55,34 @@ describe('fixtures through the CLI', () => {
   }
 });
 
-describe('fixtures through a real LSP session', () => {
-  let session: LspSession;
-  before(async () => {
-    session = new LspSession();
-    await session.initialize(workspace);
-  });
-  after(() => session.close());
-
-  for (const fixture of fixtures) {
-    test(fixture.name, async () => {
-      const dir = projectFor(fixture);
-      const diagnostics: Diagnostic[] = await session.open(join(dir, 'main.py'), fixture.text);
-      for (const d of diagnostics) {
-        assert.equal(d.source, 'anachron');
-        assert.ok(d.data && typeof (d.data as { api: string }).api === 'string');
-      }
-      const got = diagnostics.map((d) => ({
-        line: d.range.start.line + 1,
-        column: d.range.start.character + 1,
-        endColumn: d.range.end.character + 1,
-        code: String(d.code),
-        api: (d.data as { api: string }).api,
-        parameter: (d.data as { parameter: string | null }).parameter,
-      }));
-      assert.deepEqual(sortFindings(got).map(key), sortFindings(fixture.expected).map(key));
+for (const store of ['native', 'wasm'] as const) {
+  describe(`fixtures through a real LSP session (${store} SQLite)`, () => {
+    let session: LspSession;
+    before(async () => {
+      session = new LspSession({ ANACHRON_SQLITE: store });
+      const info = await session.initialize(workspace);
+      assert.equal(info.store, store, 'the server reads the matrices with the SQLite asked for');
     });
-  }
-});
+    after(() => session.close());
+
+    for (const fixture of fixtures) {
+      test(fixture.name, async () => {
+        const dir = projectFor(fixture);
+        const diagnostics: Diagnostic[] = await session.open(join(dir, 'main.py'), fixture.text);
+        for (const d of diagnostics) {
+          assert.equal(d.source, 'anachron');
+          assert.ok(d.data && typeof (d.data as { api: string }).api === 'string');
+        }
+        const got = diagnostics.map((d) => ({
+          line: d.range.start.line + 1,
+          column: d.range.start.character + 1,
+          endColumn: d.range.end.character + 1,
+          code: String(d.code),
+          api: (d.data as { api: string }).api,
+          parameter: (d.data as { parameter: string | null }).parameter,
+        }));
+        assert.deepEqual(sortFindings(got).map(key), sortFindings(fixture.expected).map(key));
+      });
+    }
+  });
+}

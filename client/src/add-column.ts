@@ -35,7 +35,7 @@ export async function addMatrixColumn(anachron: Anachron): Promise<void> {
   }
   const runtime = anachron.runtime;
   if (!runtime) {
-    void window.showErrorMessage('anachron: no runtime loads the matrix store, so no matrix can be built. See the output.', 'Show Output').then((c) => c && anachron.log.show(true));
+    void window.showErrorMessage('anachron: the language server has not started, so no matrix can be built. See the output.', 'Show Output').then((c) => c && anachron.log.show(true));
     return;
   }
   const interpreter = await pickInterpreter(anachron);
@@ -67,7 +67,7 @@ export async function addMatrixColumn(anachron: Anachron): Promise<void> {
 
   const folder = anachron.userMatricesFolder;
   const cli = path.join(anachron.context.extensionPath, 'dist', 'cli.js');
-  const node = runtime.kind === 'vscode' ? process.execPath : runtime.path;
+  const node = runtime.path;
   const args = [cli, 'matrix', 'add', `${picked.distribution}==${picked.version}`, '--python', installed.executable, '--matrices', folder];
   anachron.log.info(`running ${node} ${args.join(' ')}`);
   // Windows cannot replace a matrix file the server holds open.

@@ -1,4 +1,4 @@
-// The VS Code side of anachron: picks a runtime that loads the matrix store, starts the bundled language server
+// The VS Code side of anachron: starts the bundled language server on VS Code's own runtime (or anachron.server.nodePath)
 // with the bundled (and the user's) matrices, keeps it fed with the editor's settings and the selected interpreter's
 // installed versions, shows the pins in force, and offers the commands. Only this folder knows the VS Code API.
 import { existsSync, mkdirSync } from 'node:fs';
@@ -32,6 +32,7 @@ import {
   PinsRequest,
   type ClientInitializationOptions,
   type FolderEnvironment,
+  type ServerInitializationInfo,
   type HistoryParams,
   type HistoryResponse,
   type PinsResult,
@@ -44,7 +45,7 @@ import { checkWorkspace } from './check-workspace.js';
 import { HistoryPanel } from './history-panel.js';
 import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';
 import { createLogChannel, type LeveledChannel } from './log.js';
-import { chooseRuntime, noRuntimeMessage, readNativeBuild, type Attempt } from './server-runtime.js';
+import { chooseRuntime, describeRuntime, type Runtime } from './server-runtime.js';
 import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, logLevel, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
 import { PinsStatus } from './status.js';
 
@@ -59,7 +60,7 @@ const MAX_CRASHES = 4;
 export class Anachron implements Disposable {
   client: LanguageClient | undefined;
   /** The runtime the server and the CLI run on. */
-  runtime: Attempt | undefined;
+  runtime: Runtime | undefined;
   readonly log: LeveledChannel;
   readonly status = new PinsStatus();
   readonly interpreters: Interpreters;
@@ -107,35 +108,13 @@ export class Anachron implements Disposable {
   private async doStart(): Promise<void> {
     this.status.setState({ kind: 'starting' });
     const extensionPath = this.context.extensionPath;
-    const build = readNativeBuild(extensionPath);
-    const untrustedFolders = workspace.isTrusted ? [] : (workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const choice = await chooseRuntime({
-      configured: nodePathSetting(),
-      hostExecutable: process.execPath,
-      hostAbi: process.versions.modules,
-      sqliteModule: path.join(extensionPath, 'node_modules', 'better-sqlite3'),
-      build,
-      exclude: untrustedFolders,
-    });
-    for (const a of choice.attempts) {
-      this.log.info(`runtime ${a.kind} ${a.path}: ${a.ok ? `loads the matrix store (${a.node}, ABI ${a.abi})` : `cannot load the matrix store: ${a.error ?? 'unknown error'}`}`);
-    }
-    if (!choice.ok) {
-      const message = noRuntimeMessage(choice);
-      this.log.error(message);
-      this.status.setState({ kind: 'failed', reason: 'no runtime loads the matrix store; see the output' });
-      void window.showErrorMessage(message, 'Open Setting', 'Show Output', 'Retry').then((c) => {
-        if (c === 'Open Setting') void commands.executeCommand('workbench.action.openSettings', 'anachron.server.nodePath');
-        if (c === 'Show Output') this.log.show(true);
-        if (c === 'Retry') void this.restart();
-      });
-      return;
+    const choice = await chooseRuntime({ configured: nodePathSetting(), hostExecutable: process.execPath, hostNode: process.version });
+    if (choice.rejected) {
+      const message = `anachron.server.nodePath (${choice.rejected.path}) cannot run the server: ${choice.rejected.reason}; using VS Code's own runtime instead.`;
+      this.log.warn(message);
+      void window.showWarningMessage(`anachron: ${message}`, 'Open Setting').then((c) => c && void commands.executeCommand('workbench.action.openSettings', 'anachron.server.nodePath'));
     }
     this.runtime = choice.runtime;
-    const configuredFailed = choice.attempts.find((a) => a.kind === 'configured' && !a.ok);
-    if (configuredFailed) {
-      void window.showWarningMessage(`anachron: anachron.server.nodePath (${configuredFailed.path}) cannot load the matrix store (${configuredFailed.error}); using ${choice.runtime.path} instead.`);
-    }
     const serverModule = path.join(extensionPath, 'dist', 'server.js');
     const node: NodeModule = { module: serverModule, transport: TransportKind.ipc };
     if (choice.runtime.kind !== 'vscode') node.runtime = choice.runtime.path;
@@ -199,7 +178,9 @@ export class Anachron implements Disposable {
       void window.showErrorMessage(`anachron cannot start its language server: ${reason}`, 'Show Output').then((c) => c && this.log.show(true));
       return;
     }
-    this.log.info(`server running on ${choice.runtime.kind === 'vscode' ? "VS Code's own runtime" : choice.runtime.path} (${choice.runtime.node}); ${workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: static checks only, no interpreter is run'}`);
+    const info = (client.initializeResult as { anachron?: ServerInitializationInfo } | undefined)?.anachron;
+    this.log.info(`server running on ${describeRuntime(choice.runtime)}; matrices read with ${info?.storeLabel ?? 'an unknown store'}${info?.nativeUnavailable ? ` (${info.nativeUnavailable})` : ''}; ${workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: static checks only, no interpreter is run'}`);
+    this.status.setStore(info?.storeLabel);
     this.status.setState({ kind: 'running' });
     this.schedulePins(0);
     void this.refreshEnvironments();

@@ -1,5 +1,6 @@
 // The language status item on Python files: the pins in force for the active file and where they come from (its
-// command opens that manifest line), or why anachron is not running. Also the shared "what state are we in".
+// command opens that manifest line) and which SQLite reads the matrices, or why anachron is not running. Also the
+// shared "what state are we in".
 import { languages, LanguageStatusSeverity, type Disposable, type LanguageStatusItem } from 'vscode';
 import type { PinInfo, PinsResult } from '../../server/src/lsp/protocol.js';
 
@@ -14,6 +15,7 @@ export class PinsStatus implements Disposable {
   private state: ServerState = { kind: 'starting' };
   private pins: PinsResult | null | undefined;
   private restricted = false;
+  private store: string | undefined;
 
   constructor() {
     this.item = languages.createLanguageStatusItem('anachron.pins', [{ language: 'python' }]);
@@ -28,6 +30,12 @@ export class PinsStatus implements Disposable {
 
   setRestricted(restricted: boolean): void {
     this.restricted = restricted;
+    this.render();
+  }
+
+  /** The matrix store the server reports ("WebAssembly SQLite 3.54.1"). */
+  setStore(label: string | undefined): void {
+    this.store = label;
     this.render();
   }
 
@@ -60,7 +68,7 @@ export class PinsStatus implements Disposable {
         item.command = { title: 'Restart', command: 'anachron.restartServer' };
         return;
     }
-    const restricted = this.restricted ? ' · Restricted Mode: static checks only' : '';
+    const restricted = `${this.store ? ` · matrices: ${this.store}` : ''}${this.restricted ? ' · Restricted Mode: static checks only' : ''}`;
     const pins = this.pins;
     if (!pins) {
       item.text = '$(history) anachron';

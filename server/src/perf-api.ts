@@ -1,6 +1,7 @@
 // Internals the perf/ scripts drive directly (bundled as dist/perf-api.js): the same functions the CLI and the
 // server use, so the figures measure the real thing.
 export { openMatrixCatalog } from './store/catalog.js';
+export { chooseSqlite } from './store/sqlite/driver.js';
 export { defaultMatricesFolder } from './store/matrices-folder.js';
 export { loadPythonParser } from './parser/python-parser.js';
 export { findApiReferences } from './core/python/references.js';

@@ -6,6 +6,9 @@
 // opened, and the tools for AI assistants (the lookup tool through vscode.lm.invokeTool, Review AI Suggestion on a
 // selection and on the changes since HEAD with a fix applied, @anachron's /migrate and /explain). Then again in an untrusted workspace (Restricted Mode): static findings still appear, and a workspace
 // setting pointing the server at another executable is not applied. Screenshots go to the artifacts folder.
+// In both, better-sqlite3 is made unloadable for the extension (a module that fails as a native module built for
+// another Node ABI does, as in desktop VS Code), so everything runs on the WebAssembly SQLite; a last, short
+// scenario gives the extension the real native module and checks that it is used.
 //
 //   node test/e2e/run.mjs --vsix FILE --code-server BIN [--artifacts DIR] [--chromium BIN] [--timeout SECONDS]
 //
@@ -148,8 +151,32 @@ function codeServerEnv(home) {
   };
 }
 
+const repo = join(here, '..', '..');
+
+/**
+ * What `require('better-sqlite3')` finds from the installed extension (the .vsix has no native module):
+ * - 'unloadable': a better-sqlite3 whose loading fails the way a native module built for another Node ABI does
+ *   (desktop VS Code's Electron), so the server must fall back to the WebAssembly SQLite;
+ * - 'native': the real module from this checkout (built for the Node code-server runs extensions on).
+ */
+function plantSqlite(extensionsDir, how) {
+  const [extension] = readdirSync(extensionsDir).filter((n) => n.startsWith('anachron.anachron-'));
+  if (!extension) throw new Error(`the extension is not under ${extensionsDir}`);
+  const modules = join(extensionsDir, extension, 'node_modules');
+  if (how === 'unloadable') {
+    const dir = join(modules, 'better-sqlite3');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'better-sqlite3', version: '12.0.0', main: 'index.js' }));
+    writeFileSync(join(dir, 'index.js'), `throw new Error("The module '${dir}/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 132.");\n`);
+    return;
+  }
+  for (const dep of ['better-sqlite3', 'bindings', 'file-uri-to-path']) {
+    cpSync(join(repo, 'node_modules', dep), join(modules, dep), { recursive: true, filter: (src) => !/[\\/](src|deps|test)([\\/]|$)/.test(src.slice(join(repo, 'node_modules', dep).length)) });
+  }
+}
+
 /** A code-server instance of its own: user data, extensions and home in the scratch folder. */
-async function startCodeServer(name, { settings, trust }) {
+async function startCodeServer(name, { settings, trust, sqlite = 'unloadable' }) {
   const base = join(scratch, name);
   const home = join(base, 'home');
   const userData = join(base, 'user-data');
@@ -160,6 +187,7 @@ async function startCodeServer(name, { settings, trust }) {
   const common = ['--user-data-dir', userData, '--extensions-dir', extensionsDir];
   const installed = await run(codeServer, [...common, '--install-extension', resolve(opts.vsix)], { env });
   if (!/successfully installed/i.test(installed)) throw new Error(`installing the .vsix said:\n${installed}`);
+  plantSqlite(extensionsDir, sqlite);
   const port = await freePort();
   const args = [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];
   if (!trust) args.push('--disable-workspace-trust');
@@ -534,6 +562,7 @@ async function trustedScenario() {
         return t.includes('numpy 1.24.2') ? t : false;
       }, 30_000, 500);
       assertIncludes(item, 'numpy==1.24.2 from requirements.txt:2', 'the status item');
+      assertIncludes(item, 'matrices: WebAssembly SQLite', 'the status item (better-sqlite3 does not load for the extension)');
       await page.waitForTimeout(500); // the hover fades in
       await wb.shot('status.png');
       await wb.mediaShot('screenshot-status.png', ['.monaco-hover:visible', '.statusbar-item[id="status.languageStatus"]', '.statusbar-item[id="status.editor.selection"]']);
@@ -815,6 +844,10 @@ async function trustedScenario() {
     collectLogs('trusted', server.userData);
   }
   const output = readLog(server.userData, 'anachron');
+  assertIncludes(output, "server running on VS Code's own runtime", 'the anachron output');
+  assertIncludes(output, 'matrices read with WebAssembly SQLite', 'the anachron output');
+  assertIncludes(output, 'was compiled against a different Node.js version using NODE_MODULE_VERSION 115', 'the anachron output');
+  log("trusted: ok   the server ran on VS Code's own runtime with the WebAssembly SQLite (better-sqlite3 unloadable)");
   assertIncludes(output, `interpreter for sample: ${python} (setting anachron.interpreter.path), `, 'the anachron output');
   assertIncludes(output, 'installed distributions', 'the anachron output');
   log('trusted: ok   the output names the interpreter probed for installed versions');
@@ -902,6 +935,39 @@ async function restrictedScenario() {
   log('restricted: ok   the output says Restricted Mode and never tried the workspace nodePath');
 }
 
+// ---- scenario 3: the native module loads -------------------------------------------------------------------------
+async function nativeScenario() {
+  const folder = project('native');
+  const server = await startCodeServer('native', { settings: USER_SETTINGS, trust: false, sqlite: 'native' });
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const wb = new Workbench(page, 'native');
+  try {
+    await wb.step('open the sample project', () => wb.open(server.url, folder));
+    await wb.step('findings in Problems, the status item naming the native SQLite', async () => {
+      await wb.openFile('analysis.py');
+      await wb.showProblems();
+      await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2, requirements.txt:2 pins numpy==1.24.2', 90_000);
+      const status = page.locator('.statusbar-item[id="status.languageStatus"]');
+      await status.waitFor({ timeout: 15_000 });
+      await status.click();
+      const item = await waitFor('the anachron language status item', async () => {
+        const t = text(await page.locator('.monaco-hover:visible, .hover-language-status:visible').first().innerText().catch(() => ''));
+        return t.includes('numpy 1.24.2') ? t : false;
+      }, 30_000, 500);
+      assertIncludes(item, 'matrices: native SQLite (better-sqlite3)', 'the status item');
+      await wb.shot('native-status.png');
+      await page.keyboard.press('Escape');
+    });
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.stop();
+    collectLogs('native', server.userData);
+  }
+  assertIncludes(readLog(server.userData, 'anachron'), 'matrices read with native SQLite (better-sqlite3)', 'the anachron output');
+  log('native: ok   with a loadable better-sqlite3 the server reads the matrices natively');
+}
+
 try {
   if (!existsSync(opts.chromium)) throw new Error(`no chromium at ${opts.chromium} (run scripts/e2e-setup.sh)`);
   browser = await chromium.launch({
@@ -911,6 +977,7 @@ try {
   });
   await trustedScenario();
   await restrictedScenario();
+  await nativeScenario();
   await finish(0);
 } catch (e) {
   console.error(e.stack ?? e);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { ServerInitializationInfo } from '../../server/src/lsp/protocol.js';
 
 export const REPO = join(__dirname, '..', '..');
 
@@ -34,8 +35,9 @@ export class LspSession {
     this.connection.listen();
   }
 
-  async initialize(rootFolder: string, initializationOptions: object = {}): Promise<void> {
-    await this.connection.sendRequest('initialize', {
+  /** Initializes the session; returns what the server says about itself (its matrix store). */
+  async initialize(rootFolder: string, initializationOptions: object = {}): Promise<ServerInitializationInfo> {
+    const result = await this.connection.sendRequest<{ anachron: ServerInitializationInfo }>('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(rootFolder).toString(),
       workspaceFolders: [{ uri: pathToFileURL(rootFolder).toString(), name: 'test' }],
@@ -43,6 +45,7 @@ export class LspSession {
       initializationOptions,
     });
     await this.connection.sendNotification('initialized', {});
+    return result.anachron;
   }
 
   /** Opens a document and waits for its diagnostics. */

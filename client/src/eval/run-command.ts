@@ -1,6 +1,7 @@
 // "anachron: Run Benchmark…": a LibEvoBench run from the command palette. Four quick picks (suite, libraries, model,
-// size — each size also with the grounded arm), then the bundled CLI's `bench run` in a child process on the runtime the language server uses (it loads
-// better-sqlite3, which desktop VS Code's Electron cannot), with a cancellable progress notification fed over the
+// size — each size also with the grounded arm), then the bundled CLI's `bench run` in a child process on the runtime the language server uses (VS
+// Code's own unless anachron.server.nodePath says otherwise; the run database is written with the WebAssembly SQLite
+// where better-sqlite3 does not load), with a cancellable progress notification fed over the
 // child's IPC channel, and the report in a webview at the end. vscode.lm models are served to the child over that
 // channel ((lm-provider.ts)); built-in and OpenAI-compatible models run entirely in the child, an endpoint's key reaching
 // it only in an environment variable. Run folders go to the workspace's .anachron/bench/ when it is trusted, else
@@ -81,7 +82,7 @@ export async function runBenchmark(anachron: Anachron): Promise<void> {
 
 async function flow(anachron: Anachron): Promise<void> {
   if (!anachron.runtime) {
-    void window.showErrorMessage('anachron: no runtime loads the matrix store, so no benchmark can run. See the output.', 'Show Output').then((c) => c && anachron.log.show(true));
+    void window.showErrorMessage('anachron: the language server has not started, so no benchmark can run. See the output.', 'Show Output').then((c) => c && anachron.log.show(true));
     return;
   }
   const infos = await anachron.request<LibraryInfo[]>(LibrariesRequest);
@@ -228,7 +229,7 @@ async function startPlanned(anachron: Anachron, base: PlanInput, model: PickedMo
       resumed = true;
       if (!plan.args.includes('--retry-failed')) plan = { ...plan, args: [...plan.args, '--retry-failed'] };
     } else if (next === 'start-over') {
-      for (const f of ['run.sqlite', 'run.sqlite-wal', 'run.sqlite-shm']) rmSync(path.join(plan.dir, f), { force: true });
+      for (const f of ['run.sqlite', 'run.sqlite-wal', 'run.sqlite-shm', 'run.sqlite-lock']) rmSync(path.join(plan.dir, f), { force: true });
       resumed = false;
       plan = { ...plan, args: plan.args.filter((a) => a !== '--retry-failed') };
     } else return;
@@ -237,8 +238,7 @@ async function startPlanned(anachron: Anachron, base: PlanInput, model: PickedMo
 
 /** Runs the bundled CLI with `args` on the server's runtime and returns its stdout (rejects on a non-zero exit). */
 function runCli(anachron: Anachron, args: string[]): Promise<string> {
-  const runtime = anachron.runtime!;
-  const node = runtime.kind === 'vscode' ? process.execPath : runtime.path;
+  const node = anachron.runtime!.path;
   const cli = path.join(anachron.context.extensionPath, 'dist', 'cli.js');
   return new Promise((resolve, reject) => {
     const child = spawn(node, [cli, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -437,8 +437,7 @@ interface ChildResult {
 
 /** Runs the plan in a child process with a progress notification; says what the user wants next. */
 async function launch(anachron: Anachron, plan: RunPlan, model: PickedModel, where: string, resumed: boolean): Promise<'resume' | 'start-over' | undefined> {
-  const runtime = anachron.runtime!;
-  const node = runtime.kind === 'vscode' ? process.execPath : runtime.path;
+  const node = anachron.runtime!.path;
   const redact = makeRedactor([model.apiKey]);
   anachron.log.info(`benchmark: ${resumed ? 'resuming' : 'starting'} ${plan.label} in ${plan.dir}`);
   anachron.log.info(`benchmark: ${node} ${plan.args.join(' ')}${plan.apiKeyEnv ? ` (the API key in ${plan.apiKeyEnv})` : ''}`);

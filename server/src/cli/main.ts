@@ -10,6 +10,7 @@ import { runLsp } from './lsp-command.js';
 import { runMcp } from './mcp-command.js';
 import { runMinVersions } from './min-versions-command.js';
 import { runMatrixAdd } from './matrix-add-command.js';
+import { chooseSqlite } from '../store/sqlite/driver.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `usage: anachron <command> [options]
@@ -61,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
   const err = (s: string) => process.stderr.write(s + '\n');
   const [command, ...rest] = argv;
   try {
+    // Once per process, before any database is opened (dist/server.js, run by `lsp`, chooses for itself).
+    if (command !== 'lsp') await chooseSqlite();
     switch (command) {
       case 'check':
         return await runCheck(rest, out, err);

@@ -46,6 +46,16 @@ export interface ClientInitializationOptions {
   trusted?: boolean;
 }
 
+/** What the server adds to its `initialize` result, under the key `anachron`. */
+export interface ServerInitializationInfo {
+  /** The SQLite implementation the matrices are read with: native (better-sqlite3) or wasm (WebAssembly). */
+  store: 'native' | 'wasm';
+  /** For people: "WebAssembly SQLite 3.54.1", "native SQLite (better-sqlite3)". */
+  storeLabel: string;
+  /** Why the native implementation is not in use, when it is not. */
+  nativeUnavailable?: string;
+}
+
 export const DidChangeEditorSettings = 'anachron/didChangeEditorSettings';
 export interface DidChangeEditorSettingsParams {
   folders: FolderSettings[];

@@ -23,10 +23,12 @@ import { findApiReferences } from '../core/python/references.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { chooseSqlite } from '../store/sqlite/driver.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
 import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
 import { DocumentTrees } from './document-trees.js';
+import type { ServerInitializationInfo } from './protocol.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
 
 interface InitializationOptions {
@@ -119,7 +121,7 @@ function recheckAll(): void {
   for (const doc of documents.all()) scheduleCheck(doc, 0);
 }
 
-connection.onInitialize((params: InitializeParams) => {
+connection.onInitialize(async (params: InitializeParams) => {
   const options = (params.initializationOptions ?? {}) as InitializationOptions;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((p): p is string => p !== undefined);
   if (workspaceRoots.length === 0 && params.rootUri) {
@@ -127,8 +129,13 @@ connection.onInitialize((params: InitializeParams) => {
     if (root) workspaceRoots = [root];
   }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+  // better-sqlite3 where it loads, else the WebAssembly SQLite (desktop VS Code's Electron, another Node's ABI).
+  const { driver, nativeUnavailable } = await chooseSqlite();
+  connection.console.info(`anachron: matrices read with ${driver.label}${nativeUnavailable ? ` (${nativeUnavailable})` : ''}`);
   catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), params.initializationOptions);
+  const info: ServerInitializationInfo = { store: driver.kind, storeLabel: driver.label, ...(nativeUnavailable ? { nativeUnavailable } : {}) };
   return {
+    anachron: info,
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       hoverProvider: true,

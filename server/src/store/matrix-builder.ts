@@ -2,13 +2,14 @@
 // Deterministic: the same inputs and build date give a byte-identical file.
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
 import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
 import { withAliasMembers } from './alias-members.js';
 import { shareEqualSubtrees } from './shared-subtrees.js';
+import type { SqlStatement } from './sqlite/database.js';
+import { sqlite } from './sqlite/driver.js';
 import { notComparableModules, underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
@@ -191,7 +192,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
 
   const tmp = `${outFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
-  const db = new Database(tmp);
+  const db = sqlite().open(tmp, { mode: 'write', create: true });
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
@@ -203,7 +204,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
       const textIds = new Map<string, number>();
       const insertSignature = db.prepare('INSERT INTO signatures (id, parameters) VALUES (?, ?)');
       const insertText = db.prepare('INSERT INTO texts (id, text) VALUES (?, ?)');
-      const intern = (map: Map<string, number>, stmt: Database.Statement, text: string | null) => {
+      const intern = (map: Map<string, number>, stmt: SqlStatement, text: string | null) => {
         if (!text) return null;
         let id = map.get(text);
         if (id === undefined) {
@@ -321,7 +322,7 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
       ];
       const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       for (const [k, v] of meta) insertMeta.run(k, v);
-    })();
+    });
     db.exec('VACUUM');
     db.close();
     renameSync(tmp, outFile);

@@ -4,7 +4,7 @@
 // own cells but drops its descendants and points at the other node (apis.alias_of); the reader follows that pointer
 // for children. Only exact equality is shared, so no lookup can tell the difference.
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sqlite/database.js';
 
 export interface SubtreeSharing {
   /** Nodes that now point at an equal subtree. */
@@ -17,7 +17,7 @@ export interface SubtreeSharing {
  * @param nodes every node of the tree by dotted path (as inserted into `apis`)
  * @param cellKeys per node id, a string that is equal for two nodes exactly when their own rows and spans are
  */
-export function shareEqualSubtrees(db: Database.Database, nodes: ReadonlyMap<string, number>, cellKeys: ReadonlyMap<number, string>): SubtreeSharing {
+export function shareEqualSubtrees(db: SqlDatabase, nodes: ReadonlyMap<string, number>, cellKeys: ReadonlyMap<number, string>): SubtreeSharing {
   const children = new Map<string, string[]>();
   for (const path of nodes.keys()) {
     const cut = path.lastIndexOf('.');

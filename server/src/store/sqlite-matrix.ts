@@ -1,12 +1,14 @@
-// Read-only access to a built matrix file. Lookups are memoised: the server asks about the same APIs on every
+// Read-only access to a built matrix file: every query of a matrix and the decoding of its rows, the same over
+// either SQLite implementation (sqlite/). Lookups are memoised: the server asks about the same APIs on every
 // keystroke.
-import Database from 'better-sqlite3';
 import type { ApiHistory, ApiKind, CellState, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
 import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { decideState } from './cell-state.js';
 import { MATRIX_SCHEMA_VERSION, stateSql } from './schema.js';
+import type { SqlDatabase, SqliteDriver, SqlStatement } from './sqlite/database.js';
+import { sqlite } from './sqlite/driver.js';
 
 interface ApiNode {
   id: number;
@@ -45,22 +47,26 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   readonly versions: readonly string[];
   readonly versionInfo: readonly VersionInfo[];
   readonly meta: Readonly<Record<string, string>>;
-  private readonly db: Database.Database;
+  private readonly db: SqlDatabase;
   private readonly cache = new Map<string, ApiHistory | undefined>();
   private readonly unresolved: Set<string>;
-  private readonly childNamed: Database.Statement<[number, string], ApiNode>;
-  private readonly nodeById: Database.Statement<[number], { parent_id: number; name: string }>;
-  private anyChild: Database.Statement<[number], unknown> | undefined;
+  private readonly childNamed: SqlStatement<ApiNode>;
+  private readonly nodeById: SqlStatement<{ parent_id: number; name: string }>;
+  private anyChild: SqlStatement<unknown> | undefined;
   private readonly idCache = new Map<string, ApiNode | null>();
   private readonly pathCache = new Map<number, string>();
-  private readonly spansOf: Database.Statement<[number], SpanRow>;
-  private readonly withDoc: Database.Statement<[string], { api_id: number }>;
+  private readonly spansOf: SqlStatement<SpanRow>;
+  private readonly withDoc: SqlStatement<{ api_id: number }>;
 
   /** Opens a matrix; throws an Error that names the file and the problem when it is not a usable matrix. */
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    driver: SqliteDriver = sqlite(),
+  ) {
+    let db: SqlDatabase | undefined;
     try {
-      this.db = new Database(file, { readonly: true, fileMustExist: true });
-      const schema = this.db.pragma('user_version', { simple: true }) as number;
+      this.db = db = driver.open(file, { mode: 'immutable' });
+      const schema = this.db.pragma('user_version') as number;
       if (schema !== MATRIX_SCHEMA_VERSION) {
         throw new Error(`matrix schema ${schema}, this anachron reads schema ${MATRIX_SCHEMA_VERSION}: rebuild it with npm run build:matrices`);
       }
@@ -81,15 +87,16 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
         stats: JSON.parse(r.stats), agreement: r.agreement ? JSON.parse(r.agreement) : null,
       }));
       this.unresolved = new Set((this.db.prepare('SELECT DISTINCT module FROM unresolved_modules').all() as { module: string }[]).map((r) => r.module));
-      this.childNamed = this.db.prepare('SELECT id, kind, evolution, documented_ever, alias_of FROM apis WHERE parent_id = ? AND name = ?');
-      this.nodeById = this.db.prepare('SELECT parent_id, name FROM apis WHERE id = ?');
-      this.withDoc = this.db.prepare('SELECT DISTINCT spans.api_id FROM texts JOIN spans ON spans.doc_id = texts.id WHERE texts.text = ?');
-      this.spansOf = this.db.prepare(
+      this.childNamed = this.db.prepare<ApiNode>('SELECT id, kind, evolution, documented_ever, alias_of FROM apis WHERE parent_id = ? AND name = ?');
+      this.nodeById = this.db.prepare<{ parent_id: number; name: string }>('SELECT parent_id, name FROM apis WHERE id = ?');
+      this.withDoc = this.db.prepare<{ api_id: number }>('SELECT DISTINCT spans.api_id FROM texts JOIN spans ON spans.doc_id = texts.id WHERE texts.text = ?');
+      this.spansOf = this.db.prepare<SpanRow>(
         `SELECT s.first_ordinal, s.last_ordinal, s.runtime, s.documented, s.kind, signatures.parameters, s.signature_source, r.text AS returns, d.text AS doc, s.exported
          FROM spans s LEFT JOIN signatures ON signatures.id = s.signature_id LEFT JOIN texts r ON r.id = s.returns_id LEFT JOIN texts d ON d.id = s.doc_id
          WHERE s.api_id = ?`,
       );
     } catch (e) {
+      db?.close();
       throw new Error(`${file}: not a usable anachron matrix: ${(e as Error).message}`);
     }
   }

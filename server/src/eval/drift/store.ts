@@ -3,7 +3,8 @@
 // and results (the model's answers). A second connection to the same file: the run store keeps the lock and writes
 // the model's records, this one writes executions and reads both. The primary key (sample, environment) makes a
 // duplicate execution impossible, so a killed run resumes with exactly the executions it has not recorded.
-import Database from 'better-sqlite3';
+import { isUniqueViolation, type SqlDatabase, type SqlStatement } from '../store/sqlite/database.js';
+import { sqlite } from '../store/sqlite/driver.js';
 import type { Outcome } from './metrics.js';
 
 const SCHEMA = `
@@ -105,11 +106,11 @@ export class DuplicateExecutionError extends Error {
 }
 
 export class DriftStore {
-  private readonly db: Database.Database;
-  private readonly insert: Database.Statement | null;
+  private readonly db: SqlDatabase;
+  private readonly insert: SqlStatement | null;
 
   private constructor(readonly file: string, readonly readonly: boolean) {
-    this.db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : { fileMustExist: true });
+    this.db = sqlite().open(file, readonly ? { mode: 'read' } : { mode: 'write' });
     this.db.pragma('busy_timeout = 10000');
     if (!readonly) {
       this.db.pragma('journal_mode = WAL');
@@ -134,7 +135,7 @@ export class DriftStore {
     try {
       this.insert.run(toRow(record));
     } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new DuplicateExecutionError(`the code of ${record.sampleId} already ran in ${record.environment}`);
+      if (isUniqueViolation(e)) throw new DuplicateExecutionError(`the code of ${record.sampleId} already ran in ${record.environment}`);
       throw e;
     }
   }
@@ -184,10 +185,10 @@ export class DriftStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.db.close();
   }
 }

@@ -2,9 +2,10 @@
 // sample — answered or failed — written the moment the sample completes (WAL, one transaction per record), so a run
 // that is interrupted or killed loses nothing it finished and resumes with exactly the samples that have no record.
 // The primary key on results.sample_id makes a duplicate record impossible.
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { isUniqueViolation, type SqlDatabase, type SqlStatement } from '../../store/sqlite/database.js';
+import { sqlite } from '../../store/sqlite/driver.js';
 import type { AttemptRecord, CompletionUsage, ModelErrorKind } from '../models/provider.js';
 import type { RunConfig } from './config.js';
 import { describeCorpus, identityDifferences, runIdentity } from './config.js';
@@ -212,17 +213,17 @@ export interface OpenRunOptions {
 
 export class RunStore {
   readonly meta: RunMeta;
-  private readonly db: Database.Database;
+  private readonly db: SqlDatabase;
   private readonly readonly: boolean;
   private lockToken: string | null = null;
-  private readonly insertResult: Database.Statement;
-  private readonly getSample: Database.Statement<[string], { digest: string }>;
-  private readonly insertSample: Database.Statement;
+  private readonly insertResult: SqlStatement;
+  private readonly getSample: SqlStatement<{ digest: string }>;
+  private readonly insertSample: SqlStatement;
 
   private constructor(readonly file: string, options: OpenRunOptions) {
     this.readonly = options.readonly === true;
     if (this.readonly && !existsSync(file)) throw new Error(`${file}: no such run database`);
-    this.db = new Database(file, this.readonly ? { readonly: true, fileMustExist: true } : {});
+    this.db = sqlite().open(file, this.readonly ? { mode: 'read' } : { mode: 'write', create: true });
     try {
       this.db.pragma('busy_timeout = 10000');
       if (!this.readonly) {
@@ -230,7 +231,7 @@ export class RunStore {
         // WAL + NORMAL: a committed record survives the process being killed (not a power cut mid-checkpoint).
         this.db.pragma('synchronous = NORMAL');
         this.db.pragma('foreign_keys = ON');
-        const version = this.db.pragma('user_version', { simple: true }) as number;
+        const version = this.db.pragma('user_version') as number;
         if (version !== 0 && version !== USER_VERSION) throw new Error(`run database schema ${version}, this anachron reads ${USER_VERSION}`);
         this.db.exec(SCHEMA);
         this.db.pragma(`user_version = ${USER_VERSION}`);
@@ -241,7 +242,7 @@ export class RunStore {
       throw e instanceof RunMismatchError ? e : new Error(`${file}: ${(e as Error).message}`);
     }
     this.insertResult = this.db.prepare(`INSERT INTO results (${RESULT_COLUMNS}) VALUES (${RESULT_PARAMS})`);
-    this.getSample = this.db.prepare('SELECT digest FROM samples WHERE id = ?');
+    this.getSample = this.db.prepare<{ digest: string }>('SELECT digest FROM samples WHERE id = ?');
     this.insertSample = this.db.prepare(
       'INSERT INTO samples (id, ordinal, task, level, library, version, api, evolving, prompt, ground_truth, digest) VALUES (@id, @ordinal, @task, @level, @library, @version, @api, @evolving, @prompt, @ground_truth, @digest)',
     );
@@ -310,7 +311,7 @@ export class RunStore {
       put.run('shard', meta.shard);
       put.run('created_at', meta.createdAt);
       if (meta.mergedFrom) put.run('merged_from', JSON.stringify(meta.mergedFrom));
-    })();
+    });
   }
 
   /** Marks a merged run's provenance. */
@@ -332,7 +333,7 @@ export class RunStore {
         }
       }
       this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('lock', ?)").run(JSON.stringify({ host, pid: process.pid, since: new Date().toISOString(), token }));
-    }).immediate();
+    }, 'immediate');
     this.lockToken = token;
   }
 
@@ -364,7 +365,7 @@ export class RunStore {
         });
         added++;
       }
-    })();
+    });
     return { added, existing };
   }
 
@@ -396,7 +397,7 @@ export class RunStore {
         session,
       });
     } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new DuplicateResultError(`sample ${result.sampleId} already has a final record`);
+      if (isUniqueViolation(e)) throw new DuplicateResultError(`sample ${result.sampleId} already has a final record`);
       throw e;
     }
   }
@@ -412,7 +413,7 @@ export class RunStore {
         move.run(now, id);
         drop.run(id);
       }
-    })();
+    });
     return failed.length;
   }
 
@@ -520,7 +521,7 @@ export class RunStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn);
   }
 
   /** Releases the lock and closes the file (checkpointing the WAL). */
