@@ -3,8 +3,8 @@
 // and results (the model's answers). A second connection to the same file: the run store keeps the lock and writes
 // the model's records, this one writes executions and reads both. The primary key (sample, environment) makes a
 // duplicate execution impossible, so a killed run resumes with exactly the executions it has not recorded.
-import { isUniqueViolation, type SqlDatabase, type SqlStatement } from '../store/sqlite/database.js';
-import { sqlite } from '../store/sqlite/driver.js';
+import { isUniqueViolation, type SqlDatabase, type SqlStatement } from '../../store/sqlite/database.js';
+import { sqlite } from '../../store/sqlite/driver.js';
 import type { Outcome } from './metrics.js';
 
 const SCHEMA = `

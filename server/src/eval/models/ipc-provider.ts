@@ -1,5 +1,5 @@
 // A model served by the parent process over the child's IPC channel (process.send). The editor runs a benchmark in
-// a child process (`anachron bench run … --model-ipc ID`, on the runtime that loads better-sqlite3), but VS Code's
+// a child process (`anachron bench run … --model-ipc ID`, on the language server's runtime), but VS Code's
 // Language Model API (vscode.lm) lives only in the extension host: so each completion request travels to the parent,
 // which calls the model with a cancellation token and answers with the text or a typed error. Both halves of that
 // protocol are here, in plain Node (no VS Code API):
