@@ -63,6 +63,24 @@ describe('language server', () => {
     }
   });
 
+  test('an open manifest counts under any spelling of its URI (localhost, escaped characters)', async () => {
+    const dir = project('numpy==2.2.4');
+    const session = new LspSession();
+    try {
+      await session.initialize(dir);
+      // The editor's spelling of requirements.txt differs from the one the server would build from the path.
+      const odd = `file://localhost${pathToFileURL(dir).pathname}/requirements%2Etxt`;
+      const reqDiagnostics = session.nextDiagnostics(odd);
+      await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: odd, languageId: 'pip-requirements', version: 1, text: 'numpy==1.24.2\n' } });
+      await reqDiagnostics;
+      // Checked at the unsaved pin (1.24.2), not the one on disk (2.2.4).
+      const found = await session.open(join(dir, 'a.py'), 'import numpy as np\nnp.trapezoid([1])\n');
+      assert.deepEqual(found.map((d) => (d.data as { pin: string }).pin), ['1.24.2']);
+    } finally {
+      await session.close();
+    }
+  });
+
   test('a broken matrices folder is reported to the user, not a silent dead server', async () => {
     const dir = project('numpy==1.24.2');
     const bad = mkdtempSync(join(tmpdir(), 'anachron-bad-matrices-'));

@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { condaSpec, parseManifest, poetryToPep440 } from '../server/src/core/manifests/index.js';
 import { parseTomlManifest } from '../server/src/core/manifests/toml.js';
 import { choosePins, completePrecedence, type Pin } from '../server/src/core/pins.js';
-import { pinsForFile, type ManifestPins, type ManifestReader } from '../server/src/workspace/manifests.js';
+import { diskReader, pinsForFile, type ManifestPins, type ManifestReader } from '../server/src/workspace/manifests.js';
 
 const CASES = join(__dirname, 'fixtures', 'manifests');
 
@@ -72,6 +72,20 @@ describe('manifest fixtures', () => {
         return;
       }
       assert.deepEqual(got, checks);
+    });
+  }
+});
+
+// Manifests saved on Windows end their lines with CRLF: every fixture read that way gives exactly the same pins,
+// lines, problems and settings.
+describe('manifest fixtures with Windows line endings (CRLF)', () => {
+  const crlf: ManifestReader = { listDir: (dir) => diskReader.listDir(dir), readText: (file) => diskReader.readText(file)?.replace(/\r?\n/g, '\r\n') };
+  for (const name of readdirSync(CASES).filter((n) => existsSync(join(CASES, n, 'expected.json'))).sort()) {
+    test(name, () => {
+      const caseDir = join(CASES, name);
+      const raw = JSON.parse(readFileSync(join(caseDir, 'expected.json'), 'utf8')) as Check | Check[];
+      const checks = Array.isArray(raw) ? raw : [raw];
+      assert.deepEqual(checks.map((c) => render(c.python, pinsForFile(join(caseDir, c.python), { root: caseDir, displayBase: caseDir, reader: crlf }), caseDir)), checks);
     });
   }
 });

@@ -4,7 +4,6 @@
 // (the pieces of `anachron check --diff`). server.ts registers this with one call.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisContext } from '../core/analyze.js';
@@ -20,6 +19,8 @@ import { loadPythonParser, type PythonParser } from '../parser/python-parser.js'
 import { touchesLines } from '../report/diff.js';
 import { pathInRoot, realRoot } from '../cli/repo-paths.js';
 import type { LoadedCatalog } from '../store/catalog.js';
+import { pathToUri, uriToPath } from '../workspace/file-uri.js';
+import { openDocumentAt } from './open-documents.js';
 import {
   CheckSnippetRequest,
   LookupRequest,
@@ -50,7 +51,7 @@ export interface AgentParts {
 /** Files larger than this are not reviewed (generated code, data dumps). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-const filePath = (uri: string | undefined): string | undefined => (uri?.startsWith('file:') ? fileURLToPath(uri) : undefined);
+const filePath = (uri: string | undefined): string | undefined => (uri === undefined ? undefined : uriToPath(uri));
 
 const listApis = (m: LibraryMatrix): readonly string[] => (m as LibraryMatrix & { apiPaths?: () => string[] }).apiPaths?.() ?? [];
 
@@ -92,7 +93,7 @@ export function registerAgentRequests(connection: Connection, parts: AgentParts)
       },
       readSource: (path) => {
         const file = anchor(path);
-        const open = parts.documents.get(pathToFileURL(file).toString());
+        const open = openDocumentAt(parts.documents, file);
         try {
           const text = open?.getText() ?? readFileSync(file, 'utf8');
           return { text, shown: relative(parts.manifestBase(file), file) || file };
@@ -226,8 +227,8 @@ export function registerAgentRequests(connection: Connection, parts: AgentParts)
       const findings: AgentFinding[] = [];
       for (const rel of candidates) {
         const file = join(root, rel);
-        const uri = pathToFileURL(file).toString();
-        const open = parts.documents.get(uri);
+        const open = openDocumentAt(parts.documents, file);
+        const uri = open?.uri ?? pathToUri(file);
         let text: string;
         try {
           if (!open && statSync(file).size > MAX_FILE_BYTES) continue;

@@ -4,7 +4,6 @@
 // and catalog through it.
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeTree, type AnalysisContext } from '../core/analyze.js';
@@ -17,6 +16,7 @@ import { stateAt } from '../core/version-state.js';
 import { satisfies } from '../core/versions.js';
 import { loadPythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
+import { pathToUri, uriToPath } from '../workspace/file-uri.js';
 import type { ManifestPins } from '../workspace/manifests.js';
 import type { DocumentTrees } from './document-trees.js';
 import { applyEditorState, editorPins, FolderValues, setEnvironments, setFolderSettings, type EditorState } from './editor-settings.js';
@@ -63,7 +63,7 @@ export interface EditorHooks {
 /** Files larger than this are not checked from disk (generated code, data dumps). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-const filePath = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+const filePath = (uri: string): string | undefined => uriToPath(uri);
 
 export function registerCustomRequests(connection: Connection, parts: ServerParts): EditorHooks {
   const state: EditorState = { settings: new FolderValues(filePath), environments: new FolderValues(filePath) };
@@ -147,7 +147,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
           exactVersion: pin.exactVersion,
           kind: pin.kind ?? 'requirement',
           origin: describeOrigin(pin.origin),
-          originUri: fromFile ? pathToFileURL(absolute(pin.origin.file)).toString() : null,
+          originUri: fromFile ? pathToUri(absolute(pin.origin.file)) : null,
           originLine: fromFile ? pin.origin.line! - 1 : null,
           trackedVersions: [...(matrix?.versions ?? [])],
           checkedVersions: versionsUnder(pin, matrix),
@@ -159,8 +159,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     return {
       file,
       pins,
-      manifests: manifest.manifests.map((m) => pathToFileURL(m).toString()),
-      settingsFile: manifest.settingsFile ? pathToFileURL(manifest.settingsFile).toString() : null,
+      manifests: manifest.manifests.map((m) => pathToUri(m)),
+      settingsFile: manifest.settingsFile ? pathToUri(manifest.settingsFile) : null,
       manifestsOff: extra?.manifestsOff ?? [],
       problems: manifest.problems.map((p) => `${p.file}:${p.line}: ${p.message}`),
       unpinned: (parts.catalog()?.libraries() ?? []).filter((m) => !pinned.has(normalizeDistributionName(m.distribution))).map((m) => m.library),

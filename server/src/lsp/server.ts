@@ -1,7 +1,6 @@
 // The language server: open documents in; diagnostics, hovers and quick fixes out. All analysis is the shared
 // core's; this file only adapts it to LSP.
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   createConnection,
@@ -24,10 +23,12 @@ import { loadPythonParser, type PythonParser } from '../parser/python-parser.js'
 import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { chooseSqlite } from '../store/sqlite/driver.js';
+import { isInside, uriToPath } from '../workspace/file-uri.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
 import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
 import { DocumentTrees } from './document-trees.js';
+import { openDocumentAt, uriOfFile } from './open-documents.js';
 import type { ServerInitializationInfo } from './protocol.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
 
@@ -50,18 +51,16 @@ const pending = new Map<string, NodeJS.Timeout>();
 /** Pins per folder of a checked file; dropped whenever a manifest changes (watched or edited). */
 const pinsByFolder = new Map<string, ReturnType<typeof pinsForFile>>();
 
-function filePath(uri: string): string | undefined {
-  return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
-}
+const filePath = (uri: string): string | undefined => uriToPath(uri);
 
 /** Manifests open in the editor count with their unsaved text. */
 const editorAwareReader: ManifestReader = {
   listDir: (dir) => diskReader.listDir(dir),
-  readText: (file) => documents.get(pathToFileURL(file).toString())?.getText() ?? diskReader.readText(file),
+  readText: (file) => openDocumentAt(documents, file)?.getText() ?? diskReader.readText(file),
 };
 
 function rootFor(file: string): string | undefined {
-  return workspaceRoots.filter((r) => file === r || file.startsWith(r.endsWith('/') ? r : r + '/')).sort((a, b) => b.length - a.length)[0];
+  return workspaceRoots.filter((r) => isInside(r, file)).sort((a, b) => b.length - a.length)[0];
 }
 
 function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base: string } {
@@ -204,7 +203,7 @@ connection.onCodeAction((params) => {
     for (const fix of fixesFor(finding, doc.getText(), tree, (shown) => editorAwareReader.readText(manifestPath(shown)))) {
       const changes: Record<string, LspTextEdit[]> = {};
       if (fix.edits.length) changes[doc.uri] = fix.edits.map(toLsp);
-      if (fix.manifest) changes[pathToFileURL(manifestPath(fix.manifest.file)).toString()] = fix.manifest.edits.map(toLsp);
+      if (fix.manifest) changes[uriOfFile(documents, manifestPath(fix.manifest.file))] = fix.manifest.edits.map(toLsp);
       actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred, edit: { changes } });
     }
   }

@@ -1,10 +1,10 @@
 // Findings and manifest problems as LSP diagnostics. Only this folder knows LSP.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
-import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { findingData, type Finding, type FindingData, type Severity } from '../core/findings.js';
 import { findingRule } from '../core/rules/index.js';
 import type { ManifestProblem } from '../core/pins.js';
+import { pathToUri } from '../workspace/file-uri.js';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -30,7 +30,7 @@ export function findingToDiagnostic(f: Finding): Diagnostic {
     },
     severity: SEVERITY[f.severity],
     code: f.code,
-    codeDescription: { href: pathToFileURL(join(rulesFolder, `${f.code}.md`)).toString() },
+    codeDescription: { href: pathToUri(join(rulesFolder, `${f.code}.md`)) },
     source: 'anachron',
     message: f.message,
     tags: findingRule(f.code)?.isRemoval?.(f) ? [DiagnosticTag.Deprecated] : undefined,
@@ -43,7 +43,7 @@ export function manifestProblemToDiagnostic(p: ManifestProblem, lineText: string
     range: { start: { line: p.line - 1, character: 0 }, end: { line: p.line - 1, character: lineText.length } },
     severity: DiagnosticSeverity.Warning,
     code: 'manifest-problem',
-    codeDescription: { href: pathToFileURL(join(rulesFolder, 'manifest-problem.md')).toString() },
+    codeDescription: { href: pathToUri(join(rulesFolder, 'manifest-problem.md')) },
     source: 'anachron',
     message: p.message,
   };
