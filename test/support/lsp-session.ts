@@ -15,8 +15,9 @@ export class LspSession {
   readonly latest = new Map<string, PublishDiagnosticsParams>();
   readonly logs: string[] = [];
 
-  constructor(env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, [join(REPO, 'dist', 'server.js'), '--stdio'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  /** Starts dist/server.js with `env` added to this process's environment, on `node` (this Node by default). */
+  constructor(env: NodeJS.ProcessEnv = {}, node = process.execPath) {
+    this.child = spawn(node, [join(REPO, 'dist', 'server.js'), '--stdio'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (d) => this.logs.push(String(d)));
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
