@@ -7,7 +7,7 @@
 //   keeps other processes out, and wasm.ts opens them in SQLite's exclusive locking mode, in which the write-ahead
 //   log needs no shared memory.
 import { randomFillSync, randomUUID } from 'node:crypto';
-import { accessSync, closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -159,12 +159,15 @@ export function installNodeVfs(sqlite3: Sqlite3): void {
         }
       },
       xAccess(_pVfs: number, zName: number, flags: number, pOut: number) {
-        const how = flags === capi.SQLITE_ACCESS_READWRITE ? constants.R_OK | constants.W_OK : flags === capi.SQLITE_ACCESS_READ ? constants.R_OK : constants.F_OK;
-        let ok = 1;
-        try {
-          accessSync(wasm.cstrToJs(zName)!, how);
-        } catch {
-          ok = 0;
+        // SQLite asks on every open whether a journal or log exists: mostly not, and a thrown error is costly.
+        const path = wasm.cstrToJs(zName)!;
+        let ok = existsSync(path) ? 1 : 0;
+        if (ok && flags !== capi.SQLITE_ACCESS_EXISTS) {
+          try {
+            accessSync(path, flags === capi.SQLITE_ACCESS_READWRITE ? constants.R_OK | constants.W_OK : constants.R_OK);
+          } catch {
+            ok = 0;
+          }
         }
         wasm.poke32(pOut, ok);
         return capi.SQLITE_OK;

@@ -10,6 +10,7 @@
 //   file-lock.ts): each process opens it once, and the stores that open it again (a run's store and its drift
 //   store) share that connection, with nested transactions as savepoints.
 import { resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { SqliteError, type OpenOptions, type RunResult, type SqlDatabase, type SqliteDriver, type SqlStatement } from './database.js';
 import { acquireFileLock } from './file-lock.js';
 import { IMMUTABLE_VFS, installNodeVfs, OWNED_VFS } from './wasm-vfs.js';
@@ -24,6 +25,10 @@ let loading: Promise<SqliteDriver> | undefined;
 /** Loads the WebAssembly module once per process (tens of milliseconds) and registers the VFSes. */
 export function loadWasmSqlite(): Promise<SqliteDriver> {
   loading ??= (async () => {
+    // V8 compiles WebAssembly with a fast baseline compiler and recompiles hot functions optimised in the background.
+    // SQLite's work here is short (open a matrix, look APIs up; lookups are memoised), so that recompilation costs
+    // more than it saves: it doubled the CPU time of `anachron history` (perf/sqlite-stores.mjs). Baseline only.
+    setFlagsFromString('--liftoff-only');
     // The module would print to the console (the language server's stdio transport); errors reach us as exceptions.
     const quiet = () => {};
     const global = globalThis as { sqlite3ApiConfig?: object };
@@ -120,10 +125,31 @@ class Connection {
   }
 }
 
+/** The module's exported C functions, called directly where the wrapped API would convert every value twice. */
+interface RawExports {
+  sqlite3_step(stmt: number): number;
+  sqlite3_column_count(stmt: number): number;
+  sqlite3_column_name(stmt: number, i: number): number;
+  sqlite3_column_type(stmt: number, i: number): number;
+  sqlite3_column_double(stmt: number, i: number): number;
+  sqlite3_column_text(stmt: number, i: number): number;
+  sqlite3_column_blob(stmt: number, i: number): number;
+  sqlite3_column_bytes(stmt: number, i: number): number;
+  sqlite3_reset(stmt: number): number;
+  sqlite3_clear_bindings(stmt: number): number;
+}
+const SQLITE_ROW = 100;
+const SQLITE_DONE = 101;
+const utf8 = new TextDecoder();
+
 class WasmStatement<Row> implements SqlStatement<Row> {
   private readonly stmt: OoStatement;
+  private readonly pointer: number;
+  private readonly raw: RawExports;
   /** Parameter index -> name without its prefix (`@id` -> `id`); null for `?`. */
   private readonly names: (string | null)[];
+  /** The result columns' names. */
+  private readonly columns: string[];
   private busy = false;
 
   constructor(
@@ -135,9 +161,45 @@ class WasmStatement<Row> implements SqlStatement<Row> {
     } catch (e) {
       throw toSqliteError(connection.sqlite3, e);
     }
-    const { capi } = connection.sqlite3;
+    const { capi, wasm } = connection.sqlite3;
+    this.pointer = this.stmt.pointer!;
+    this.raw = wasm.exports as unknown as RawExports;
     this.names = [];
-    for (let i = 1; i <= this.stmt.parameterCount; i++) this.names.push(capi.sqlite3_bind_parameter_name(this.stmt.pointer!, i)?.slice(1) ?? null);
+    for (let i = 1; i <= this.stmt.parameterCount; i++) this.names.push(capi.sqlite3_bind_parameter_name(this.pointer, i)?.slice(1) ?? null);
+    this.columns = [];
+    for (let i = 0; i < this.raw.sqlite3_column_count(this.pointer); i++) this.columns.push(wasm.cstrToJs(this.raw.sqlite3_column_name(this.pointer, i)) ?? '');
+  }
+
+  /** The next row, or undefined when there is none; an error from SQLite as the database states it. */
+  private step(): Row | undefined {
+    const rc = this.raw.sqlite3_step(this.pointer);
+    if (rc === SQLITE_DONE) return undefined;
+    if (rc !== SQLITE_ROW) throw stepError(this.connection, rc);
+    const raw = this.raw;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < this.columns.length; i++) {
+      let value: unknown;
+      switch (raw.sqlite3_column_type(this.pointer, i)) {
+        case 1: // INTEGER: a number, as better-sqlite3 gives it
+        case 2: // FLOAT
+          value = raw.sqlite3_column_double(this.pointer, i);
+          break;
+        case 3: {
+          const at = raw.sqlite3_column_text(this.pointer, i);
+          value = utf8.decode(this.connection.sqlite3.wasm.heap8u().subarray(at, at + raw.sqlite3_column_bytes(this.pointer, i)));
+          break;
+        }
+        case 4: {
+          const at = raw.sqlite3_column_blob(this.pointer, i);
+          value = this.connection.sqlite3.wasm.heap8u().slice(at, at + raw.sqlite3_column_bytes(this.pointer, i));
+          break;
+        }
+        default:
+          value = null;
+      }
+      row[this.columns[i]!] = value;
+    }
+    return row as Row;
   }
 
   private bind(params: unknown[]): void {
@@ -173,20 +235,19 @@ class WasmStatement<Row> implements SqlStatement<Row> {
 
   /** reset() of the WebAssembly API rethrows the last step's error; the caller has that error already. */
   private reset(): void {
-    const { capi } = this.connection.sqlite3;
-    capi.sqlite3_reset(this.stmt.pointer!);
-    capi.sqlite3_clear_bindings(this.stmt.pointer!);
+    this.raw.sqlite3_reset(this.pointer);
+    this.raw.sqlite3_clear_bindings(this.pointer);
     this.busy = false;
   }
 
   get(...params: unknown[]): Row | undefined {
-    return this.use(params, () => (this.stmt.step() ? (this.stmt.get({}) as Row) : undefined));
+    return this.use(params, () => this.step());
   }
 
   all(...params: unknown[]): Row[] {
     return this.use(params, () => {
       const rows: Row[] = [];
-      while (this.stmt.step()) rows.push(this.stmt.get({}) as Row);
+      for (let row = this.step(); row !== undefined; row = this.step()) rows.push(row);
       return rows;
     });
   }
@@ -201,13 +262,8 @@ class WasmStatement<Row> implements SqlStatement<Row> {
         throw toSqliteError(this.connection.sqlite3, e);
       }
       for (;;) {
-        let row: Row;
-        try {
-          if (!this.stmt.step()) return;
-          row = this.stmt.get({}) as Row;
-        } catch (e) {
-          throw toSqliteError(this.connection.sqlite3, e);
-        }
+        const row = this.step();
+        if (row === undefined) return;
         yield row;
       }
     } finally {
@@ -218,7 +274,7 @@ class WasmStatement<Row> implements SqlStatement<Row> {
 
   run(...params: unknown[]): RunResult {
     return this.use(params, () => {
-      this.stmt.step();
+      this.step();
       const { capi } = this.connection.sqlite3;
       return { changes: this.connection.db.changes(), lastInsertRowid: Number(capi.sqlite3_last_insert_rowid(this.connection.db.pointer!)) };
     });
@@ -302,6 +358,13 @@ class Handle implements SqlDatabase {
     this.closed = true;
     if (--this.connection.refs === 0) this.connection.close();
   }
+}
+
+/** The error of a failed step, from the database's extended error code and message. */
+function stepError(connection: Connection, rc: number): SqliteError {
+  const { capi } = connection.sqlite3;
+  const code = capi.sqlite3_extended_errcode(connection.db.pointer!) || rc;
+  return new SqliteError(capi.sqlite3_js_rc_str(code) ?? 'SQLITE_ERROR', capi.sqlite3_errmsg(connection.db.pointer!));
 }
 
 /** SQLite3Error (result code and a prefixed message) -> SqliteError with better-sqlite3's code names and message. */
