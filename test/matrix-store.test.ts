@@ -268,6 +268,26 @@ describe('bad input', () => {
     catalog.close();
   });
 
+  test('matrices open when first asked for: a broken one is reported then, and one named after another library is refused', () => {
+    const dir = tmp();
+    buildMatrix(surfaces, join(dir, 'lib.sqlite'), { builtAt: '2026-01-01' });
+    buildMatrix(surfaces, join(dir, 'renamed.sqlite'), { builtAt: '2026-01-01' });
+    writeFileSync(join(dir, 'broken.sqlite'), 'this is not a database');
+    const found: string[] = [];
+    const catalog = openMatrixCatalog(dir, { onProblem: (p) => found.push(p) });
+    assert.deepEqual(catalog.names, ['broken', 'lib', 'renamed']);
+    assert.ok(catalog.forImportRoot('lib'));
+    assert.deepEqual(found, [], 'nothing else was opened');
+    assert.equal(catalog.forImportRoot('broken'), undefined);
+    assert.match(found[0]!, /broken\.sqlite: not a usable anachron matrix/);
+    assert.equal(catalog.forImportRoot('renamed'), undefined);
+    assert.match(found[1]!, /renamed\.sqlite: holds the matrix of lib, not of renamed: name it lib\.sqlite/);
+    assert.deepEqual(catalog.problems, found);
+    assert.equal(catalog.forImportRoot('numpy'), undefined, 'no file, nothing opened, no problem');
+    assert.equal(found.length, 2);
+    catalog.close();
+  });
+
   test('a missing matrices folder is a problem, not a crash', () => {
     const catalog = openMatrixCatalog(join(tmp(), 'nope'));
     assert.equal(catalog.matrices.length, 0);

@@ -89,9 +89,8 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     });
   }
 
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder());
-  for (const problem of catalog.problems) err(`anachron: warning: ${problem}`);
-  if (catalog.matrices.length === 0) {
+  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron: warning: ${p}`) });
+  if (catalog.names.length === 0) {
     catalog.close();
     throw new UsageError('no usable matrices: nothing can be checked');
   }

@@ -206,8 +206,7 @@ export async function benchRunDrift(config: RunConfig, configFile: string, flags
   mkdirSync(dir, { recursive: true });
   const database = join(dir, 'run.sqlite');
 
-  const catalog = openMatrixCatalog(flags.matrices);
-  for (const problem of catalog.problems) err(`anachron: warning: ${problem}`);
+  const catalog = openMatrixCatalog(flags.matrices, { onProblem: (p) => err(`anachron: warning: ${p}`) });
   const parser = await loadPythonParser();
   const controller = new AbortController();
   const onSigint = () => {

@@ -22,14 +22,13 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
   });
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
   if (positionals.length === 0) throw new UsageError('name at least one API, e.g. anachron history numpy.trapezoid');
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder());
-  for (const problem of catalog.problems) err(`anachron: warning: ${problem}`);
+  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron: warning: ${p}`) });
   try {
     const entries: JsonHistory[] = positionals.map((api) => {
       const root = api.split('.')[0]!;
       const matrix = catalog.forImportRoot(root);
       if (!matrix) {
-        const known = catalog.matrices.map((m) => m.library).join(', ') || 'none';
+        const known = catalog.names.join(', ') || 'none';
         throw new UsageError(`no matrix for ${root} (tracked libraries: ${known})`);
       }
       const history = matrix.lookup(api);

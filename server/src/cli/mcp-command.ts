@@ -28,9 +28,8 @@ export async function runMcp(argv: string[], err: (s: string) => void): Promise<
   if (positionals.length > 0) throw new UsageError(`anachron mcp takes no arguments (got ${positionals.join(' ')}); name the project with --project DIR`);
   const project = resolve(values.project ?? process.env.ANACHRON_PROJECT ?? process.cwd());
   if (!existsSync(project) || !statSync(project).isDirectory()) throw new UsageError(`--project ${project}: not a folder`);
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder());
-  for (const problem of catalog.problems) err(`anachron mcp: warning: ${problem}`);
-  if (catalog.matrices.length === 0) {
+  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron mcp: warning: ${p}`) });
+  if (catalog.names.length === 0) {
     catalog.close();
     throw new UsageError('no usable matrices: nothing to answer from');
   }

@@ -58,9 +58,8 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
   const { files, missing } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
 
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder());
-  for (const problem of catalog.problems) err(`anachron: warning: ${problem}`);
-  if (catalog.matrices.length === 0) {
+  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron: warning: ${p}`) });
+  if (catalog.names.length === 0) {
     catalog.close();
     throw new UsageError('no usable matrices: nothing can be checked');
   }

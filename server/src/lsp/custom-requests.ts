@@ -54,8 +54,8 @@ export interface ServerParts {
 }
 
 export interface EditorHooks {
-  /** Opens the bundled matrices with the user's on top, and takes the client's initial settings. */
-  openCatalog(bundledFolder: string, initializationOptions: unknown): LoadedCatalog;
+  /** Opens the bundled matrices with the user's on top (each when first needed), and takes the client's initial settings. */
+  openCatalog(bundledFolder: string, initializationOptions: unknown, onProblem: (problem: string) => void): LoadedCatalog;
   /** The analysis context with the editor's settings and installed/assumed versions applied. */
   context(file: string, ctx: AnalysisContext): AnalysisContext;
 }
@@ -254,11 +254,11 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   parts.documents.onDidOpen((e) => checkedFromDisk.delete(e.document.uri));
 
   return {
-    openCatalog(bundledFolder, initializationOptions) {
+    openCatalog(bundledFolder, initializationOptions, onProblem) {
       const options = (initializationOptions ?? {}) as ClientInitializationOptions;
       setFolderSettings(state, options.editorSettings ?? []);
       setEnvironments(state, options.environments ?? []);
-      layered = openLayeredCatalog(bundledFolder, options.userMatricesFolder);
+      layered = openLayeredCatalog(bundledFolder, options.userMatricesFolder, onProblem);
       return layered;
     },
     context(file, ctx) {

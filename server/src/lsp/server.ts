@@ -131,7 +131,7 @@ connection.onInitialize(async (params: InitializeParams) => {
   // better-sqlite3 where it loads, else the WebAssembly SQLite (desktop VS Code's Electron, another Node's ABI).
   const { driver, nativeUnavailable } = await chooseSqlite();
   connection.console.info(`anachron: matrices read with ${driver.label}${nativeUnavailable ? ` (${nativeUnavailable})` : ''}`);
-  catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), params.initializationOptions);
+  catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), params.initializationOptions, reportMatrixProblem);
   const info: ServerInitializationInfo = { store: driver.kind, storeLabel: driver.label, ...(nativeUnavailable ? { nativeUnavailable } : {}) };
   return {
     anachron: info,
@@ -144,11 +144,21 @@ connection.onInitialize(async (params: InitializeParams) => {
   };
 });
 
-connection.onInitialized(async () => {
-  for (const problem of catalog?.problems ?? []) {
-    connection.console.error(`anachron: ${problem}`);
-    void connection.window.showErrorMessage(`anachron: ${problem}. Reinstall the extension or rebuild the matrices (npm run build:matrices).`);
+/** Problems with the matrices reach the user when found (a matrix is opened when first needed); held until initialized. */
+let heldProblems: string[] | undefined = [];
+function reportMatrixProblem(problem: string): void {
+  if (heldProblems) {
+    heldProblems.push(problem);
+    return;
   }
+  connection.console.error(`anachron: ${problem}`);
+  void connection.window.showErrorMessage(`anachron: ${problem}. Reinstall the extension or rebuild the matrices (npm run build:matrices).`);
+}
+
+connection.onInitialized(async () => {
+  const held = heldProblems ?? [];
+  heldProblems = undefined;
+  held.forEach(reportMatrixProblem);
   if (canWatchFiles) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
       watchers: ['**/requirements*.{txt,in}', '**/constraints*.txt', '**/pyproject.toml', '**/*.lock', '**/pylock*.toml', '**/Pipfile', '**/environment*.{yml,yaml}', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
@@ -162,7 +172,7 @@ connection.onInitialized(async () => {
     void connection.window.showErrorMessage(`anachron cannot load its Python parser (${(e as Error).message}); diagnostics are off.`);
     return;
   }
-  connection.console.info(`anachron: ready in ${Date.now() - startedAt} ms; matrices: ${catalog?.matrices.map((m) => `${m.library} (${m.versions.join(', ')})`).join('; ') || 'none'}`);
+  connection.console.info(`anachron: ready in ${Date.now() - startedAt} ms; matrices: ${catalog?.names.join(', ') || 'none'} (each opened when first needed)`);
   recheckAll();
 });
 

@@ -70,34 +70,36 @@ export interface LayeredCatalog extends LoadedCatalog {
   userVersionsOf(library: string): readonly string[];
 }
 
-/** The bundled catalog, with the user's matrices layered on top when that folder exists. */
-export function openLayeredCatalog(bundledFolder: string, userFolder: string | undefined): LayeredCatalog {
-  const bundled = openMatrixCatalog(bundledFolder);
-  const user = userFolder && existsSync(userFolder) ? openMatrixCatalog(userFolder) : undefined;
-  if (!user || user.matrices.length === 0) {
-    const userProblems = (user?.problems ?? []).filter((p) => !p.startsWith('no matrices'));
-    user?.close();
-    return Object.assign(bundled, { problems: [...bundled.problems, ...userProblems.map((p) => `your matrices (${userFolder}): ${p}`)], userVersionsOf: () => [] as string[] });
-  }
-  const byRoot = new Map<string, LibraryMatrix>();
-  const userVersions = new Map<string, readonly string[]>();
-  for (const m of bundled.matrices) byRoot.set(m.library, m);
-  for (const m of user.matrices) {
-    const base = byRoot.get(m.library);
-    byRoot.set(m.library, base ? new CombinedMatrix(base, m) : m);
-    userVersions.set(m.library, m.versions);
-  }
-  const libraries = [...byRoot.values()].sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : 0));
+/** The bundled catalog, with the user's matrices layered on top when that folder exists; both opened lazily. */
+export function openLayeredCatalog(bundledFolder: string, userFolder: string | undefined, onProblem?: (problem: string) => void): LayeredCatalog {
+  const bundled = openMatrixCatalog(bundledFolder, { onProblem });
+  // A user's broken matrix is reported like a bundled one; the bundled matrices still work. No folder (or an empty
+  // one) is the usual case, not a problem.
+  const user = userFolder && existsSync(userFolder) ? openMatrixCatalog(userFolder, { onProblem: (p) => !p.startsWith('no matrices') && onProblem?.(`your matrices (${userFolder}): ${p}`) }) : undefined;
+  const combined = new Map<string, LibraryMatrix | undefined>();
+  const forImportRoot = (root: string): LibraryMatrix | undefined => {
+    if (!combined.has(root)) {
+      const base = bundled.forImportRoot(root);
+      const mine = user?.forImportRoot(root);
+      combined.set(root, base && mine ? new CombinedMatrix(base, mine) : (mine ?? base));
+    }
+    return combined.get(root);
+  };
+  const names = [...new Set([...bundled.names, ...(user?.names ?? [])])].sort();
   return {
-    // A user's broken matrix is reported like a bundled one; the bundled matrices still work.
-    problems: [...bundled.problems, ...user.problems.map((p) => `your matrices (${userFolder}): ${p}`)],
-    matrices: [...bundled.matrices, ...user.matrices],
-    forImportRoot: (root) => byRoot.get(root),
-    libraries: () => libraries,
-    userVersionsOf: (library) => userVersions.get(library) ?? [],
+    names,
+    get problems() {
+      return [...bundled.problems, ...(user?.problems ?? []).filter((p) => !p.startsWith('no matrices')).map((p) => `your matrices (${userFolder}): ${p}`)];
+    },
+    get matrices() {
+      return [...bundled.matrices, ...(user?.matrices ?? [])];
+    },
+    forImportRoot,
+    libraries: () => names.map(forImportRoot).filter((m): m is LibraryMatrix => m !== undefined),
+    userVersionsOf: (library) => user?.forImportRoot(library)?.versions ?? [],
     close: () => {
       bundled.close();
-      user.close();
+      user?.close();
     },
   };
 }
