@@ -1,0 +1,95 @@
+// What the perf scripts share: the 2,000-line numpy-heavy bench file, and a language server session over stdio
+// with dist/server.js (spawned as an editor would) that times diagnostics.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+const rpc = require('vscode-jsonrpc/node');
+
+/** Writes requirements.txt (numpy==1.24.2) and big.py, 2,000 lines of numpy calls, into `dir`; returns big.py's path and lines. */
+export function writeBenchProject(dir) {
+  writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
+  const block = [
+    'def f{i}(values, weights=None):',
+    '    arr = np.asarray(values, dtype=np.float64)',
+    '    rng = np.random.default_rng({i})',
+    '    noise = rng.normal(size=arr.shape)',
+    '    total = np.trapezoid(arr + noise, dx=0.5)',
+    '    uniq = np.unique(arr, return_counts=True, equal_nan=True)',
+    '    norm = la.norm(arr, ord=2)',
+    '    return np.concatenate([arr, [total, norm]], axis=0), uniq',
+    '',
+  ];
+  const lines = ['import numpy as np', 'from numpy import linalg as la', ''];
+  for (let i = 0; lines.length < 2000; i++) lines.push(...block.map((l) => l.replaceAll('{i}', String(i))));
+  const file = join(dir, 'big.py');
+  writeFileSync(file, lines.join('\n'));
+  return { file, lines };
+}
+
+/** The `e`-th edit of a run: an insertion at a line spread over the file. */
+export function benchEdit(k, lineCount) {
+  const line = 3 + ((k * 97) % (lineCount - 4));
+  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: k % 2 ? '# edit\n' : 'x = np.zeros(3)\n' };
+}
+
+/** A server process over stdio; `env` adds to this process's environment. Call close() when done. */
+export async function startServer(rootDir, env = {}) {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [join(root, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  const waiters = new Map();
+  conn.onNotification('textDocument/publishDiagnostics', (p) => {
+    const w = waiters.get(p.uri);
+    if (w) {
+      waiters.delete(p.uri);
+      w(p);
+    }
+  });
+  conn.onRequest('client/registerCapability', () => null);
+  conn.onNotification('window/logMessage', () => {});
+  conn.listen();
+  const next = (uri) => new Promise((resolve) => waiters.set(uri, resolve));
+  const init = await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(rootDir).toString(), workspaceFolders: null, capabilities: {} });
+  await conn.sendNotification('initialized', {});
+  let version = 1;
+  return {
+    /** What the server said about itself (its matrix store). */
+    info: init.anachron,
+    /** Opens `file`; resolves with its diagnostics and the ms from spawning the server to them. */
+    async open(file, text) {
+      const uri = pathToFileURL(file).toString();
+      const wait = next(uri);
+      await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
+      const params = await wait;
+      return { diagnostics: params.diagnostics, msSinceStart: Number(process.hrtime.bigint() - started) / 1e6 };
+    },
+    /** Applies one incremental change; resolves with the ms until its diagnostics arrive. */
+    async change(file, change) {
+      const uri = pathToFileURL(file).toString();
+      const t = process.hrtime.bigint();
+      const wait = next(uri);
+      await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [change] });
+      await wait;
+      return Number(process.hrtime.bigint() - t) / 1e6;
+    },
+    /** The server's resident memory now, in MB (Linux). */
+    rssMb: () => Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024,
+    close() {
+      conn.dispose();
+      child.kill();
+    },
+  };
+}
+
+/** The p-th percentile (0–100) of `values`. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export const median = (values) => percentile(values, 50);
