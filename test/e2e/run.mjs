@@ -396,6 +396,17 @@ class Workbench {
     await this.page.mouse.move(box.x + 4, box.y + box.height / 2);
   }
 
+  /** Opens the language status item (of the active Python file) and returns its text once it shows `expect`. */
+  async languageStatus(expect) {
+    const status = this.page.locator('.statusbar-item[id="status.languageStatus"]');
+    await status.waitFor({ timeout: 15_000 });
+    await status.click();
+    return waitFor('the anachron language status item', async () => {
+      const t = text(await this.page.locator('.monaco-hover:visible, .hover-language-status:visible').first().innerText().catch(() => ''));
+      return t.includes(expect) ? t : false;
+    }, 30_000, 500);
+  }
+
   async hoverText() {
     const hovers = this.page.locator('.monaco-hover:visible');
     const n = await hovers.count();
@@ -554,13 +565,7 @@ async function trustedScenario() {
     });
 
     await wb.step('the status item shows the pin and where it comes from', async () => {
-      const status = page.locator('.statusbar-item[id="status.languageStatus"]');
-      await status.waitFor({ timeout: 15_000 });
-      await status.click();
-      const item = await waitFor('the anachron language status item', async () => {
-        const t = text(await page.locator('.monaco-hover:visible, .hover-language-status:visible').first().innerText().catch(() => ''));
-        return t.includes('numpy 1.24.2') ? t : false;
-      }, 30_000, 500);
+      const item = await wb.languageStatus('numpy 1.24.2');
       assertIncludes(item, 'numpy==1.24.2 from requirements.txt:2', 'the status item');
       assertIncludes(item, 'matrices: WebAssembly SQLite', 'the status item (better-sqlite3 does not load for the extension)');
       await page.waitForTimeout(500); // the hover fades in
@@ -892,9 +897,7 @@ async function restrictedScenario() {
       await wb.openFile('analysis.py');
       await wb.showProblems();
       await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2', 90_000);
-      const status = page.locator('.statusbar-item[id="status.languageStatus"]');
-      await status.click();
-      await waitFor('Restricted Mode in the status item', async () => text(await page.locator('.monaco-hover:visible').first().innerText().catch(() => '')).includes('Restricted Mode: static checks only'), 30_000, 500);
+      await wb.languageStatus('Restricted Mode: static checks only');
       await page.waitForTimeout(500);
       await wb.shot('restricted.png');
       await page.keyboard.press('Escape');
@@ -948,14 +951,7 @@ async function nativeScenario() {
       await wb.openFile('analysis.py');
       await wb.showProblems();
       await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2, requirements.txt:2 pins numpy==1.24.2', 90_000);
-      const status = page.locator('.statusbar-item[id="status.languageStatus"]');
-      await status.waitFor({ timeout: 15_000 });
-      await status.click();
-      const item = await waitFor('the anachron language status item', async () => {
-        const t = text(await page.locator('.monaco-hover:visible, .hover-language-status:visible').first().innerText().catch(() => ''));
-        return t.includes('numpy 1.24.2') ? t : false;
-      }, 30_000, 500);
-      assertIncludes(item, 'matrices: native SQLite (better-sqlite3)', 'the status item');
+      assertIncludes(await wb.languageStatus('numpy 1.24.2'), 'matrices: native SQLite (better-sqlite3)', 'the status item');
       await wb.shot('native-status.png');
       await page.keyboard.press('Escape');
     });

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isUniqueViolation, type SqlDatabase, type SqlStatement } from '../../store/sqlite/database.js';
 import { sqlite } from '../../store/sqlite/driver.js';
+import { processAlive } from '../../store/sqlite/file-lock.js';
 import type { AttemptRecord, CompletionUsage, ModelErrorKind } from '../models/provider.js';
 import type { RunConfig } from './config.js';
 import { describeCorpus, identityDifferences, runIdentity } from './config.js';
@@ -195,14 +196,6 @@ function rowToResult(r: ResultRow): ResultRecord {
   };
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export interface OpenRunOptions {
   /** Create the run with this config when the file is new; check it against the stored identity and shard otherwise. */

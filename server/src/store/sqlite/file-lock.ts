@@ -34,7 +34,8 @@ export function lockOwner(dbFile: string): LockOwner | null {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this host is alive (a process of another user counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
