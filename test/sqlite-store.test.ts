@@ -2,7 +2,7 @@
 // files written by either read on the other, and a file being written is owned by one process (file-lock.ts) —
 // taken over when that process died, refused with its name while it lives.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,6 +162,25 @@ describe('one SQLite interface, two implementations', () => {
       db.close();
     }
     assert.deepEqual(readdirSync(join(file, '..')).filter((f) => f.endsWith('-lock')), []);
+  });
+
+  // A mount namespace makes a folder read-only for one child process (root, Linux).
+  const readOnlyMounts = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0;
+  test('a run database on a read-only disk is read by the WebAssembly SQLite without a lock', { skip: readOnlyMounts ? false : 'needs root and unshare to mount a folder read-only' }, () => {
+    const dir = scratch();
+    const file = join(dir, 'run.sqlite');
+    const w = wasm.open(file, { mode: 'write', create: true });
+    w.pragma('journal_mode = WAL');
+    w.exec('CREATE TABLE t (n INTEGER)');
+    w.prepare('INSERT INTO t (n) VALUES (?)').run(7);
+    w.close();
+    const reader = `(async () => { const { loadWasmSqlite } = require(${JSON.stringify(join(__dirname, '..', 'server', 'src', 'store', 'sqlite', 'wasm.ts'))});
+      const db = (await loadWasmSqlite()).open(${JSON.stringify(file)}, { mode: 'read' }); process.stdout.write(JSON.stringify(db.prepare('SELECT n FROM t').all())); db.close(); })()`;
+    const script = `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && exec "$2" --import tsx -e "$3"`;
+    const r = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', dir, process.execPath, reader], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), [{ n: 7 }]);
+    assert.deepEqual(readdirSync(dir), ['run.sqlite']);
   });
 
   test('matrices are read without locks: any number of readers, nothing written beside them', () => {

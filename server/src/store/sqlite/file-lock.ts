@@ -71,12 +71,18 @@ export function inUseError(dbFile: string, owner: LockOwner | null): SqliteError
 
 const held = new Map<string, { count: number }>();
 
-/** Takes the lock of `dbFile` for this process (counted); returns its release. Throws SQLITE_BUSY when another live process holds it. */
-export function acquireFileLock(dbFile: string, store: StoreKind): () => void {
+/**
+ * Takes the lock of `dbFile` for this process (counted); returns its release. Throws SQLITE_BUSY when another live
+ * process holds it. A reader (`forReading`) of a file in a folder it cannot write to gets null: no lock can be
+ * taken there, and nobody writes the file there either.
+ */
+export function acquireFileLock(dbFile: string, store: StoreKind): () => void;
+export function acquireFileLock(dbFile: string, store: StoreKind, forReading: true): (() => void) | null;
+export function acquireFileLock(dbFile: string, store: StoreKind, forReading = false): (() => void) | null {
   const key = resolve(dbFile);
   let entry = held.get(key);
   if (!entry) {
-    take(dbFile, store);
+    if (!take(dbFile, store, forReading)) return null;
     entry = { count: 0 };
     held.set(key, entry);
   }
@@ -92,15 +98,18 @@ export function acquireFileLock(dbFile: string, store: StoreKind): () => void {
   };
 }
 
-function take(dbFile: string, store: StoreKind): void {
+/** Creates the lock file; false when a reader may go without (a read-only folder). */
+function take(dbFile: string, store: StoreKind, forReading: boolean): boolean {
   const lock = lockFileOf(dbFile);
   const me: LockOwner = { pid: process.pid, host: hostname(), store, since: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(lock, JSON.stringify(me), { flag: 'wx' });
-      return;
+      return true;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new SqliteError('SQLITE_CANTOPEN', `cannot create the lock ${lock}: ${(e as Error).message}`);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (forReading && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')) return false;
+      if (code !== 'EEXIST') throw new SqliteError('SQLITE_CANTOPEN', `cannot create the lock ${lock}: ${(e as Error).message}`);
     }
     if (!isStale(dbFile)) break;
     rmSync(lock, { force: true });

@@ -9,6 +9,7 @@
 // - a file opened to read or write is owned by this process while open (no byte-range locks in JavaScript;
 //   file-lock.ts): each process opens it once, and the stores that open it again (a run's store and its drift
 //   store) share that connection, with nested transactions as savepoints.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { SqliteError, type OpenOptions, type RunResult, type SqlDatabase, type SqliteDriver, type SqlStatement } from './database.js';
@@ -55,7 +56,8 @@ function openWasm(sqlite3: Sqlite3, connections: Map<string, Connection>, file: 
     throw new SqliteError('SQLITE_BUSY', `${file} is open read-only in this process; close it before writing`);
   }
   if (!connection) {
-    const release = acquireFileLock(file, 'wasm');
+    const release = options.mode === 'read' ? acquireFileLock(file, 'wasm', true) : acquireFileLock(file, 'wasm');
+    if (!release) return new Handle(Connection.open(sqlite3, file, { mode: readOnlyFolderMode(file) }));
     try {
       connection = Connection.open(sqlite3, file, options);
     } catch (e) {
@@ -69,6 +71,17 @@ function openWasm(sqlite3: Sqlite3, connections: Map<string, Connection>, file: 
     };
   }
   return new Handle(connection);
+}
+
+/**
+ * How to read a file in a folder nobody can write to: as immutable (SQLite could not create the log index a
+ * read-only connection needs there) — unless a writer left a log there, which only a writable folder can replay.
+ */
+function readOnlyFolderMode(file: string): 'immutable' {
+  if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
+    throw new SqliteError('SQLITE_READONLY', `${file} has an unfinished write-ahead log (${file}-wal) in a read-only folder: copy both files to a writable folder to read them`);
+  }
+  return 'immutable';
 }
 
 /** One open database file. Several handles may share it (see the header). */
