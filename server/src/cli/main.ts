@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     // Once per process, before any database is opened (dist/server.js, run by `lsp`, chooses for itself).
-    if (command !== 'lsp') await chooseSqlite();
+    if (command !== 'lsp') await chooseSqlite(undefined, { baselineCompiler: true });
     switch (command) {
       case 'check':
         return await runCheck(rest, out, err);

@@ -4,7 +4,7 @@
 // before opening anything; library code asks sqlite() for the choice.
 import type { SqliteDriver } from './database.js';
 import { loadNativeSqlite } from './native.js';
-import { loadWasmSqlite } from './wasm.js';
+import { loadWasmSqlite, type WasmOptions } from './wasm.js';
 
 export const SQLITE_ENV = 'ANACHRON_SQLITE';
 
@@ -18,7 +18,7 @@ let chosen: SqliteChoice | undefined;
 let choosing: Promise<SqliteChoice> | undefined;
 
 /** Chooses the implementation for this process (once; later calls return the first choice). */
-export function chooseSqlite(preference: string | undefined = process.env[SQLITE_ENV]): Promise<SqliteChoice> {
+export function chooseSqlite(preference: string | undefined = process.env[SQLITE_ENV], wasm: WasmOptions = {}): Promise<SqliteChoice> {
   if (chosen) return Promise.resolve(chosen);
   choosing ??= (async () => {
     const wanted = (preference ?? '').trim().toLowerCase();
@@ -27,12 +27,12 @@ export function chooseSqlite(preference: string | undefined = process.env[SQLITE
     }
     let choice: SqliteChoice;
     if (wanted === 'wasm') {
-      choice = { driver: await loadWasmSqlite(), nativeUnavailable: `${SQLITE_ENV}=wasm` };
+      choice = { driver: await loadWasmSqlite(wasm), nativeUnavailable: `${SQLITE_ENV}=wasm` };
     } else {
       const native = loadNativeSqlite();
       if (native instanceof Error) {
         if (wanted === 'native') throw native;
-        choice = { driver: await loadWasmSqlite(), nativeUnavailable: native.message };
+        choice = { driver: await loadWasmSqlite(wasm), nativeUnavailable: native.message };
       } else choice = { driver: native };
     }
     chosen = choice;

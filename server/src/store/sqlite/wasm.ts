@@ -23,13 +23,20 @@ type OoStatement = ReturnType<OoDatabase['prepare']>;
 
 let loading: Promise<SqliteDriver> | undefined;
 
+export interface WasmOptions {
+  /**
+   * For a short-lived process (a CLI command): V8 compiles WebAssembly with a fast baseline compiler, then recompiles
+   * hot functions optimised in the background; in a command that opens a matrix and looks a few APIs up that
+   * recompilation costs more than it saves (it doubled the CPU time of `anachron history`, perf/sqlite-stores.mjs).
+   * The flag holds for the whole process (tree-sitter's WebAssembly too), so a language server does not set it.
+   */
+  baselineCompiler?: boolean;
+}
+
 /** Loads the WebAssembly module once per process (tens of milliseconds) and registers the VFSes. */
-export function loadWasmSqlite(): Promise<SqliteDriver> {
+export function loadWasmSqlite(options: WasmOptions = {}): Promise<SqliteDriver> {
   loading ??= (async () => {
-    // V8 compiles WebAssembly with a fast baseline compiler and recompiles hot functions optimised in the background.
-    // SQLite's work here is short (open a matrix, look APIs up; lookups are memoised), so that recompilation costs
-    // more than it saves: it doubled the CPU time of `anachron history` (perf/sqlite-stores.mjs). Baseline only.
-    setFlagsFromString('--liftoff-only');
+    if (options.baselineCompiler) setFlagsFromString('--liftoff-only');
     // The module would print to the console (the language server's stdio transport); errors reach us as exceptions.
     const quiet = () => {};
     const global = globalThis as { sqlite3ApiConfig?: object };
