@@ -80,6 +80,7 @@ def _definition(data, name):
             "debianPackage": rt.get("debian-package"),
             "debianSuites": list(rt.get("debian-suites", [])),
             "debianExtraPackages": list(rt.get("debian-extra-packages", [])),
+            "smokeTest": rt.get("smoke-test"),
         },
     }
 

@@ -8,8 +8,9 @@ import {
   discoverDebianEnvironments,
   EnvironmentError,
   interpreterEnvironment,
-  venvEnvironment,
 } from '../environments/providers.js';
+import { discoverInterpreters } from '../environments/interpreters.js';
+import { venvEnvironment } from '../environments/venv.js';
 import { defaultEnvironmentsFile, EnvironmentRegistry, RegistryError, type EnvironmentEntry } from '../environments/registry.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,8 +20,11 @@ const ENV_USAGE = `usage: anachron env <command> [--file REGISTRY]
 
   list [LIB] [--json]                         the registered environments and their last check
   add LIB==VERSION --python PATH              an interpreter that has LIB==VERSION
-  add LIB==VERSION --venv DIR [--create] [--index-url URL] [--base-python PY]
-                                              a virtual environment (--create: uv or venv + pip install LIB==VERSION)
+  add LIB==VERSION --venv DIR [--create] [--index-url URL] [--base-python PY|3.X] [--newest-dependencies]
+                                              a virtual environment; --create makes it (uv, or venv + pip) from the
+                                              newest interpreter found that the release declares (or --base-python:
+                                              a path, or a version found by \`env pythons\`) with the dependencies
+                                              published by the end of its upload day (--newest-dependencies: today's)
   add LIB==VERSION --debian SUITE [--cache DIR]
                                               Debian SUITE's package, through scripts/debian-python.sh
       (add also takes --import MODULE when the module is not named after LIB)
@@ -28,6 +32,7 @@ const ENV_USAGE = `usage: anachron env <command> [--file REGISTRY]
   discover [--cache DIR] [--refresh] [--json] register every library of the Debian roots in the cache
                                               (ANACHRON_ENV_CACHE, default ~/.cache/anachron/debian)
   remove LIB==VERSION
+  pythons [--json]                            the Python interpreters found here, that --create chooses among
 
 The registry is ${'$'}ANACHRON_ENVIRONMENTS, else ${'$'}XDG_CONFIG_HOME/anachron/environments.json (~/.config/…).
 Exit codes: 0, 1 when an environment fails (add, check), 2 usage or registry file errors.`;
@@ -89,6 +94,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
       cache: { type: 'string' },
       import: { type: 'string' },
       refresh: { type: 'boolean', default: false },
+      'newest-dependencies': { type: 'boolean', default: false },
     },
   });
   const file = values.file ?? defaultEnvironmentsFile();
@@ -131,6 +137,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
       const sources = [values.python, values.venv, values.debian].filter((v) => v !== undefined);
       if (sources.length !== 1) throw new UsageError('say where the environment comes from, once: --python PATH, --venv DIR [--create] or --debian SUITE');
       if (values.create && !values.venv) throw new UsageError('--create goes with --venv DIR');
+      if ((values['newest-dependencies'] || values['base-python'] || values['index-url']) && !values.create) throw new UsageError('--base-python, --index-url and --newest-dependencies go with --venv DIR --create');
       const options = { importName: values.import, onOutput: (line: string) => err(`  ${line}`) };
       let entry: EnvironmentEntry;
       try {
@@ -142,6 +149,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
               ...options, signal, dir: values.venv, library, version, create: values.create,
               ...(values['index-url'] ? { indexUrl: values['index-url'] } : {}),
               ...(values['base-python'] ? { basePython: values['base-python'] } : {}),
+              ...(values['newest-dependencies'] ? { dependencies: 'newest' as const } : {}),
             });
           }
           err(`building (or reusing) Debian ${values.debian} with ${library}…`);
@@ -157,6 +165,8 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
       const replaced = registry.put(entry);
       save();
       out(`${replaced ? 'replaced' : 'added'} ${entry.library} ${entry.version} (${describe(entry)}, python ${entry.pythonVersion ?? '?'}): ${entry.python.argv.join(' ')}`);
+      if (entry.created) out(`  made in ${entry.created.seconds.toFixed(0)} s, ${(entry.created.bytes / 1e6).toFixed(0)} MB; python: ${entry.created.pythonReason}; ${entry.created.dependencyReason}`);
+      if (entry.lastCheck?.smokeTest) out(`  smoke test passed (${entry.library} ${entry.lastCheck.found}${entry.lastCheck.reported ? `, its module says ${entry.lastCheck.reported}` : ''})`);
       return 0;
     }
 
@@ -207,7 +217,24 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
       return 0;
     }
 
+    case 'pythons': {
+      if (positionals.length > 0) throw new UsageError('usage: anachron env pythons [--json]');
+      const found = await discoverInterpreters();
+      if (values.json) {
+        out(JSON.stringify(found, null, 2));
+        return 0;
+      }
+      if (found.length === 0) {
+        out('no Python 3 interpreter found (PATH, pyenv, uv, asdf, the py launcher, ANACHRON_PYTHONS)');
+        return 0;
+      }
+      const rows = [['version', 'venv', 'found by', 'path']];
+      for (const i of found) rows.push([i.version + (i.implementation === 'cpython' ? '' : ` (${i.implementation})`), i.canVenv ? 'yes' : 'no', i.source, i.path]);
+      for (const line of table(rows)) out(line);
+      return 0;
+    }
+
     default:
-      throw new UsageError(`unknown env command "${sub}" (list, add, check, discover, remove)`);
+      throw new UsageError(`unknown env command "${sub}" (list, add, check, discover, remove, pythons)`);
   }
 }

@@ -52,6 +52,9 @@ export interface LibraryRuntime {
   debianPackage: string | null;
   debianSuites: string[];
   debianExtraPackages: string[];
+  /** Python source that must run without an exception in a new environment of any release (beyond importing it):
+   *  `anachron env add` runs it before registering the environment; null: the import check alone. */
+  smokeTest: string | null;
 }
 
 export interface LibraryDefinition {
@@ -203,11 +206,12 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     docs = { from, repository, tag, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.') };
   }
 
-  const rt = r.table(data, 'runtime', '', ['debian-package', 'debian-suites', 'debian-extra-packages']) ?? {};
+  const rt = r.table(data, 'runtime', '', ['debian-package', 'debian-suites', 'debian-extra-packages', 'smoke-test']) ?? {};
   const runtime: LibraryRuntime = {
     debianPackage: r.string(rt, 'debian-package', 'runtime.'),
     debianSuites: r.strings(rt, 'debian-suites', 'runtime.'),
     debianExtraPackages: r.strings(rt, 'debian-extra-packages', 'runtime.'),
+    smokeTest: r.string(rt, 'smoke-test', 'runtime.'),
   };
   if (runtime.debianSuites.length > 0 && !runtime.debianPackage) r.fail('runtime.debian-suites', 'needs runtime.debian-package');
 

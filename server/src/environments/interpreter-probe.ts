@@ -123,3 +123,43 @@ export function probeModules(python: PythonCommand, modules: string[], options: 
     });
   });
 }
+
+/**
+ * Runs a piece of Python in the interpreter (as probeModules runs its probe: neutral folder, the sandbox's environment
+ * variables, no user site); ok when it exits with 0, else the last line of its error output.
+ */
+export function runSnippet(python: PythonCommand, code: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ ok: boolean; error?: string }> {
+  const [exe, ...args] = python.argv;
+  if (!exe) return Promise.resolve({ ok: false, error: 'empty python command' });
+  return new Promise((resolve) => {
+    const child = spawn(exe, [...args, '-s', '-B', '-c', code], { cwd: tmpdir(), env: probeEnvironment(python), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr = (stderr + b.toString('utf8')).slice(-8000);
+    });
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs ?? 180_000);
+    options.signal?.addEventListener('abort', kill, { once: true });
+    const finish = (result: { ok: boolean; error?: string }) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', kill);
+      resolve(result);
+    };
+    child.on('error', (e) => finish({ ok: false, error: `cannot run ${python.argv.join(' ')}: ${e.message}` }));
+    child.on('close', (code, signal) => {
+      if (code === 0) return finish({ ok: true });
+      const last = stderr.trim().split('\n').filter(Boolean).pop();
+      finish({ ok: false, error: timedOut ? `no end within ${options.timeoutMs ?? 180_000} ms` : options.signal?.aborted ? 'cancelled' : `${last ?? `exit ${code ?? signal}`}` });
+    });
+  });
+}

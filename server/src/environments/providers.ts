@@ -1,7 +1,7 @@
-// Where registry entries come from: (a) an existing interpreter, (b) a virtual environment, created with
-// `uv venv` + `uv pip install`, or `python -m venv` + `pip install`, where a package index is reachable, (c) the Debian
-// roots scripts/debian-python.sh builds, built on request or discovered in its cache folder. Every entry is verified
-// (the library's __version__ in that interpreter) before it is registered.
+// Where registry entries come from: (a) an existing interpreter, (b) a virtual environment (venv.ts: made from a
+// release's own Python and dependencies where a package index is reachable), (c) the Debian roots
+// scripts/debian-python.sh builds, built on request or discovered in its cache folder. Every entry is verified (the
+// library's version in that interpreter, and its library file's smoke test) before it is registered.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -33,7 +33,7 @@ export interface ProviderOptions {
   timeoutMs?: number;
 }
 
-function findOnPath(name: string): string | null {
+export function findOnPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const full = join(dir, name);
@@ -46,7 +46,7 @@ function findOnPath(name: string): string | null {
   return null;
 }
 
-async function verified(entry: EnvironmentEntry, options: ProviderOptions): Promise<EnvironmentEntry> {
+export async function verified(entry: EnvironmentEntry, options: ProviderOptions): Promise<EnvironmentEntry> {
   const check = await checkEnvironment(entry, options);
   if (!check.ok) throw new EnvironmentError(check.error ?? 'the environment failed its check');
   return { ...entry, pythonVersion: check.python, lastCheck: check };
@@ -70,54 +70,15 @@ export async function interpreterEnvironment(library: string, version: string, p
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// (b) a virtual environment
-
-export interface VenvOptions {
-  /** The environment folder. */
-  dir: string;
-  library: string;
-  version: string;
-  /** The interpreter the environment is made from (default python3). */
-  basePython?: string;
-  /** uv's executable, or null to use venv + pip; default: uv when on PATH. */
-  uv?: string | null;
-  /** A package index other than pip's or uv's default. */
-  indexUrl?: string;
-}
+// Running the commands that make an environment
 
 export interface PlannedCommand {
   argv: string[];
   env?: Record<string, string>;
 }
 
-export function venvPython(dir: string): string {
-  return process.platform === 'win32' ? join(dir, 'Scripts', 'python.exe') : join(dir, 'bin', 'python');
-}
-
-/** The commands that create the environment and install LIBRARY==VERSION into it (what createVenv runs). */
-export function venvCommands(options: VenvOptions): PlannedCommand[] {
-  const dir = resolve(options.dir);
-  const requirement = `${options.library}==${options.version}`;
-  const base = options.basePython ?? 'python3';
-  const uv = options.uv === undefined ? findOnPath('uv') : options.uv;
-  const python = venvPython(dir);
-  if (uv) {
-    return [
-      { argv: [uv, 'venv', '--python', base, dir] },
-      { argv: [uv, 'pip', 'install', '--python', python, ...(options.indexUrl ? ['--index-url', options.indexUrl] : []), requirement] },
-    ];
-  }
-  return [
-    { argv: [base, '-m', 'venv', dir] },
-    {
-      argv: [python, '-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--retries', '1', '--timeout', '30',
-        ...(options.indexUrl ? ['--index-url', options.indexUrl] : []), requirement],
-      env: { PIP_NO_INPUT: '1' },
-    },
-  ];
-}
-
-function runCommand(command: PlannedCommand, options: ProviderOptions): Promise<{ code: number | null; output: string[] }> {
+/** Runs one command, passing its output lines on; resolves with its exit code and last 40 lines. */
+export function runCommand(command: PlannedCommand, options: ProviderOptions): Promise<{ code: number | null; output: string[] }> {
   return new Promise((resolvePromise, reject) => {
     const output: string[] = [];
     const child = spawn(command.argv[0]!, command.argv.slice(1), {
@@ -145,37 +106,6 @@ function runCommand(command: PlannedCommand, options: ProviderOptions): Promise<
       resolvePromise({ code, output });
     });
   });
-}
-
-/** A virtual environment with LIBRARY==VERSION: created and installed when `create`, else an existing one. */
-export async function venvEnvironment(options: VenvOptions & ProviderOptions & { create?: boolean }): Promise<EnvironmentEntry> {
-  const dir = resolve(options.dir);
-  const python = venvPython(dir);
-  if (options.create) {
-    for (const command of venvCommands(options)) {
-      options.onOutput?.(`$ ${command.argv.join(' ')}`);
-      const { code, output } = await runCommand(command, options);
-      if (options.signal?.aborted) throw new EnvironmentError('cancelled');
-      if (code !== 0) {
-        const installing = command.argv.includes('install');
-        const hint = installing
-          ? ` (no package index reachable? set --index-url, PIP_INDEX_URL or UV_INDEX_URL, or use --python/--debian)`
-          : '';
-        throw new EnvironmentError(`${installing ? `installing ${options.library}==${options.version} into ${dir}` : `creating the environment ${dir}`} failed (exit ${code})${hint}:\n${output.slice(-12).join('\n')}`);
-      }
-    }
-  } else if (!existsSync(python)) {
-    throw new EnvironmentError(`${dir} is not a virtual environment (no ${python}); add --create to make one`);
-  }
-  return verified({
-    library: normalizeDistributionName(options.library),
-    version: options.version,
-    provider: 'venv',
-    python: { argv: [python] },
-    venv: dir,
-    ...(options.importName ? { importName: options.importName } : {}),
-    addedAt: new Date().toISOString(),
-  }, options);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

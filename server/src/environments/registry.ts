@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { isValidVersion, sortVersions, versionsEqual } from '../core/versions.js';
-import { probeModules, type InterpreterProbe } from './interpreter-probe.js';
+import { probeModules, runSnippet, type InterpreterProbe } from './interpreter-probe.js';
 import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import type { PythonCommand } from './sandbox.js';
 
@@ -25,8 +25,28 @@ export interface EnvironmentCheck {
   found?: string;
   /** The interpreter's Python version. */
   python?: string;
-  /** What is wrong: the interpreter does not run, the library does not import, another version. */
+  /** What is wrong: the interpreter does not run, the library does not import, another version, the smoke test. */
   error?: string;
+  /** `__version__` when the distribution's metadata has the version and the module says another (the qiskit 0.43.3
+   *  metapackage's module is qiskit-terra 0.24.2's). */
+  reported?: string;
+  /** The library file's smoke test ran and passed (absent: the library has none, or the check stopped before it). */
+  smokeTest?: 'passed';
+}
+
+/** How `anachron env add --create` made an environment (venv.ts). */
+export interface EnvironmentCreation {
+  /** The interpreter the environment was made from, and its version. */
+  basePython: string;
+  basePythonVersion?: string;
+  /** Why that interpreter (the release's Requires-Python and classifiers, or as asked). */
+  pythonReason: string;
+  /** Dependencies published before this instant (ISO); absent: the newest. */
+  dependenciesBefore?: string;
+  dependencyReason: string;
+  /** Wall-clock seconds of creating and installing, and the folder's size afterwards. */
+  seconds: number;
+  bytes: number;
 }
 
 export interface DebianSource {
@@ -55,6 +75,8 @@ export interface EnvironmentEntry {
   pythonVersion?: string;
   /** venv provider: the environment folder. */
   venv?: string;
+  /** venv provider, made by anachron: how. */
+  created?: EnvironmentCreation;
   debian?: DebianSource;
   /** Added by `discover` (and removed by it when its root is gone). */
   discovered?: boolean;
@@ -114,7 +136,7 @@ export function versionMatches(found: string, entry: Pick<EnvironmentEntry, 'ver
 }
 
 /** Runs the entry's interpreter and compares the library's `__version__` with the registered version. */
-export async function checkEnvironment(entry: EnvironmentEntry, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<EnvironmentCheck> {
+export async function checkEnvironment(entry: EnvironmentEntry, options: { timeoutMs?: number; signal?: AbortSignal; smokeTest?: boolean } = {}): Promise<EnvironmentCheck> {
   const at = new Date().toISOString();
   const module = importNameOf(entry);
   if (entry.debian && !existsSync(entry.debian.root)) {
@@ -128,12 +150,31 @@ export async function checkEnvironment(entry: EnvironmentEntry, options: { timeo
   }
   const m = probe.modules[module] ?? {};
   if (m.error) return { ok: false, at, python: probe.python, error: `${module} does not import: ${m.error}` };
-  const found = m.version ?? m.metadataVersion;
-  if (!found) return { ok: false, at, python: probe.python, error: `${module} has no __version__ and no installed distribution metadata` };
-  if (!versionMatches(found, entry)) {
-    return { ok: false, at, python: probe.python, found, error: `${entry.python.argv.join(' ')} has ${entry.library} ${found}, not ${entry.version}` };
+  const said = [m.version, m.metadataVersion].filter((v): v is string => !!v);
+  if (said.length === 0) return { ok: false, at, python: probe.python, error: `${module} has no __version__ and no installed distribution metadata` };
+  // The module's __version__, else the distribution's metadata (a metapackage's version is its own, not its module's).
+  const found = said.find((v) => versionMatches(v, entry));
+  if (!found) {
+    const what = m.version && m.metadataVersion && !versionsEqual(m.version, m.metadataVersion) ? `${m.metadataVersion} (its module says ${m.version})` : said[0];
+    return { ok: false, at, python: probe.python, found: said[0], error: `${entry.python.argv.join(' ')} has ${entry.library} ${what}, not ${entry.version}` };
   }
-  return { ok: true, at, python: probe.python, found };
+  const reported = m.version && found !== m.version ? { reported: m.version } : {};
+  const smoke = options.smokeTest === false ? null : smokeTestOf(entry.library);
+  if (smoke) {
+    const r = await runSnippet(entry.python, smoke, options);
+    if (!r.ok) return { ok: false, at, python: probe.python, found, ...reported, error: `${entry.library} ${found} imports, but its smoke test (libraries/${bundledLibraryDefinitions().byDistribution(entry.library)?.name}.toml) fails: ${r.error}` };
+    return { ok: true, at, python: probe.python, found, ...reported, smokeTest: 'passed' };
+  }
+  return { ok: true, at, python: probe.python, found, ...reported };
+}
+
+/** The library file's smoke test for a distribution, if any. */
+function smokeTestOf(library: string): string | null {
+  try {
+    return bundledLibraryDefinitions().byDistribution(library)?.runtime.smokeTest ?? null;
+  } catch {
+    return null; // no library files beside this build: the import check alone
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
