@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // One command per library: the surfaces a matrix is built from, then the matrix.
 //
-//   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--skip-docs] [-- extra static-tags options]
+//   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [-- extra static-tags options]
 //
 // The library's file (libraries/LIBRARY.toml) says where everything comes from:
 //   1. static surfaces of its release plan (scripts/static-tags.sh; every minor release, the patch releases whose
@@ -10,7 +10,8 @@
 //   2. documented surfaces (python-probe/docs.py, [docs]) for each minor release and each runtime version, unless
 //      they exist.
 //   3. with --debian: runtime surfaces probed in those Debian suites (default: runtime.debian-suites) with
-//      runtime.debian-package and debian-extra-packages (scripts/probe-debian.sh).
+//      runtime.debian-package and debian-extra-packages (scripts/probe-debian.sh); with --environments: in the
+//      library's environments of the registry (scripts/probe-environments.mjs: the venvs `anachron env add` made).
 //   4. the matrix and matrices/README.md (anachron build-matrices LIBRARY).
 // Fetches nothing: the repository and the Debian mirror are what the machine already reaches. Every step prints one
 // line per tag or suite, so a long build shows where it is.
@@ -25,7 +26,7 @@ const SURFACES = process.env.ANACHRON_SURFACES_DIR ?? join(ROOT, 'matrices', 'su
 
 function usage(message) {
   if (message) console.error(`matrices: ${message}`);
-  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--skip-docs] [-- static-tags options]');
+  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [-- static-tags options]');
   process.exit(2);
 }
 
@@ -40,6 +41,7 @@ let repo;
 let suites = [];
 let debian = false;
 let skipDocs = false;
+let environments = false;
 for (let i = 1; i < own.length; i++) {
   const a = own[i];
   if (a === '--repo') repo = own[++i];
@@ -47,6 +49,7 @@ for (let i = 1; i < own.length; i++) {
     debian = true;
     while (own[i + 1] && !own[i + 1].startsWith('--')) suites.push(own[++i]);
   } else if (a === '--skip-docs') skipDocs = true;
+  else if (a === '--environments') environments = true;
   else usage(`unknown option ${a}`);
 }
 
@@ -62,11 +65,11 @@ if (debian && suites.length === 0) suites = definition.runtime.debianSuites;
 if (debian && suites.length === 0) usage(`libraries/${library}.toml names no runtime.debian-suites: name the suites after --debian`);
 const gitStatic = definition.static?.from === 'git';
 repo = repo ? resolve(repo) : gitStatic ? mirrorOf(definition.static.repository) : undefined;
-if (!repo && suites.length === 0) usage(`no --repo for ${library} and no --debian suites: nothing to build from`);
+if (!repo && suites.length === 0 && !environments) usage(`no --repo for ${library}, no --debian suites and no --environments: nothing to build from`);
 if (repo && !existsSync(repo)) usage(`no repository at ${repo} (a bare clone with the release tags)`);
 
 const started = Date.now();
-const steps = [repo && 'static surfaces', repo && !skipDocs && 'documented surfaces', suites.length > 0 && 'Debian runtimes', 'matrix'].filter(Boolean);
+const steps = [repo && 'static surfaces', environments && 'registered environments', repo && !skipDocs && 'documented surfaces', suites.length > 0 && 'Debian runtimes', 'matrix'].filter(Boolean);
 let stepNo = 0;
 function step(name) {
   stepNo++;
@@ -88,6 +91,11 @@ if (repo) {
   if (!(gitStatic && definition.releases) && passThrough.length === 0) usage(`${library} has no release plan read from git: pass e.g. -- --minors v1.0.0 v2.0.0 --patches`);
   const plan = gitStatic && definition.releases && passThrough.length === 0 ? ['--plan'] : [];
   run('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...plan, ...passThrough, '--git-dir', repo], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
+}
+// Before the documentation: it is read at each runtime version too.
+if (environments) {
+  step('registered environments');
+  run(process.execPath, [join(ROOT, 'scripts', 'probe-environments.mjs'), library], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
 }
 if (repo && !skipDocs && definition.docs) {
   step('documented surfaces');

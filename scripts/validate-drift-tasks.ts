@@ -3,23 +3,33 @@
 // then checks the acceptance rules and prints the outcome table (and writes it into tasks/drift/README.md).
 //
 //   node --import tsx scripts/validate-drift-tasks.ts [--library numpy]… [--suites bullseye,sid] [--task ID]…
-//        [--env-root DIR] [--jobs N] [--timeout S] [--readme] [--json FILE] [--check] [--check-drift] [--quiet]
+//        [--env-root DIR] [--registry FILE] [--soft deprecation|deprecation-family] [--jobs N] [--timeout S]
+//        [--readme] [--json FILE] [--check] [--check-drift] [--quiet]
 //
 // Environments: folders SUITE-HASH under --env-root (default $ANACHRON_ENV_CACHE or ~/.cache/anachron/debian) built by
 // scripts/debian-python.sh; a folder serves LIBRARY when its .anachron-complete lists python3-LIBRARY; per suite the
 // folder with the fewest such libraries is used. The environment's version is the upstream part of the Debian
-// package version (torch 1.7.1 although its __version__ says 1.7.0a0), as scripts/probe-debian.sh records it.
+// package version (torch 1.7.1 although its __version__ says 1.7.0a0), as scripts/probe-debian.sh records it. Then
+// the library's other environments in the environment registry (--registry, default $ANACHRON_ENVIRONMENTS or
+// ~/.config/anachron/environments.json: the virtual environments `anachron env add --venv --create` made), for
+// versions no Debian root has. --suites names the environments to use (Debian suites, "venv", "interpreter").
 //
-// Outcomes: pass; warn (passed, but a DeprecationWarning, PendingDeprecationWarning or FutureWarning was issued);
-// fail:<exception type> (AssertionError: wrong answer); timeout. Acceptance (--check): in every environment the
-// solution for that environment's version passes without warnings, and no harness names an API of its task;
-// --check-drift adds: every task's newest solution fails or warns in some environment, or its oldest does.
+// Outcomes: pass; warn (passed, but the solution's own code raised a soft warning: with --soft deprecation, the
+// paper's rule, a DeprecationWarning; with deprecation-family, the default, also PendingDeprecationWarning and
+// FutureWarning); library-warn (passed; deprecation warnings were raised only inside the library, at none of the
+// solution's lines, e.g. qiskit 1.3.0's transpile reading its own deprecated DAGCircuit.duration); fail:<exception
+// type> (AssertionError: wrong answer); timeout. The solution and the harness run as two files, so the harness's own
+// warnings never count. Acceptance (--check): in every environment the solution for that environment's version
+// passes without warnings of its own, and no harness names an API of its task; --check-drift adds: every task's
+// newest solution fails or warns in some environment, or its oldest does.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compareVersions, satisfies } from '../server/src/core/versions.js';
+import { defaultEnvironmentsFile, EnvironmentRegistry } from '../server/src/environments/registry.js';
 import {
+  BEFORE_VERSION,
   categoryCounts,
   coverageGrid,
   coverageIssues,
@@ -46,6 +56,8 @@ interface Args {
   suites: string[] | null;
   tasks: string[];
   envRoot: string;
+  registry: string;
+  soft: SoftRule;
   jobs: number;
   timeoutS: number;
   readme: boolean;
@@ -61,6 +73,8 @@ function parseArgs(argv: string[]): Args {
     suites: null,
     tasks: [],
     envRoot: process.env.ANACHRON_ENV_CACHE ?? join(homedir(), '.cache', 'anachron', 'debian'),
+    registry: defaultEnvironmentsFile(),
+    soft: 'deprecation-family',
     jobs: 2,
     timeoutS: 60,
     readme: false,
@@ -80,6 +94,12 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--suites') a.suites = value().split(',').filter(Boolean);
     else if (flag === '--task') a.tasks.push(value());
     else if (flag === '--env-root') a.envRoot = value();
+    else if (flag === '--registry') a.registry = value();
+    else if (flag === '--soft') {
+      const v = value();
+      if (v !== 'deprecation' && v !== 'deprecation-family') throw new Error(`--soft is deprecation or deprecation-family, not ${v}`);
+      a.soft = v;
+    }
     else if (flag === '--jobs') a.jobs = Math.max(1, Number(value()) || 1);
     else if (flag === '--timeout') a.timeoutS = Math.max(1, Number(value()) || 60);
     else if (flag === '--readme') a.readme = true;
@@ -101,13 +121,20 @@ function parseArgs(argv: string[]): Args {
 // ---------------------------------------------------------------------------------------------------------------
 // Environments
 
+/** Which warnings make a passing run a soft fail: DeprecationWarning (the paper's rule, the drift suite's), or the
+ *  whole family (with PendingDeprecationWarning and FutureWarning). */
+export type SoftRule = 'deprecation' | 'deprecation-family';
+
 export interface Environment {
-  suite: string;
-  dir: string;
-  python: string;
-  /** Upstream release of the Debian package. */
+  /** What the tables call it: the Debian suite, or the registry's provider (venv, interpreter). */
+  name: string;
+  /** The command that runs its Python, and what it adds to the environment. */
+  python: string[];
+  env?: Record<string, string>;
+  /** The release it stands for (a Debian package's upstream version). */
   version: string;
-  debianVersion: string;
+  /** Where it comes from, for the tables: "Debian 1:1.24.2-1+deb12u1", "dependencies published by 2023-07-19". */
+  origin: string;
   pythonVersion: string;
 }
 
@@ -137,25 +164,37 @@ export function discoverEnvironments(root: string, library: string): Environment
     if (!deb) continue;
     const libs = (text.match(/^deb=python3-(?!minimal|dev|distutils|lib2to3|pkg-resources|setuptools)[a-z0-9-]+ /gm) ?? []).length;
     const env: Environment = {
-      suite: m[1]!,
-      dir,
-      python,
+      name: m[1]!,
+      python: [python],
       version: upstreamVersion(deb[1]!),
-      debianVersion: deb[1]!,
+      origin: `Debian ${deb[1]!}`,
       pythonVersion: /^python=(\S+)/m.exec(text)?.[1] ?? '?',
     };
-    const prev = bySuite.get(env.suite);
-    if (!prev || libs < prev.libs) bySuite.set(env.suite, { env, libs });
+    const prev = bySuite.get(env.name);
+    if (!prev || libs < prev.libs) bySuite.set(env.name, { env, libs });
   }
-  return [...bySuite.values()].map((x) => x.env).sort((a, b) => compareVersions(a.version, b.version) || suiteRank(a.suite) - suiteRank(b.suite));
+  return [...bySuite.values()].map((x) => x.env).sort((a, b) => compareVersions(a.version, b.version) || suiteRank(a.name) - suiteRank(b.name));
+}
+
+/** The library's environments in the registry that are not Debian roots (venvs `anachron env add` made, interpreters). */
+export function registryEnvironments(file: string, library: string): Environment[] {
+  if (!existsSync(file)) return [];
+  return EnvironmentRegistry.load(file).list(library).filter((e) => e.provider !== 'debian').map((e) => ({
+    name: e.provider,
+    python: e.python.argv,
+    ...(e.python.env ? { env: e.python.env } : {}),
+    version: e.version,
+    origin: e.created?.dependenciesBefore ? `dependencies published by ${e.created.dependenciesBefore.slice(0, 10)}` : e.provider === 'venv' ? 'a virtual environment' : e.python.argv.join(' '),
+    pythonVersion: e.pythonVersion ?? '?',
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Running one solution
 
 const DRIVER = String.raw`
-import importlib, json, sys, time, traceback, warnings
-lib, entry, out_path = sys.argv[1], sys.argv[2], sys.argv[3]
+import importlib, json, os, re, sys, time, traceback, warnings
+lib, entry, out_path, soft_rule = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 res = {}
 def finish():
     with open(out_path, 'w') as f:
@@ -169,14 +208,35 @@ except BaseException as e:
     res.update(outcome='env-error', error=type(e).__name__, message=str(e)[:400])
     finish()
     sys.exit(0)
-src = open('program.py').read()
-SOFT = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
+FAMILY = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
+SOFT = (DeprecationWarning,) if soft_rule == 'deprecation' else FAMILY
+# The solution and the harness are two files. Each warning is recorded with its location and with the nearest of
+# the two files on the stack when it was raised (as the drift suite's sandbox does): the harness's warnings never
+# count; a warning at a line of the solution is its own; one raised inside the library below the solution is the
+# library's (qiskit 1.3.0's transpile reads its own deprecated DAGCircuit.duration).
+OWN = os.path.abspath('solution.py')
+HARNESS = os.path.abspath('harness.py')
+caught = []
+def record(message, category, filename, lineno, file=None, line=None):
+    caller = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        f = frame.f_code.co_filename
+        if f in (OWN, HARNESS):
+            caller = 'solution' if f == OWN else 'harness'
+            break
+        frame = frame.f_back
+    at = 'solution' if os.path.abspath(filename) == OWN else 'harness' if os.path.abspath(filename) == HARNESS else 'library'
+    caught.append((category, str(message), filename, lineno, at, caller))
 t0 = time.perf_counter()
-with warnings.catch_warnings(record=True) as caught:
+with warnings.catch_warnings():
     warnings.simplefilter('always')
-    g = {'__name__': '__main__', '__file__': 'program.py'}
+    warnings.showwarning = record
+    g = {'__name__': '__main__', '__file__': 'solution.py'}
     try:
-        exec(compile(src, 'program.py', 'exec'), g)
+        exec(compile(open('solution.py').read(), OWN, 'exec'), g)
+        exec(compile(open('harness.py').read(), HARNESS, 'exec'), g)
+        g['check'](g[entry])
         res['outcome'] = 'pass'
     except BaseException as e:
         res['outcome'] = 'fail'
@@ -184,39 +244,48 @@ with warnings.catch_warnings(record=True) as caught:
         res['message'] = str(e)[:400]
         res['trace'] = ''.join(traceback.format_exception_only(type(e), e))[-600:]
 res['seconds'] = round(time.perf_counter() - t0, 3)
-soft = [w for w in caught if issubclass(w.category, SOFT)]
-res['warnings'] = [{'category': w.category.__name__, 'message': str(w.message)[:300], 'file': str(w.filename), 'line': w.lineno} for w in soft[:5]]
-res['otherWarnings'] = sorted({w.category.__name__ for w in caught if not issubclass(w.category, SOFT)})
+mine = [w for w in caught if w[4] != 'harness' and w[5] != 'harness']
+soft = [w for w in mine if issubclass(w[0], SOFT)]
+res['warnings'] = [{'category': w[0].__name__, 'message': w[1][:300], 'file': str(w[2]), 'line': w[3], 'at': w[4]} for w in soft[:5]]
+res['otherWarnings'] = sorted({w[0].__name__ for w in mine if not issubclass(w[0], SOFT)})
+# A warning located inside the library is still the solution's own when it names an API the solution writes (a
+# deprecated class whose warning points into the library's metaclass, as qiskit's transpiler passes do).
+source = open('solution.py').read()
+def own(w):
+    if w[4] == 'solution':
+        return True
+    quoted = re.findall(r'\x60+([A-Za-z_][\w.]*)', w[1])
+    return any(re.search(r'\b%s\b' % re.escape(q.rstrip('.').split('.')[-1].rstrip('()')), source) for q in quoted if q.split('.')[-1])
 if res['outcome'] == 'pass' and soft:
-    res['outcome'] = 'warn'
+    res['outcome'] = 'warn' if any(own(w) for w in soft) else 'library-warn'
 finish()
 `;
 
 export interface RunResult {
-  outcome: 'pass' | 'warn' | 'fail' | 'timeout' | 'env-error';
+  /** warn: the solution's own line raised a soft warning; library-warn: only the library's code did (the drift suite
+   *  counts both as soft fails). */
+  outcome: 'pass' | 'warn' | 'library-warn' | 'fail' | 'timeout' | 'env-error';
   error?: string;
   message?: string;
   seconds?: number;
   wallSeconds: number;
-  warnings?: { category: string; message: string; file: string; line: number }[];
+  warnings?: { category: string; message: string; file: string; line: number; at: 'solution' | 'library' }[];
   otherWarnings?: string[];
   libraryVersion?: string;
 }
 
-export function programText(task: Pick<DriftTask, 'harness' | 'entryPoint'>, code: string): string {
-  return `${code.replace(/\s+$/, '')}\n\n\n${task.harness.replace(/\s+$/, '')}\n\n\ncheck(${task.entryPoint})\n`;
-}
-
-export function runSolution(env: Environment, library: string, task: DriftTask, solution: DriftSolution, timeoutS: number): Promise<RunResult> {
+export function runSolution(env: Environment, library: string, task: DriftTask, solution: DriftSolution, timeoutS: number, soft: SoftRule = 'deprecation-family'): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'drift-validate-'));
-  writeFileSync(join(dir, 'program.py'), programText(task, solution.code));
+  writeFileSync(join(dir, 'solution.py'), solution.code);
+  writeFileSync(join(dir, 'harness.py'), task.harness);
   writeFileSync(join(dir, '_driver.py'), DRIVER);
   const out = join(dir, '_result.json');
   const started = Date.now();
   return new Promise((resolvePromise) => {
-    const child = spawn(env.python, ['-I', '_driver.py', library, task.entryPoint, out], {
+    const [exe, ...prefix] = env.python;
+    const child = spawn(exe!, [...prefix, '-I', '_driver.py', library, task.entryPoint, out, soft], {
       cwd: dir,
-      env: { PATH: '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', PYTHONHASHSEED: '0' },
+      env: { PATH: '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', PYTHONHASHSEED: '0', ...(env.env ?? {}) },
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
     });
@@ -282,12 +351,16 @@ export interface TaskReport {
 }
 
 const ok = (r: RunResult) => r.outcome === 'pass';
+/** The solution's own code is clean: it passes, or only the library's code warned (which no solution can avoid). */
+const clean = (r: RunResult) => r.outcome === 'pass' || r.outcome === 'library-warn';
 
 /** Where an environment lies relative to a solution's versions: inside them, newer (above) or older (below). */
 export function envRelation(solution: DriftSolution, version: string): 'inside' | 'newer' | 'older' {
   if (solution.versions.trim() === '' || satisfies(version, solution.versions)) return 'inside';
-  // The environment is newer when some version below it is inside the solution's versions.
-  const below = coverageGrid().filter((v) => compareVersions(v, version) < 0);
+  // The environment is newer when some version below it is inside the solution's versions (the grid of 1.x and 2.x,
+  // the versions the specifier names, and one below every release, for 0.x libraries such as qiskit 0.43).
+  const named = solution.versions.match(/\d+(?:\.\d+)*/g) ?? [];
+  const below = [...coverageGrid(named), BEFORE_VERSION].filter((v) => compareVersions(v, version) < 0);
   return below.some((v) => satisfies(v, solution.versions)) ? 'newer' : 'older';
 }
 
@@ -299,12 +372,12 @@ export function evaluateTask(task: DriftTask, envs: readonly Environment[], resu
   });
   envs.forEach((env, e) => {
     const d = diagonal[e]!;
-    if (d < 0) problems.push(`no solution for ${env.suite} (${env.version})`);
+    if (d < 0) problems.push(`no solution for ${env.name} (${env.version})`);
     else {
       const r = results[d]![e]!;
-      if (!ok(r)) problems.push(`version-aware solution ${JSON.stringify(task.solutions[d]!.versions)} is ${label(r)} on ${env.suite} (${env.version})${r.message ? `: ${r.message.split('\n')[0]}` : ''}${r.warnings?.length ? `: ${r.warnings[0]!.category}: ${r.warnings[0]!.message}` : ''}`);
+      if (!clean(r)) problems.push(`version-aware solution ${JSON.stringify(task.solutions[d]!.versions)} is ${label(r)} on ${env.name} (${env.version})${r.message ? `: ${r.message.split('\n')[0]}` : ''}${r.warnings?.length ? `: ${r.warnings[0]!.category}: ${r.warnings[0]!.message}` : ''}`);
     }
-    for (const row of results) if (row[e]!.outcome === 'env-error') problems.push(`environment ${env.suite} cannot import the library: ${row[e]!.message}`);
+    for (const row of results) if (row[e]!.outcome === 'env-error') problems.push(`environment ${env.name} cannot import the library: ${row[e]!.message}`);
   });
   const newest = task.solutions.indexOf(newestSolution(task)!);
   const oldest = task.solutions.indexOf(oldestSolution(task)!);
@@ -349,8 +422,12 @@ export function label(r: RunResult): string {
   switch (r.outcome) {
     case 'pass':
       return '✓';
-    case 'warn':
-      return `⚠${r.warnings?.[0]?.category === 'FutureWarning' ? 'F' : r.warnings?.[0]?.category === 'PendingDeprecationWarning' ? 'P' : 'D'}`;
+    case 'warn': {
+      const w = r.warnings?.find((x) => x.at === 'solution') ?? r.warnings?.[0];
+      return `⚠${w?.category === 'FutureWarning' ? 'F' : w?.category === 'PendingDeprecationWarning' ? 'P' : 'D'}`;
+    }
+    case 'library-warn':
+      return '⚠L';
     case 'timeout':
       return '⏱';
     case 'env-error':
@@ -374,17 +451,21 @@ function cell(rep: TaskReport, e: number): string {
 
 export function markdownSection(set: DriftTaskSet, envs: readonly Environment[], reports: readonly TaskReport[]): string {
   const lines: string[] = [];
-  const envHead = envs.map((e) => `${e.suite} ${e.version}`);
-  lines.push(`Environments: ${envs.map((e) => `${e.suite} (${set.distribution} ${e.version}, Debian ${e.debianVersion}, Python ${e.pythonVersion})`).join('; ')}.`);
+  const envHead = envs.map((e) => `${e.name} ${e.version}`);
+  lines.push(`Environments: ${envs.map((e) => `${e.name} (${set.distribution} ${e.version}, ${e.origin}, Python ${e.pythonVersion})`).join('; ')}.`);
   lines.push('');
-  const counts = categoryCounts(set.tasks);
-  lines.push('| category | tasks | forward drift | backward drift | both | version-aware passes (diagonal) | version-oblivious passes |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  const counts = categoryCounts(set.tasks, set.categories);
+  // Where the library's own code warns on a version-aware solution (⚠L), a column says how often: the drift suite
+  // counts those as soft fails although no solution can avoid them.
+  const libraryWarned = (rs: readonly TaskReport[]) => rs.reduce((n, r) => n + r.diagonal.filter((d, e) => d >= 0 && r.results[d]![e]!.outcome === 'library-warn').length, 0);
+  const withLibrary = libraryWarned(reports) > 0;
+  lines.push(`| category | tasks | forward drift | backward drift | both | version-aware passes (diagonal) |${withLibrary ? ' of the others, ⚠L |' : ''} version-oblivious passes |`);
+  lines.push(`|---|---:|---:|---:|---:|---:|${withLibrary ? '---:|' : ''}---:|`);
   const row = (name: string, rs: readonly TaskReport[]) => {
     const diagPass = rs.reduce((n, r) => n + r.diagonal.filter((d, e) => d >= 0 && ok(r.results[d]![e]!)).length, 0);
     const oblPass = rs.reduce((n, r) => n + r.results[r.newest]!.filter(ok).length, 0);
     const cells = rs.length * envs.length;
-    lines.push(`| ${name} | ${rs.length} | ${rs.filter((r) => r.forward).length} | ${rs.filter((r) => r.backward).length} | ${rs.filter((r) => r.forward && r.backward).length} | ${diagPass}/${cells} | ${oblPass}/${cells} |`);
+    lines.push(`| ${name} | ${rs.length} | ${rs.filter((r) => r.forward).length} | ${rs.filter((r) => r.backward).length} | ${rs.filter((r) => r.forward && r.backward).length} | ${diagPass}/${cells} |${withLibrary ? ` ${libraryWarned(rs)} |` : ''} ${oblPass}/${cells} |`);
   };
   for (const [cat] of counts) row(cat, reports.filter((r) => r.task.category === cat));
   row('**all**', reports);
@@ -409,7 +490,7 @@ function replaceSection(text: string, library: string, body: string): string {
 }
 
 function consoleTable(set: DriftTaskSet, envs: readonly Environment[], reports: readonly TaskReport[]): string {
-  const head = ['task', 'cat', ...envs.map((e) => `${e.suite} ${e.version}`)];
+  const head = ['task', 'cat', ...envs.map((e) => `${e.name} ${e.version}`)];
   const rows = reports.map((r) => [r.task.id, r.task.category, ...envs.map((_, e) => cell(r, e).replace(/\*\*(.*?)\*\*/g, '[$1]'))]);
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const fmt = (r: string[]) => r.map((x, c) => x.padEnd(widths[c]!)).join('  ');
@@ -425,12 +506,14 @@ async function main(): Promise<number> {
   let readme = existsSync(README) ? readFileSync(README, 'utf8') : '';
   for (const library of args.libraries) {
     const file = join(TASK_DIR, `${library}.json`);
-    let envs = discoverEnvironments(args.envRoot, library);
-    if (args.suites) envs = envs.filter((e) => args.suites!.includes(e.suite));
+    const debian = discoverEnvironments(args.envRoot, library);
+    const others = registryEnvironments(args.registry, library).filter((r) => !debian.some((d) => d.version === r.version));
+    let envs = [...debian, ...others].sort((a, b) => compareVersions(a.version, b.version));
+    if (args.suites) envs = envs.filter((e) => args.suites!.includes(e.name));
     const set = parseTaskSet(readFileSync(file, 'utf8'), { source: file, coverVersions: coverageGrid(envs.map((e) => e.version)) });
     const tasks = args.tasks.length ? set.tasks.filter((t) => args.tasks.includes(t.id)) : set.tasks;
     if (envs.length === 0) {
-      console.error(`${library}: no environments under ${args.envRoot}`);
+      console.error(`${library}: no environments under ${args.envRoot} or in ${args.registry}`);
       failed = true;
       continue;
     }
@@ -440,9 +523,9 @@ async function main(): Promise<number> {
       failed = true;
     }
     const jobs: (() => Promise<RunResult>)[] = [];
-    for (const t of tasks) for (const s of t.solutions) for (const env of envs) jobs.push(() => runSolution(env, library, t, s, args.timeoutS));
+    for (const t of tasks) for (const s of t.solutions) for (const env of envs) jobs.push(() => runSolution(env, library, t, s, args.timeoutS, args.soft));
     const t0 = Date.now();
-    if (!args.quiet) console.error(`${library}: ${tasks.length} tasks, ${jobs.length} runs in ${envs.map((e) => `${e.suite} ${e.version}`).join(', ')}`);
+    if (!args.quiet) console.error(`${library}: ${tasks.length} tasks, ${jobs.length} runs in ${envs.map((e) => `${e.name} ${e.version}`).join(', ')}`);
     const flat = await pool(jobs, args.jobs, (n) => {
       if (!args.quiet && (n % 25 === 0 || n === jobs.length)) process.stderr.write(`  ${n}/${jobs.length} (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
     });
@@ -453,7 +536,7 @@ async function main(): Promise<number> {
     });
     envs.forEach((env, e) => {
       const seen = [...new Set(reports.flatMap((r) => r.results.map((row) => row[e]!.libraryVersion).filter((v): v is string => !!v)))];
-      if (!args.quiet) console.error(`  ${env.suite}: Debian ${env.debianVersion} -> ${env.version}; the library says ${seen.join(', ') || '?'}`);
+      if (!args.quiet) console.error(`  ${env.name}: ${env.origin} -> ${env.version}; the library says ${seen.join(', ') || '?'}`);
     });
     console.log(consoleTable(set, envs, reports));
     const fwd = reports.filter((r) => r.forward).length;
@@ -472,7 +555,7 @@ async function main(): Promise<number> {
         forward: r.forward,
         backward: r.backward,
         problems: r.problems,
-        solutions: r.task.solutions.map((s, i) => ({ versions: s.versions, results: envs.map((env, e) => ({ suite: env.suite, version: env.version, diagonal: r.diagonal[e] === i, ...r.results[i]![e]! })) })),
+        solutions: r.task.solutions.map((s, i) => ({ versions: s.versions, results: envs.map((env, e) => ({ environment: env.name, version: env.version, diagonal: r.diagonal[e] === i, ...r.results[i]![e]! })) })),
       })),
     };
   }

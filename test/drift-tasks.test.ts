@@ -27,23 +27,27 @@ import {
 
 const TASK_DIR = join(__dirname, '..', 'tasks', 'drift');
 
-/** The four Debian environments per library (upstream versions of the Debian packages). */
-const DEBIAN: Record<string, string[]> = {
+/** The environments each set was validated in: the four Debian ones (upstream versions of the Debian packages), and
+ *  the three Qiskit releases of the quantum-api-drift paper. */
+const ENVIRONMENTS: Record<string, string[]> = {
   numpy: ['1.19.5', '1.24.2', '2.2.4', '2.4.6'],
   scipy: ['1.6.0', '1.10.1', '1.15.3', '1.17.1'],
   torch: ['1.7.1', '1.13.1', '2.6.0', '2.14.1'],
+  qiskit: ['0.43.3', '1.3.0', '2.0.0'],
 };
-const MINIMUM: Record<string, number> = { numpy: 40, scipy: 40, torch: 20 };
+const MINIMUM: Record<string, number> = { numpy: 40, scipy: 40, torch: 20, qiskit: 50 };
+/** The quantum-api-drift paper's eight task categories, in its order. */
+const PAPER_CATEGORIES = ['circuit-construction', 'gate-operations', 'transpilation', 'simulation-execution', 'measurement', 'classical-quantum', 'serialization', 'algorithms'];
 
 function messages(issues: readonly DriftTaskIssue[]): string[] {
   return issues.map(formatIssue);
 }
 
 describe('shipped task sets', () => {
-  for (const library of Object.keys(DEBIAN)) {
-    test(`${library}.json loads, validates and covers 1.0-3.0 and the Debian versions`, () => {
+  for (const library of Object.keys(ENVIRONMENTS)) {
+    test(`${library}.json loads, validates and covers 1.0-3.0 and the versions of its environments`, () => {
       const text = readFileSync(join(TASK_DIR, `${library}.json`), 'utf8');
-      const r = loadTaskSet(text, { coverVersions: coverageGrid(DEBIAN[library]) });
+      const r = loadTaskSet(text, { coverVersions: coverageGrid(ENVIRONMENTS[library]) });
       assert.ok(r.ok, r.ok ? '' : messages(r.issues).join('\n'));
       const set = r.taskSet;
       assert.equal(set.library, library);
@@ -53,7 +57,7 @@ describe('shipped task sets', () => {
 
       const categories = new Set<string>();
       for (const t of set.tasks) {
-        assert.ok(isDriftCategory(t.category), `${t.id}: ${t.category}`);
+        assert.ok(set.categories ? set.categories.includes(t.category) : isDriftCategory(t.category), `${t.id}: ${t.category}`);
         categories.add(t.category);
         assert.ok(t.id.startsWith(`${library}/`), t.id);
         assert.ok(t.prompt.startsWith('Using {library} v{version}, '), `${t.id}: the prompt starts with the version anchor`);
@@ -66,11 +70,11 @@ describe('shipped task sets', () => {
           assert.ok(definesName(s.code, t.entryPoint), `${t.id} ${s.versions}: defines ${t.entryPoint}`);
           assert.ok(!/\t/.test(s.code), `${t.id}: no tabs`);
         }
-        // Exactly one solution per Debian version, and per version of the 1.0-3.0 grid.
-        for (const v of DEBIAN[library]!) {
+        // Exactly one solution per environment's version, and per version of the 1.0-3.0 grid.
+        for (const v of ENVIRONMENTS[library]!) {
           assert.equal(t.solutions.filter((s) => satisfies(v, s.versions)).length, 1, `${t.id} at ${v}`);
         }
-        assert.deepEqual(coverageIssues(t, coverageGrid(DEBIAN[library])), [], t.id);
+        assert.deepEqual(coverageIssues(t, coverageGrid(ENVIRONMENTS[library])), [], t.id);
         // The newest solution is the open-ended one, and differs from the oldest.
         const newest = newestSolution(t)!;
         assert.ok(satisfies('9999.0', newest.versions), `${t.id}: newest ${newest.versions}`);
@@ -81,17 +85,40 @@ describe('shipped task sets', () => {
     });
   }
 
-  test('every category is used across the three sets', () => {
+  test("qiskit.json: the paper's eight categories, each with at least five tasks, its version anchor, no execute() in a harness", () => {
+    const set = parseTaskSet(readFileSync(join(TASK_DIR, 'qiskit.json'), 'utf8'));
+    assert.deepEqual(set.categories, PAPER_CATEGORIES);
+    for (const c of PAPER_CATEGORIES) assert.ok(set.tasks.filter((t) => t.category === c).length >= 5, c);
+    for (const t of set.tasks) {
+      assert.ok(t.prompt.startsWith('Using {library} v{version}, '), t.id);
+      // Version-agnostic harnesses: no execution API, simulator backend or primitive that changed across releases.
+      assert.doesNotMatch(t.harness, /\bexecute\(|BasicAer|BasicSimulator|Sampler|Estimator|\.run\(/, t.id);
+      assert.ok(t.solutions.every((s) => !/\bAer\b|qiskit_aer/.test(s.code)), `${t.id}: solutions use the built-in simulators only`);
+    }
+  });
+
+  test('every change-kind category is used across the numpy, scipy and torch sets', () => {
     const used = new Set<string>();
-    for (const library of Object.keys(DEBIAN)) {
+    for (const library of ['numpy', 'scipy', 'torch']) {
       for (const t of parseTaskSet(readFileSync(join(TASK_DIR, `${library}.json`), 'utf8')).tasks) used.add(t.category);
     }
     assert.deepEqual([...used].sort(), [...DRIFT_CATEGORIES].sort());
   });
 
+  test('a file declaring its categories: tasks must use one of them; the declaration is checked', () => {
+    const file = (categories: unknown, category: string) => JSON.stringify({ library: 'numpy', distribution: 'numpy', categories, tasks: [task({ category })] });
+    assert.ok(loadTaskSet(file(['arrays', 'io'], 'io')).ok);
+    const unknown = loadTaskSet(file(['arrays', 'io'], 'renamed'));
+    assert.ok(!unknown.ok && messages(unknown.issues).some((m) => /numpy\/double: category: unknown category "renamed" \(expected one of arrays, io\)/.test(m)), JSON.stringify(unknown));
+    const twice = loadTaskSet(file(['io', 'io'], 'io'));
+    assert.ok(!twice.ok && messages(twice.issues).some((m) => /categories: names a category twice/.test(m)));
+    const bad = loadTaskSet(file('io', 'io'));
+    assert.ok(!bad.ok && messages(bad.issues).some((m) => /categories: must be a non-empty list/.test(m)));
+  });
+
   test('the README table lists the task counts of the files', () => {
     const readme = readFileSync(join(TASK_DIR, 'README.md'), 'utf8');
-    for (const library of Object.keys(DEBIAN)) {
+    for (const library of Object.keys(ENVIRONMENTS)) {
       const n = parseTaskSet(readFileSync(join(TASK_DIR, `${library}.json`), 'utf8')).tasks.length;
       assert.match(readme, new RegExp(`\\| \`${library}\\.json\` \\| ${library} \\| ${n} \\|`));
     }

@@ -12,7 +12,7 @@ import { discoverEnvironments } from '../../scripts/validate-drift-tasks';
 const REPO_ROOT = join(__dirname, '..', '..');
 const ENV_ROOT = process.env.ANACHRON_ENV_CACHE ?? join(homedir(), '.cache', 'anachron', 'debian');
 const PAIR = ['bullseye', 'sid'];
-const envs = discoverEnvironments(ENV_ROOT, 'numpy').filter((e) => PAIR.includes(e.suite));
+const envs = discoverEnvironments(ENV_ROOT, 'numpy').filter((e) => PAIR.includes(e.name));
 const SKIP =
   process.env.ANACHRON_GATED !== '1'
     ? 'set ANACHRON_GATED=1 to run the drift tasks in real Debian environments'
@@ -22,13 +22,13 @@ const SKIP =
 
 interface RunJson {
   numpy: {
-    environments: { suite: string; version: string }[];
+    environments: { name: string; version: string }[];
     tasks: {
       id: string;
       problems: string[];
       forward: boolean;
       backward: boolean;
-      solutions: { versions: string; results: { suite: string; diagonal: boolean; outcome: string; error?: string }[] }[];
+      solutions: { versions: string; results: { environment: string; diagonal: boolean; outcome: string; error?: string }[] }[];
     }[];
   };
 }
@@ -44,7 +44,7 @@ test('numpy drift tasks in Debian bullseye and sid', { skip: SKIP, timeout: 15 *
     );
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     const run = (JSON.parse(readFileSync(out, 'utf8')) as RunJson).numpy;
-    assert.deepEqual(run.environments.map((e) => [e.suite, e.version]), [['bullseye', '1.19.5'], ['sid', '2.4.6']]);
+    assert.deepEqual(run.environments.map((e) => [e.name, e.version]), [['bullseye', '1.19.5'], ['sid', '2.4.6']]);
     assert.ok(run.tasks.length >= 40, `${run.tasks.length} tasks`);
 
     let newestFailsOld = 0;
@@ -54,9 +54,9 @@ test('numpy drift tasks in Debian bullseye and sid', { skip: SKIP, timeout: 15 *
       // The version-aware solution passes in both environments, without warnings.
       const diagonal = t.solutions.flatMap((s) => s.results.filter((x) => x.diagonal));
       assert.equal(diagonal.length, 2, t.id);
-      for (const d of diagonal) assert.equal(d.outcome, 'pass', `${t.id} in ${d.suite}: ${d.outcome} ${d.error ?? ''}`);
-      const newest = t.solutions[0]!.results.find((x) => x.suite === 'bullseye')!;
-      const oldest = t.solutions[t.solutions.length - 1]!.results.find((x) => x.suite === 'sid')!;
+      for (const d of diagonal) assert.equal(d.outcome, 'pass', `${t.id} in ${d.environment}: ${d.outcome} ${d.error ?? ''}`);
+      const newest = t.solutions[0]!.results.find((x) => x.environment === 'bullseye')!;
+      const oldest = t.solutions[t.solutions.length - 1]!.results.find((x) => x.environment === 'sid')!;
       if (newest.outcome !== 'pass') newestFailsOld++;
       if (oldest.outcome !== 'pass') oldestFailsNew++;
     }

@@ -19,6 +19,7 @@ function num(n: number | undefined): string {
 function provenanceText(v: VersionInfo): string {
   const p = v.provenance;
   if (p.debian_suite) return `Debian ${p.debian_suite} ${p.debian_version ?? ''}`.trim();
+  if (p.source === 'venv-runtime') return `venv, Python ${p.python ?? '?'}${p.dependencies_before ? `, dependencies published by ${p.dependencies_before.slice(0, 10)}` : ''}`;
   if (p.tag) return `${p.repository ?? ''} ${p.tag}${p.commit ? ` @ ${p.commit.slice(0, 10)}` : ''}`.trim();
   return Object.entries(p).filter(([k]) => k !== 'source').map(([k, val]) => `${k}=${val}`).join(', ');
 }

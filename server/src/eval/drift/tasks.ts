@@ -51,6 +51,9 @@ export interface DriftTaskSet {
   library: string;
   /** Distribution name on the package index. */
   distribution: string;
+  /** The categories the file's tasks are grouped in, in report order, when not DRIFT_CATEGORIES (the Qiskit set
+   *  uses the quantum-api-drift paper's eight: circuit construction, gate operations, …). */
+  categories?: string[];
   tasks: DriftTask[];
 }
 
@@ -77,7 +80,7 @@ export class DriftTaskFormatError extends Error {
 
 export type DriftLoadResult = { ok: true; taskSet: DriftTaskSet } | { ok: false; issues: DriftTaskIssue[] };
 
-const TOP_FIELDS = ['library', 'distribution', 'tasks', 'comment'] as const;
+const TOP_FIELDS = ['library', 'distribution', 'categories', 'tasks', 'comment'] as const;
 const TASK_FIELDS = ['id', 'category', 'prompt', 'entryPoint', 'harness', 'solutions', 'apis', 'comment'] as const;
 const SOLUTION_FIELDS = ['versions', 'code'] as const;
 
@@ -251,7 +254,7 @@ function checkString(
 function validateTask(
   raw: unknown,
   index: number,
-  set: { library: string },
+  set: { library: string; categories: readonly string[] | null },
   opts: Required<ValidateOptions>,
   issues: DriftTaskIssue[],
 ): DriftTask | null {
@@ -270,8 +273,9 @@ function validateTask(
   if (id && opts.requireIdPrefix && !id.startsWith(`${set.library}/`)) issues.push({ taskId, field: 'id', message: `must start with "${set.library}/"` });
 
   const category = checkString(issues, raw, 'category', taskId, 'category');
-  if (category && opts.requireKnownCategory && !isDriftCategory(category)) {
-    issues.push({ taskId, field: 'category', message: `unknown category ${JSON.stringify(category)} (expected one of ${DRIFT_CATEGORIES.join(', ')})` });
+  const known = set.categories ?? DRIFT_CATEGORIES;
+  if (category && opts.requireKnownCategory && !known.includes(category)) {
+    issues.push({ taskId, field: 'category', message: `unknown category ${JSON.stringify(category)} (expected one of ${known.join(', ')})` });
   }
   const prompt = checkString(issues, raw, 'prompt', taskId, 'prompt');
   if (prompt) {
@@ -352,6 +356,14 @@ export function validateTaskSet(data: unknown, options: ValidateOptions = {}): D
   }
   const library = checkString(issues, data, 'library', undefined, 'library', { pattern: DOTTED, patternText: 'an import name' });
   const distribution = checkString(issues, data, 'distribution', undefined, 'distribution', { pattern: DISTRIBUTION, patternText: 'a distribution name' });
+  let categories: string[] | null = null;
+  if (data.categories !== undefined) {
+    const c = data.categories;
+    if (!Array.isArray(c) || c.length === 0 || !c.every((x) => typeof x === 'string' && /^[a-z0-9][a-z0-9-]*$/.test(x))) {
+      issues.push({ field: 'categories', message: 'must be a non-empty list of category names (lowercase letters, digits and "-")' });
+    } else if (new Set(c).size !== c.length) issues.push({ field: 'categories', message: 'names a category twice' });
+    else categories = c as string[];
+  }
   const rawTasks = data.tasks;
   const tasks: DriftTask[] = [];
   if (rawTasks === undefined) issues.push({ field: 'tasks', message: 'missing' });
@@ -360,7 +372,7 @@ export function validateTaskSet(data: unknown, options: ValidateOptions = {}): D
   else if (library) {
     const seen = new Map<string, number>();
     rawTasks.forEach((raw, i) => {
-      const t = validateTask(raw, i, { library }, opts, issues);
+      const t = validateTask(raw, i, { library, categories }, opts, issues);
       const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : null;
       if (id !== null) {
         const first = seen.get(id);
@@ -371,7 +383,7 @@ export function validateTaskSet(data: unknown, options: ValidateOptions = {}): D
     });
   }
   if (issues.length > 0 || !library || !distribution) return { ok: false, issues };
-  return { ok: true, taskSet: { library, distribution, tasks } };
+  return { ok: true, taskSet: { library, distribution, ...(categories ? { categories } : {}), tasks } };
 }
 
 /**
@@ -521,13 +533,13 @@ export function harnessApiUses(task: Pick<DriftTask, 'harness' | 'apis'>): strin
   return [...found];
 }
 
-/** Counts of tasks per category, in DRIFT_CATEGORIES order (then any other category, sorted). */
-export function categoryCounts(tasks: readonly Pick<DriftTask, 'category'>[]): Map<string, number> {
+/** Counts of tasks per category, in the order of `order` (default DRIFT_CATEGORIES; then any other category, sorted). */
+export function categoryCounts(tasks: readonly Pick<DriftTask, 'category'>[], order: readonly string[] = DRIFT_CATEGORIES): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const c of DRIFT_CATEGORIES) counts.set(c, 0);
+  for (const c of order) counts.set(c, 0);
   for (const t of tasks) counts.set(t.category, (counts.get(t.category) ?? 0) + 1);
-  const known = DRIFT_CATEGORIES.filter((c) => (counts.get(c) ?? 0) > 0).map((c) => [c, counts.get(c)!] as const);
-  const other = [...counts].filter(([c, n]) => !isDriftCategory(c) && n > 0).sort(([a], [b]) => (a < b ? -1 : 1));
+  const known = order.filter((c) => (counts.get(c) ?? 0) > 0).map((c) => [c, counts.get(c)!] as const);
+  const other = [...counts].filter(([c, n]) => !order.includes(c) && n > 0).sort(([a], [b]) => (a < b ? -1 : 1));
   return new Map([...known, ...other]);
 }
 
