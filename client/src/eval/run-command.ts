@@ -47,6 +47,7 @@ import { availableChatModels, languageModelHandler } from './lm-provider.js';
 import { showBenchmarkReport } from './reports-command.js';
 import type { Anachron } from '../extension.js';
 import { compareVersions } from '../../../server/src/core/versions.js';
+import { bundledTaskLibraries } from '../../../server/src/eval/drift/task-files.js';
 
 const ENDPOINTS_KEY = 'anachron.bench.endpoints';
 const LIBRARIES_KEY = 'anachron.bench.libraries';
@@ -272,7 +273,7 @@ async function driftFlow(anachron: Anachron, root: string, where: string): Promi
   }
   const total = 4;
   const tasksFolder = path.join(anachron.context.extensionPath, 'tasks', 'drift');
-  const withTasks = ['numpy', 'scipy', 'torch'].filter((l) => existsSync(path.join(tasksFolder, `${l}.json`)));
+  const withTasks = bundledTaskLibraries(tasksFolder);
   let envs: { library: string; version: string }[];
   try {
     envs = await window.withProgress({ location: ProgressLocation.Notification, title: 'anachron: looking for version environments…' }, () => driftEnvironments(anachron, withTasks));

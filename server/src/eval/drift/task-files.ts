@@ -2,7 +2,7 @@
 // source tree), or the config's drift.taskFiles (drift task files, or HumanEval-style files with the library they are
 // for), read and validated with tasks.ts / humaneval.ts; several files of one library are joined; drift.taskIds
 // keeps only the tasks named.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { RunConfig } from '../runs/config.js';
 import type { HumanEvalTaskFile } from './config.js';
@@ -20,9 +20,13 @@ export function defaultDriftTasksFolder(): string {
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
-/** The libraries with a bundled task file. */
+/** The libraries with a bundled task file (tasks/drift/LIBRARY.json), sorted. */
 export function bundledTaskLibraries(folder = defaultDriftTasksFolder()): string[] {
-  return ['numpy', 'scipy', 'torch'].filter((lib) => existsSync(join(folder, `${lib}.json`)));
+  try {
+    return readdirSync(folder).filter((f) => /^[A-Za-z0-9_]+\.json$/.test(f)).map((f) => f.slice(0, -'.json'.length)).sort();
+  } catch {
+    return [];
+  }
 }
 
 function readText(file: string): string {
