@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { listMatrixApis } from '../server/src/eval/models/matrix-listing.js';
 import { checkReferences } from '../server/src/core/checker.js';
 import { parseCommandLinePin, type Pin } from '../server/src/core/pins.js';
-import { findApiReferences } from '../server/src/core/python/references.js';
+import { findApiReferences } from '../server/src/core/python/file-syntax.js';
 import { ApiKnowledge, type ApiAnswer, type MatchesAnswer, type NotFoundAnswer } from '../server/src/knowledge/api-lookup.js';
 import { readToolAnswer, renderLookup, renderMigration, renderSnippetReport } from '../server/src/knowledge/render.js';
 import { checkSnippet, migrateSnippet } from '../server/src/knowledge/snippet.js';

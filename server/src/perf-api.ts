@@ -4,6 +4,6 @@ export { openMatrixCatalog } from './store/catalog.js';
 export { chooseSqlite } from './store/sqlite/driver.js';
 export { defaultMatricesFolder } from './store/matrices-folder.js';
 export { loadPythonParser } from './parser/python-parser.js';
-export { findApiReferences } from './core/python/references.js';
+export { findApiReferences } from './core/python/file-syntax.js';
 export { analyzeTree } from './core/analyze.js';
 export { parseCommandLinePin } from './core/pins.js';

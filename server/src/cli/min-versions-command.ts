@@ -9,7 +9,7 @@ import type { LibraryMatrix } from '../core/api-model.js';
 import type { Finding } from '../core/findings.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, parseCommandLinePin, type Pin } from '../core/pins.js';
-import { findApiReferences } from '../core/python/references.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
 import { loadPythonParser } from '../parser/python-parser.js';
 import {
   computeRequirement,

@@ -3,17 +3,22 @@ import type { Tree } from 'web-tree-sitter';
 import { applySettings } from './apply-settings.js';
 import { checkReferences, type CheckContext } from './checker.js';
 import type { Finding } from './findings.js';
-import { findApiReferences } from './python/references.js';
-import { findSuppressions, isSuppressed } from './python/suppressions.js';
+import { fileSyntax, type FileSyntax } from './python/file-syntax.js';
+import { isSuppressed } from './python/suppressions.js';
 import type { ProjectSettings } from './settings.js';
 
 export interface AnalysisContext extends CheckContext {
   settings?: ProjectSettings;
 }
 
-export function analyzeTree(tree: Tree, ctx: AnalysisContext): Finding[] {
-  const findings = checkReferences(findApiReferences(tree), ctx);
-  const suppressions = findSuppressions(tree);
+/** Findings for a file's syntax (its references and suppression comments). */
+export function analyzeSyntax(syntax: FileSyntax, ctx: AnalysisContext): Finding[] {
+  const findings = checkReferences(syntax.references, ctx);
+  const { suppressions } = syntax;
   const kept = suppressions.size === 0 ? findings : findings.filter((f) => !isSuppressed(suppressions, f.range.start.line, f.code));
   return applySettings(kept, ctx.settings);
+}
+
+export function analyzeTree(tree: Tree, ctx: AnalysisContext): Finding[] {
+  return analyzeSyntax(fileSyntax(tree), ctx);
 }

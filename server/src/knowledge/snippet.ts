@@ -6,7 +6,7 @@ import type { Tree } from 'web-tree-sitter';
 import { analyzeTree, type AnalysisContext } from '../core/analyze.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { fixesFor, type Fix, type TextEdit } from '../core/fixes.js';
-import { findApiReferences } from '../core/python/references.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
 import type { SourceRange } from '../core/source-range.js';
 import { formatMigrationItem, migrationNotes, type MigrationItem } from '../eval/drift/migration-notes.js';
 import type { PythonParser } from '../parser/python-parser.js';

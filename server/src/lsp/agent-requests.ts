@@ -9,7 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisContext } from '../core/analyze.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { apiAt } from '../core/hover.js';
-import { findApiReferences } from '../core/python/references.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
 import { changedLinesSince, repositoryRoot, resolveCommit, untrackedFiles } from '../git/git.js';
 import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import { renderMigration, renderReview } from '../knowledge/render.js';

@@ -11,7 +11,7 @@ import { formatSignature, type LibraryMatrix } from '../core/api-model.js';
 import { apiAt } from '../core/hover.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, type Pin } from '../core/pins.js';
-import { findApiReferences } from '../core/python/references.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
 import { stateAt } from '../core/version-state.js';
 import { satisfies } from '../core/versions.js';
 import { loadPythonParser } from '../parser/python-parser.js';

@@ -18,7 +18,7 @@ import { analyzeTree } from '../core/analyze.js';
 import { fixesFor, type FixableFinding, type TextEdit } from '../core/fixes.js';
 import { hoverFor } from '../core/hover.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
-import { findApiReferences } from '../core/python/references.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';

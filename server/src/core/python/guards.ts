@@ -1,10 +1,12 @@
 // Code that expects an API to be missing and handles it is not an anachronism: imports inside
 // `try: … except ImportError:` (and the handler), uses under `if hasattr(mod, "name"):` (and the other branch),
 // branches selected by the library's version, and blocks that expect an exception (`with pytest.raises(…)`).
-// The guarded regions are computed once per tree; a reference is then guarded when a region holds it.
-import type { Node } from 'web-tree-sitter';
+// Each chunk's guarded regions are read once into plain data (`guardFacts`); whether a condition reads a version can
+// depend on a flag assigned elsewhere in the file, so the regions are settled when the file's chunks are linked
+// (`GuardIndex`), and a reference is then guarded when a region holds it.
+import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 import { walk } from './syntax.js';
-import type { TreeIndex } from './tree-index.js';
+import type { Span } from './chunk-position.js';
 
 /** Expressions that read a library's version: a condition using one selects code per version. */
 const READS_VERSION = /__version__|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution|\bversion\.(?:version|full_version|short_version)\b|\bversion\(\s*['"]/;
@@ -12,9 +14,11 @@ const READS_VERSION = /__version__|NumpyVersion|parse_version|LooseVersion|Stric
 /** How a reference fails when what it names is missing: the exception a handler must catch to guard it. */
 export type Failure = 'module-import' | 'import' | 'attribute' | 'name' | 'call';
 
+const ALL_FAILURES: Failure[] = ['module-import', 'import', 'attribute', 'name', 'call'];
+
 /** Exceptions and the failures they catch (ModuleNotFoundError only covers a missing module, not a missing name). */
 const CAUGHT: [RegExp, Failure[]][] = [
-  [/\b(Exception|BaseException)\b/, ['module-import', 'import', 'attribute', 'name', 'call']],
+  [/\b(Exception|BaseException)\b/, ALL_FAILURES],
   [/\bImportError\b/, ['module-import', 'import']],
   [/\bModuleNotFoundError\b/, ['module-import']],
   [/\bAttributeError\b/, ['attribute']],
@@ -22,37 +26,52 @@ const CAUGHT: [RegExp, Failure[]][] = [
   [/\bTypeError\b/, ['call']],
 ];
 
-
 /** `with pytest.raises(…)`, `with assert_raises(…)`, `with self.assertRaises(…)`: the block is meant to fail. */
 const EXPECTS_FAILURE = /(^|\.)(raises|assert_raises|assertRaises|assert_raises_regex|assertRaisesRegex|raises_regex)\s*\(/;
 
-interface Region {
+/** A guarded region of a chunk, offsets relative to the chunk's start. */
+export interface RegionFact {
   start: number;
-  end: number;
+  /** 'parent-end': to the end of the block that holds the chunk (the rest of it, after an early exit). */
+  end: number | 'parent-end';
   /** Only references using one of these names are guarded; null guards every reference in the region. */
-  names: Set<string> | null;
+  names: string[] | null;
   /** Only these failures are guarded (a try body guards what its handlers catch); null guards every failure. */
-  failures: Set<Failure> | null;
+  failures: Failure[] | null;
 }
 
-export interface GuardIndex {
-  isGuarded(node: Node, segments: readonly string[], failure: Failure): boolean;
+/** An `if`/`elif` or conditional expression: it selects code per version, or else probes attributes. */
+export interface ConditionalFact {
+  span: Span;
+  /** The condition reads a version itself. */
+  readsVersion: boolean;
+  /** The condition's words: it reads a version when one of them is a version flag of the file. */
+  words: string[];
+  /** The regions when the condition reads no version (its hasattr()/getattr() probes). */
+  probes: RegionFact[];
+}
+
+export interface GuardFacts {
+  regions: RegionFact[];
+  conditionals: ConditionalFact[];
+  /** Names assigned from an expression that reads a library version (`NP2 = np.__version__ >= "2"`). */
+  versionFlags: string[];
 }
 
 /** The failures an except clause catches: `except (ImportError, X) as e:`; a bare `except:` catches them all. */
-function caughtBy(clause: Node): Set<Failure> {
+function caughtBy(clause: SyntaxNode): Set<Failure> {
   // Header is everything before the clause's block, comments dropped (`except:  # noqa: E722`).
-  const block = clause.namedChildren.find((c) => c?.type === 'block');
+  const block = clause.namedChildren.find((c) => c.type === 'block');
   const header = block ? clause.text.slice(0, block.startIndex - clause.startIndex) : clause.text;
   const caught = header.replace(/#[^\n]*/g, '').replace(/^except\*?/, '').replace(/:\s*$/, '').trim();
-  if (caught === '') return new Set(['module-import', 'import', 'attribute', 'name', 'call']);
+  if (caught === '') return new Set(ALL_FAILURES);
   const out = new Set<Failure>();
   for (const [pattern, failures] of CAUGHT) if (pattern.test(caught)) failures.forEach((f) => out.add(f));
   return out;
 }
 
 /** String literals passed to hasattr()/getattr() in a condition. */
-function probedAttributeNames(condition: Node): Set<string> {
+function probedAttributeNames(condition: SyntaxNode): string[] {
   const names = new Set<string>();
   walk(condition, (n) => {
     if (n.type !== 'call') return;
@@ -61,107 +80,156 @@ function probedAttributeNames(condition: Node): Set<string> {
     const nameArg = n.childForFieldName('arguments')?.namedChildren[1];
     if (nameArg?.type === 'string') names.add(nameArg.text.replace(/^[rbuRBU]*['"]+|['"]+$/g, ''));
   });
-  return names;
+  return [...names];
 }
-
-/** Names assigned from an expression that reads a library version (`NP2 = np.__version__ >= "2"`). */
-function versionFlags(index: TreeIndex): Set<string> {
-  const flags = new Set<string>();
-  for (const n of index.ofType('assignment')) {
-    const left = n.childForFieldName('left');
-    const right = n.childForFieldName('right');
-    if (left?.type === 'identifier' && right && READS_VERSION.test(right.text)) flags.add(left.text);
-  }
-  return flags;
-}
-
-function readsVersion(condition: Node, flags: Set<string>): boolean {
-  if (READS_VERSION.test(condition.text)) return true;
-  if (flags.size === 0) return false;
-  const words = condition.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
-  return words.some((w) => flags.has(w));
-}
-
-const region = (node: Node, names: Set<string> | null, failures: Set<Failure> | null = null): Region => ({ start: node.startIndex, end: node.endIndex, names, failures });
 
 /** `not hasattr(…)` / `not getattr(…)`: the probe is negated, so the branches swap roles. */
-function isNegated(condition: Node): boolean {
+function isNegated(condition: SyntaxNode): boolean {
   return condition.type === 'not_operator' || /^\(*\s*not\b/.test(condition.text);
 }
 
 const EXITS = new Set(['return_statement', 'raise_statement', 'continue_statement', 'break_statement']);
 
 /** Whether a block always leaves the enclosing code (its last statement returns, raises, continues or breaks). */
-function exits(block: Node | null): boolean {
-  const last = block?.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment').pop();
+function exits(block: SyntaxNode | null): boolean {
+  const last = block?.namedChildren.filter((c) => c.type !== 'comment').pop();
   return !!last && EXITS.has(last.type);
 }
 
-export function buildGuardIndex(index: TreeIndex): GuardIndex {
-  const regions: Region[] = [];
-  const flags = versionFlags(index);
+function conditionWords(condition: SyntaxNode): string[] {
+  return [...new Set(condition.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])];
+}
 
-  for (const t of index.ofType('try_statement')) {
-    const handlers = t.namedChildren.filter((c): c is Node => c?.type === 'except_clause');
+export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
+  const ofType = (type: string) => copy.byType.get(type) ?? [];
+  const regions: RegionFact[] = [];
+  const conditionals: ConditionalFact[] = [];
+  const region = (node: SyntaxNode, names: string[] | null, failures: Failure[] | null = null): RegionFact => ({
+    start: node.startIndex - chunkStart, end: node.endIndex - chunkStart, names, failures,
+  });
+  const conditional = (node: SyntaxNode, condition: SyntaxNode, probes: RegionFact[]): ConditionalFact => ({
+    span: { start: node.startIndex - chunkStart, end: node.endIndex - chunkStart },
+    readsVersion: READS_VERSION.test(condition.text),
+    words: conditionWords(condition),
+    probes,
+  });
+
+  for (const t of ofType('try_statement')) {
+    const handlers = t.namedChildren.filter((c) => c.type === 'except_clause');
     const caught = new Set<Failure>();
     for (const h of handlers) caughtBy(h).forEach((f) => caught.add(f));
     if (caught.size === 0) continue;
     const body = t.childForFieldName('body');
-    if (body) regions.push(region(body, null, caught));
+    if (body) regions.push(region(body, null, [...caught]));
     // A handler is the fallback for the versions where the body failed.
     for (const h of handlers) if (caughtBy(h).size > 0) regions.push(region(h, null));
   }
-  for (const w of index.ofType('with_statement')) {
-    const clause = w.namedChildren.find((c) => c?.type === 'with_clause');
+  for (const w of ofType('with_statement')) {
+    const clause = w.namedChildren.find((c) => c.type === 'with_clause');
     const body = w.childForFieldName('body');
     if (clause && body && EXPECTS_FAILURE.test(clause.text)) regions.push(region(body, null));
   }
-  const conditionals = [...index.ofType('if_statement'), ...index.ofType('elif_clause')];
-  for (const s of conditionals) {
+  for (const s of [...ofType('if_statement'), ...ofType('elif_clause')]) {
     const condition = s.childForFieldName('condition');
     if (!condition) continue;
-    if (readsVersion(condition, flags)) {
-      regions.push(region(s, null)); // every branch is written for specific versions
-      continue;
-    }
+    const probes: RegionFact[] = [];
     const probed = probedAttributeNames(condition);
-    if (probed.size === 0) continue;
-    const negated = isNegated(condition);
-    const consequence = s.childForFieldName('consequence');
-    const alternatives = s.childrenForFieldName('alternative').filter((a): a is Node => a !== null);
-    // The branch taken when the probe succeeds uses the probed names; the other branch is the fallback.
-    if (consequence) regions.push(region(consequence, negated ? null : probed));
-    for (const alt of alternatives) regions.push(region(alt, negated ? probed : null));
-    // `if not hasattr(np, "x"): return fallback()` — the rest of the block runs only where the probe succeeded.
-    if (negated && s.type === 'if_statement' && alternatives.length === 0 && exits(consequence) && s.parent) {
-      regions.push({ start: s.endIndex, end: s.parent.endIndex, names: probed, failures: null });
+    if (probed.length > 0) {
+      const negated = isNegated(condition);
+      const consequence = s.childForFieldName('consequence');
+      const alternatives = s.childrenForFieldName('alternative');
+      // The branch taken when the probe succeeds uses the probed names; the other branch is the fallback.
+      if (consequence) probes.push(region(consequence, negated ? null : probed));
+      for (const alt of alternatives) probes.push(region(alt, negated ? probed : null));
+      // `if not hasattr(np, "x"): return fallback()` — the rest of the block runs only where the probe succeeded.
+      const parent = s.parent;
+      if (negated && s.type === 'if_statement' && alternatives.length === 0 && exits(consequence) && parent) {
+        // Above the chunk's root stands the block that holds it, whose end is known only when the file is linked.
+        const end = parent.parent === null ? 'parent-end' : parent.endIndex - chunkStart;
+        probes.push({ start: s.endIndex - chunkStart, end, names: probed, failures: null });
+      }
     }
+    // Every branch is written for specific versions when the condition reads one.
+    conditionals.push(conditional(s, condition, probes));
   }
-  for (const e of index.ofType('conditional_expression')) {
+  for (const e of ofType('conditional_expression')) {
     const [whenTrue, condition, whenFalse] = e.namedChildren;
     if (!condition) continue;
-    if (readsVersion(condition, flags)) {
-      regions.push(region(e, null));
-      continue;
-    }
+    const probes: RegionFact[] = [];
     const probed = probedAttributeNames(condition);
-    if (probed.size === 0) continue;
-    const negated = isNegated(condition);
-    if (whenTrue) regions.push(region(whenTrue, negated ? null : probed));
-    if (whenFalse) regions.push(region(whenFalse, negated ? probed : null));
+    if (probed.length > 0) {
+      const negated = isNegated(condition);
+      if (whenTrue) probes.push(region(whenTrue, negated ? null : probed));
+      if (whenFalse) probes.push(region(whenFalse, negated ? probed : null));
+    }
+    conditionals.push(conditional(e, condition, probes));
   }
   // `getattr(np, "trapezoid", None) or np.trapz`: the right operand is the fallback.
-  for (const b of index.ofType('boolean_operator')) {
+  for (const b of ofType('boolean_operator')) {
     const left = b.childForFieldName('left');
     const right = b.childForFieldName('right');
-    if (left && right && probedAttributeNames(left).size > 0) regions.push(region(right, null));
+    if (left && right && probedAttributeNames(left).length > 0) regions.push(region(right, null));
   }
 
-  return {
-    isGuarded(node, segments, failure) {
-      const start = node.startIndex;
-      const end = node.endIndex;
-      return regions.some((r) => r.start <= start && end <= r.end && (r.failures === null || r.failures.has(failure)) && (r.names === null || segments.some((s) => r.names!.has(s))));
-    },
-  };
+  const versionFlags: string[] = [];
+  for (const n of ofType('assignment')) {
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    if (left?.type === 'identifier' && right && READS_VERSION.test(right.text)) versionFlags.push(left.text);
+  }
+  return { regions, conditionals, versionFlags };
 }
+
+/** A region in file offsets. */
+interface Region {
+  start: number;
+  end: number;
+  names: ReadonlySet<string> | null;
+  failures: ReadonlySet<Failure> | null;
+}
+
+/** Where a chunk sits in its file, as far as guards care: its first offset and the end of the block holding it. */
+export interface GuardPlacement {
+  start: number;
+  parentEnd: number;
+}
+
+/**
+ * The guarded regions of a linked file. A chunk's regions hold only its own nodes; a region after an early exit
+ * reaches over the chunks that follow in the same block, so those are kept apart and asked for every reference.
+ */
+export class GuardIndex {
+  private readonly spanning: Region[] = [];
+
+  constructor(private readonly versionFlags: ReadonlySet<string>) {}
+
+  /** The regions of one chunk, settled against the file's version flags; the spanning ones are kept for all chunks. */
+  regionsOf(facts: GuardFacts, at: GuardPlacement): Region[] {
+    const own: Region[] = [];
+    const add = (r: RegionFact) => {
+      const region: Region = {
+        start: r.start + at.start,
+        end: r.end === 'parent-end' ? at.parentEnd : r.end + at.start,
+        names: r.names && new Set(r.names),
+        failures: r.failures && new Set(r.failures),
+      };
+      (r.end === 'parent-end' ? this.spanning : own).push(region);
+    };
+    facts.regions.forEach(add);
+    for (const c of facts.conditionals) {
+      if (c.readsVersion || (this.versionFlags.size > 0 && c.words.some((w) => this.versionFlags.has(w)))) {
+        add({ start: c.span.start, end: c.span.end, names: null, failures: null });
+      } else {
+        c.probes.forEach(add);
+      }
+    }
+    return own;
+  }
+
+  isGuarded(own: readonly Region[], start: number, end: number, segments: readonly string[], failure: Failure): boolean {
+    const holds = (r: Region) => r.start <= start && end <= r.end && (r.failures === null || r.failures.has(failure)) && (r.names === null || segments.some((s) => r.names!.has(s)));
+    return own.some(holds) || this.spanning.some(holds);
+  }
+}
+
+export type { Region as GuardRegion };

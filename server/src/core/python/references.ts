@@ -1,12 +1,16 @@
 // Finds every place where a Python file reaches into a library: imports, attribute chains rooted at an imported
 // name, calls with their keywords, and names that a star import brings in. The output is plain data; deciding
 // which libraries are tracked and what is wrong with a reference is the checker's job.
-import type { Node, Tree } from 'web-tree-sitter';
+//
+// Two steps, so that an edit re-reads only the chunks it changed (chunks.ts): `referenceFacts` reads one chunk's
+// imports and uses as plain data, relative to the chunk; `linkReferences` resolves the uses of every chunk of a file
+// against the names the whole file binds, and places them in the file.
 import type { SourceRange } from '../source-range.js';
-import { chainParts, dottedParts, rangeBetween, rangeOf } from './syntax.js';
-import { indexTree, type TreeIndex } from './tree-index.js';
-import { collectLocalBindings } from './local-bindings.js';
-import { buildGuardIndex, type Failure } from './guards.js';
+import { placeRange, type ChunkOrigin, type ChunkPositions, type Span } from './chunk-position.js';
+import { GuardIndex, type Failure, type GuardFacts, type GuardRegion } from './guards.js';
+import { joinBindings, type BindingFacts } from './local-bindings.js';
+import { chainParts, dottedParts } from './syntax.js';
+import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 
 export interface PathPrefix {
   /** Fully qualified dotted path, e.g. "numpy.linalg". */
@@ -53,6 +57,49 @@ export interface ApiReference {
   receiver?: InstanceReceiver;
 }
 
+/** A part of a chain or import as written: its text and where. */
+interface Segment {
+  text: string;
+  range: SourceRange;
+}
+
+/** One import statement of a chunk. */
+export interface ImportFact {
+  statement: 'import' | 'from';
+  span: Span;
+  /** The references it makes, in order: prefixes, and what guarding them would take. */
+  refs: { prefixes: PathPrefix[]; segments: string[]; failure: Failure }[];
+  /** Names it binds, in order. */
+  bindings: { name: string; path: string }[];
+  /** The module of a `from … import *`. */
+  star: string | null;
+}
+
+/** A maximal attribute chain: rooted at a name (`np.linalg.norm`) or at a call's result (`np.zeros(3).tostring`). */
+export interface AttributeUse {
+  span: Span;
+  call: CallSite | null;
+  /** Root name first, for a chain rooted at a name. */
+  parts: Segment[] | null;
+  /** For a chain rooted at a call: the callee's segments, the call's span, and the members used on its result. */
+  onCall: { callee: string[]; span: Span; members: Segment[] } | null;
+}
+
+/** A name read as a value outside an attribute chain (`trapz(…)`, or anything a star import may bring). */
+export interface NameUse {
+  name: Segment;
+  span: Span;
+  call: CallSite | null;
+}
+
+export interface ReferenceFacts {
+  imports: ImportFact[];
+  attributes: AttributeUse[];
+  names: NameUse[];
+  /** Attribute chains assigned to (`np.trapezoid = np.trapz`): the file provides these names itself. */
+  polyfills: { parts: string[]; span: Span }[];
+}
+
 interface Binding {
   path: string;
 }
@@ -66,71 +113,61 @@ function bind(table: BindingTable, name: string, path: string): void {
   else if (existing !== null && existing.path !== path) table.set(name, null);
 }
 
-function prefixesOfDotted(parts: Node[], basePath: string[] = [], baseStart?: Node): PathPrefix[] {
+function prefixesOfDotted(positions: ChunkPositions, parts: SyntaxNode[], basePath: string[] = [], baseStart?: SyntaxNode): PathPrefix[] {
   const start = baseStart ?? parts[0]!;
   return parts.map((part, i) => ({
     path: [...basePath, ...parts.slice(0, i + 1).map((p) => p.text)].join('.'),
-    range: rangeBetween(start, part),
+    range: positions.rangeBetween(start, part),
   }));
 }
 
-function collectImports(index: TreeIndex, refs: ApiReference[], table: BindingTable, starModules: string[], isGuarded: (node: Node, segments: string[], failure: Failure) => boolean): void {
-  for (const node of [...index.ofType('import_statement'), ...index.ofType('import_from_statement')]) {
-    if (node.type === 'import_statement') {
-      for (const item of node.namedChildren) {
-        if (!item) continue;
-        const dotted = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
-        if (!dotted || dotted.type !== 'dotted_name') continue;
-        const parts = dottedParts(dotted);
-        if (parts.length === 0) continue;
-        refs.push({ prefixes: prefixesOfDotted(parts), firstToCheck: 1, origin: 'import', call: null, guarded: isGuarded(node, parts.map((p) => p.text), 'module-import') });
-        const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
-        if (alias) bind(table, alias.text, parts.map((p) => p.text).join('.'));
-        else bind(table, parts[0]!.text, parts[0]!.text);
-      }
-    } else if (node.type === 'import_from_statement') {
-      const moduleNode = node.childForFieldName('module_name');
-      if (!moduleNode || moduleNode.type !== 'dotted_name') continue; // relative imports stay inside the project
-      const moduleParts = dottedParts(moduleNode);
-      const modulePath = moduleParts.map((p) => p.text);
-      const guarded = isGuarded(node, modulePath, 'import');
-      // Each imported name is checked with its module, so a missing module is reported once (deduplicated by
-      // position) and not again for every name imported from it.
-      if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) {
-        refs.push({ prefixes: prefixesOfDotted(moduleParts), firstToCheck: 1, origin: 'import', call: null, guarded });
-      }
-      for (const item of node.childrenForFieldName('name')) {
-        if (!item) continue;
-        const dotted = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
-        if (!dotted || dotted.type !== 'dotted_name') continue;
-        const parts = dottedParts(dotted);
-        const prefixes = prefixesOfDotted(parts, modulePath);
-        refs.push({
-          prefixes: [...prefixesOfDotted(moduleParts), ...prefixes],
-          firstToCheck: 1,
-          origin: 'import',
-          call: null,
-          guarded: isGuarded(node, [...modulePath, ...parts.map((p) => p.text)], 'import'),
-        });
-        const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
-        bind(table, (alias ?? parts[parts.length - 1]!).text, prefixes[prefixes.length - 1]!.path);
-      }
-      if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) starModules.push(modulePath.join('.'));
+function importFact(node: SyntaxNode, positions: ChunkPositions): ImportFact | null {
+  const fact: ImportFact = { statement: node.type === 'import_statement' ? 'import' : 'from', span: positions.spanOf(node), refs: [], bindings: [], star: null };
+  if (node.type === 'import_statement') {
+    for (const item of node.namedChildren) {
+      const dotted = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
+      if (!dotted || dotted.type !== 'dotted_name') continue;
+      const parts = dottedParts(dotted);
+      if (parts.length === 0) continue;
+      fact.refs.push({ prefixes: prefixesOfDotted(positions, parts), segments: parts.map((p) => p.text), failure: 'module-import' });
+      const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
+      if (alias) fact.bindings.push({ name: alias.text, path: parts.map((p) => p.text).join('.') });
+      else fact.bindings.push({ name: parts[0]!.text, path: parts[0]!.text });
     }
+    return fact;
   }
+  const moduleNode = node.childForFieldName('module_name');
+  if (!moduleNode || moduleNode.type !== 'dotted_name') return null; // relative imports stay inside the project
+  const moduleParts = dottedParts(moduleNode);
+  const modulePath = moduleParts.map((p) => p.text);
+  // Each imported name is checked with its module, so a missing module is reported once (deduplicated by
+  // position) and not again for every name imported from it.
+  const wildcard = node.namedChildren.some((c) => c.type === 'wildcard_import');
+  if (wildcard) fact.refs.push({ prefixes: prefixesOfDotted(positions, moduleParts), segments: modulePath, failure: 'import' });
+  for (const item of node.childrenForFieldName('name')) {
+    const dotted = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
+    if (!dotted || dotted.type !== 'dotted_name') continue;
+    const parts = dottedParts(dotted);
+    const prefixes = prefixesOfDotted(positions, parts, modulePath);
+    fact.refs.push({ prefixes: [...prefixesOfDotted(positions, moduleParts), ...prefixes], segments: [...modulePath, ...parts.map((p) => p.text)], failure: 'import' });
+    const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
+    fact.bindings.push({ name: (alias ?? parts[parts.length - 1]!).text, path: prefixes[prefixes.length - 1]!.path });
+  }
+  if (wildcard) fact.star = modulePath.join('.');
+  return fact;
 }
 
-function callSiteOf(call: Node): CallSite {
+function callSiteOf(call: SyntaxNode, positions: ChunkPositions): CallSite {
   const args = call.childForFieldName('arguments');
   const keywords: KeywordArgument[] = [];
   let positionalCount = 0;
   let hasUnpacking = false;
   if (args && args.type === 'argument_list') {
     for (const arg of args.namedChildren) {
-      if (!arg || arg.type === 'comment') continue;
+      if (arg.type === 'comment' || arg.type === 'line_continuation') continue;
       if (arg.type === 'keyword_argument') {
         const name = arg.childForFieldName('name');
-        if (name) keywords.push({ name: name.text, range: rangeOf(name) });
+        if (name) keywords.push({ name: name.text, range: positions.rangeOf(name) });
       } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
         hasUnpacking = true;
       } else {
@@ -140,18 +177,18 @@ function callSiteOf(call: Node): CallSite {
   } else if (args) {
     positionalCount = 1; // a bare generator expression argument
   }
-  return { keywords, positionalCount, hasUnpacking, range: rangeOf(call) };
+  return { keywords, positionalCount, hasUnpacking, range: positions.rangeOf(call) };
 }
 
 /** Is this identifier read as a value (not a definition, keyword name, attribute name or import name)? */
-function isValueIdentifier(node: Node): boolean {
+function isValueIdentifier(node: SyntaxNode): boolean {
   const parent = node.parent;
   if (!parent) return false;
   switch (parent.type) {
     case 'attribute':
-      return parent.childForFieldName('object')?.id === node.id;
+      return parent.childForFieldName('object') === node;
     case 'keyword_argument':
-      return parent.childForFieldName('value')?.id === node.id;
+      return parent.childForFieldName('value') === node;
     case 'dotted_name':
     case 'aliased_import':
     case 'import_statement':
@@ -166,13 +203,13 @@ function isValueIdentifier(node: Node): boolean {
       return false;
     case 'function_definition':
     case 'class_definition':
-      return parent.childForFieldName('name')?.id !== node.id;
+      return parent.childForFieldName('name') !== node;
     default:
       return true;
   }
 }
 
-function isAssignmentTarget(node: Node): boolean {
+function isAssignmentTarget(node: SyntaxNode): boolean {
   let child = node;
   let parent = node.parent;
   while (parent && (parent.type === 'pattern_list' || parent.type === 'tuple_pattern' || parent.type === 'list_pattern')) {
@@ -181,16 +218,15 @@ function isAssignmentTarget(node: Node): boolean {
   }
   if (!parent) return false;
   if (parent.type === 'assignment' || parent.type === 'augmented_assignment') {
-    return parent.childForFieldName('left')?.id === child.id;
+    return parent.childForFieldName('left') === child;
   }
   return parent.type === 'delete_statement';
 }
 
 /** For `call(...).a.b`, the call and the members used on its result; null for any other shape. */
-function membersOnCall(node: Node): { call: Node; names: { name: string; range: SourceRange }[] } | null {
-  const names: { name: string; range: SourceRange }[] = [];
-  let current: Node | null = node;
-  const attrs: Node[] = [];
+function membersOnCall(node: SyntaxNode): { call: SyntaxNode; attrs: SyntaxNode[] } | null {
+  let current: SyntaxNode | null = node;
+  const attrs: SyntaxNode[] = [];
   while (current && current.type === 'attribute') {
     const attr = current.childForFieldName('attribute');
     if (!attr) return null;
@@ -198,8 +234,65 @@ function membersOnCall(node: Node): { call: Node; names: { name: string; range: 
     current = current.childForFieldName('object');
   }
   if (!current || current.type !== 'call') return null;
-  for (const a of attrs) names.push({ name: a.text, range: rangeOf(a) });
-  return { call: current, names };
+  return { call: current, attrs };
+}
+
+function calleeOf(call: SyntaxNode): string[] | null {
+  const fn = call.childForFieldName('function');
+  const parts = fn ? (fn.type === 'identifier' ? [fn] : chainParts(fn)) : null;
+  return parts ? parts.map((p) => p.text) : null;
+}
+
+/** One chunk's imports and uses, relative to its start. */
+export function referenceFacts(copy: SyntaxCopy, positions: ChunkPositions): ReferenceFacts {
+  const ofType = (type: string) => copy.byType.get(type) ?? [];
+  const segment = (node: SyntaxNode): Segment => ({ text: node.text, range: positions.rangeOf(node) });
+  const imports: ImportFact[] = [];
+  for (const node of [...ofType('import_statement'), ...ofType('import_from_statement')]) {
+    const fact = importFact(node, positions);
+    if (fact) imports.push(fact);
+  }
+
+  const calls = new Map<SyntaxNode, SyntaxNode>();
+  for (const node of ofType('call')) {
+    const fn = node.childForFieldName('function');
+    if (fn) calls.set(fn, node);
+  }
+  const callAt = (node: SyntaxNode): CallSite | null => {
+    const call = calls.get(node);
+    return call ? callSiteOf(call, positions) : null;
+  };
+
+  const attributes: AttributeUse[] = [];
+  const polyfills: ReferenceFacts['polyfills'] = [];
+  for (const node of ofType('attribute')) {
+    const parent = node.parent;
+    if (parent?.type === 'attribute' && parent.childForFieldName('object') === node) continue; // not maximal
+    const parts = chainParts(node);
+    if (isAssignmentTarget(node)) {
+      // `np.trapezoid = np.trapz` (a polyfill, usually under `if not hasattr(…)`): the file provides the name itself.
+      if (parts) polyfills.push({ parts: parts.map((p) => p.text), span: positions.spanOf(node) });
+      continue;
+    }
+    if (parts) {
+      attributes.push({ span: positions.spanOf(node), call: callAt(node), parts: parts.map(segment), onCall: null });
+      continue;
+    }
+    // `np.zeros(3).tostring()`: members used directly on a library call's result.
+    const members = membersOnCall(node);
+    const callee = members ? calleeOf(members.call) : null;
+    if (members && callee) {
+      attributes.push({ span: positions.spanOf(node), call: callAt(node), parts: null, onCall: { callee, span: positions.spanOf(members.call), members: members.attrs.map(segment) } });
+    }
+  }
+
+  const names: NameUse[] = [];
+  for (const node of ofType('identifier')) {
+    if (node.parent?.type === 'attribute') continue; // the root of a chain, or a member: handled with the chain
+    if (!isValueIdentifier(node) || isAssignmentTarget(node)) continue;
+    names.push({ name: segment(node), span: positions.spanOf(node), call: callAt(node) });
+  }
+  return { imports, attributes, names, polyfills };
 }
 
 /** Python's builtins: after a star import, a name the module does not export still means the builtin. */
@@ -210,145 +303,173 @@ const BUILTINS = new Set(('abs aiter all anext any ascii bin bool breakpoint byt
   'True False None').split(' '));
 
 /** Resolves single-assignment aliases such as `fft = np.fft` to more bindings, to a fixed point. */
-function addAliases(assignments: Map<string, Node[]>, locallyBound: Set<string>, table: BindingTable): void {
+function addAliases(assignments: Map<string, { chain: string[] | null }[]>, locallyBound: Set<string>, table: BindingTable): void {
   for (let changed = true; changed; ) {
     changed = false;
     for (const [name, values] of assignments) {
       if (values.length !== 1 || table.has(name) || locallyBound.has(name)) continue;
-      const value = values[0]!;
-      const parts = value.type === 'identifier' ? [value] : chainParts(value);
-      if (!parts) continue;
-      const root = table.get(parts[0]!.text);
+      const chain = values[0]!.chain;
+      if (!chain) continue;
+      const root = table.get(chain[0]!);
       if (!root) continue;
-      table.set(name, { path: [root.path, ...parts.slice(1).map((p) => p.text)].join('.') });
+      table.set(name, { path: [root.path, ...chain.slice(1)].join('.') });
       changed = true;
     }
   }
 }
 
-export function findApiReferences(tree: Tree): ApiReference[] {
-  const index = indexTree(tree);
-  const guards = buildGuardIndex(index);
-  const isGuarded = (node: Node, segments: string[], failure: Failure) => guards.isGuarded(node, segments, failure);
+/** A chunk's facts and where the chunk sits in its file. */
+export interface PlacedFacts {
+  references: ReferenceFacts;
+  bindings: BindingFacts;
+  guards: GuardFacts;
+  origin: ChunkOrigin;
+  /** The block holding the chunk (the module, or a class body), in file offsets. */
+  parent: Span;
+}
+
+const shift = (span: Span, by: number): Span => ({ start: span.start + by, end: span.end + by });
+
+/** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
+export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
+  const versionFlags = new Set(chunks.flatMap((c) => c.guards.versionFlags));
+  const guards = new GuardIndex(versionFlags);
+  const regions = chunks.map((c) => guards.regionsOf(c.guards, { start: c.origin.index, parentEnd: c.parent.end }));
+  const isGuarded = (chunk: number, span: Span, segments: readonly string[], failure: Failure) => {
+    const start = span.start + chunks[chunk]!.origin.index;
+    return guards.isGuarded(regions[chunk] as GuardRegion[], start, span.end + chunks[chunk]!.origin.index, segments, failure);
+  };
+
   const refs: ApiReference[] = [];
   const table: BindingTable = new Map();
   const starModules: string[] = [];
-  collectImports(index, refs, table, starModules, isGuarded);
+  for (const statement of ['import', 'from'] as const) {
+    chunks.forEach((chunk, c) => {
+      for (const fact of chunk.references.imports) {
+        if (fact.statement !== statement) continue;
+        for (const ref of fact.refs) {
+          const prefixes = ref.prefixes.map((p) => ({ path: p.path, range: placeRange(p.range, chunk.origin) }));
+          refs.push({ prefixes, firstToCheck: 1, origin: 'import', call: null, guarded: isGuarded(c, fact.span, ref.segments, ref.failure) });
+        }
+        for (const b of fact.bindings) bind(table, b.name, b.path);
+        if (fact.star !== null) starModules.push(fact.star);
+      }
+    });
+  }
 
-  const { boundNames, singleAssignments, boundOutsideParameters, parameterScopes } = collectLocalBindings(index);
+  const { boundNames, singleAssignments, boundOutsideParameters, parameterScopes } = joinBindings(chunks.map((c) => ({ facts: c.bindings, start: c.origin.index, parent: c.parent })));
   // A name both imported and bound some other way (assigned, a loop variable …) is ambiguous; a parameter of the
   // same name shadows the import only inside its function.
   for (const name of [...boundOutsideParameters, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
   // Inside a function taking the name as a parameter (by position in the text: no walk up the tree per lookup).
-  const bindingAt = (name: string, at: Node): Binding | null | undefined => {
+  const bindingAt = (name: string, at: Span): Binding | null | undefined => {
     const binding = table.get(name);
     const owners = binding ? parameterScopes.get(name) : undefined;
-    if (owners?.some((o) => o.startIndex <= at.startIndex && at.endIndex <= o.endIndex)) return null;
+    if (owners?.some((o) => o.start <= at.start && at.end <= o.end)) return null;
     return binding;
   };
-  const producerOf = (call: Node): string | null => {
-    if (call.type !== 'call') return null;
-    const fn = call.childForFieldName('function');
-    const parts = fn ? (fn.type === 'identifier' ? [fn] : chainParts(fn)) : null;
-    const binding = parts ? bindingAt(parts[0]!.text, call) : null;
-    return binding && parts ? [binding.path, ...parts.slice(1).map((p) => p.text)].join('.') : null;
+  const producerOf = (callee: string[], at: Span): string | null => {
+    const binding = bindingAt(callee[0]!, at);
+    return binding ? [binding.path, ...callee.slice(1)].join('.') : null;
   };
   // Values with a certain producer: names assigned once, from a call into a library, and bound no other way.
   const instances = new Map<string, string>();
   for (const [name, values] of singleAssignments) {
     if (values.length !== 1 || boundNames.has(name) || table.has(name)) continue;
-    const producer = producerOf(values[0]!);
+    const call = values[0]!.call;
+    const producer = call ? producerOf(call.callee, call.span) : null;
     if (producer) instances.set(name, producer);
   }
 
-  const calls = new Map<number, CallSite>();
-  for (const node of index.ofType('call')) {
-    const fn = node.childForFieldName('function');
-    if (fn) calls.set(fn.id, callSiteOf(node));
-  }
+  const placeCall = (call: CallSite | null, origin: ChunkOrigin): CallSite | null =>
+    call && {
+      keywords: call.keywords.map((k) => ({ name: k.name, range: placeRange(k.range, origin) })),
+      positionalCount: call.positionalCount,
+      hasUnpacking: call.hasUnpacking,
+      range: placeRange(call.range, origin),
+    };
 
-  const visit = (node: Node): void => {
-    if (node.type === 'attribute') {
-      const parent = node.parent;
-      if (parent?.type === 'attribute' && parent.childForFieldName('object')?.id === node.id) return; // not maximal
-      const parts = chainParts(node);
-      if (isAssignmentTarget(node)) return;
-      if (!parts) {
-        // `np.zeros(3).tostring()`: members used directly on a library call's result.
-        const members = membersOnCall(node);
-        const producer = members ? producerOf(members.call) : null;
-        if (members && producer) {
-          refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.names.map((m) => m.name), 'attribute'), callGuarded: isGuarded(node, members.names.map((m) => m.name), 'call'), receiver: { producer, members: members.names } });
-        }
-        return;
+  chunks.forEach((chunk, c) => {
+    const { origin } = chunk;
+    for (const use of chunk.references.attributes) {
+      const span = shift(use.span, origin.index);
+      if (use.onCall) {
+        const producer = producerOf(use.onCall.callee, shift(use.onCall.span, origin.index));
+        if (!producer) continue;
+        const members = use.onCall.members.map((m) => ({ name: m.text, range: placeRange(m.range, origin) }));
+        const names = members.map((m) => m.name);
+        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: placeCall(use.call, origin), guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer, members } });
+        continue;
       }
-      const instanceProducer = instances.get(parts[0]!.text);
+      const parts = use.parts!;
+      const root = parts[0]!;
+      const instanceProducer = instances.get(root.text);
       if (instanceProducer) {
-        const members = parts.slice(1).map((p) => ({ name: p.text, range: rangeBetween(parts[0]!, p) }));
-        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: calls.get(node.id) ?? null, guarded: isGuarded(node, members.map((m) => m.name), 'attribute'), callGuarded: isGuarded(node, members.map((m) => m.name), 'call'), receiver: { producer: instanceProducer, members } });
-        return;
+        const members = parts.slice(1).map((p) => ({ name: p.text, range: placeRange({ start: root.range.start, end: p.range.end }, origin) }));
+        const names = members.map((m) => m.name);
+        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: placeCall(use.call, origin), guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer: instanceProducer, members } });
+        continue;
       }
-      const binding = bindingAt(parts[0]!.text, node);
-      if (!binding) return;
+      const binding = bindingAt(root.text, span);
+      if (!binding) continue;
       const rootSegments = binding.path.split('.');
-      const prefixes: PathPrefix[] = rootSegments.map((_, i) => ({
-        path: rootSegments.slice(0, i + 1).join('.'),
-        range: rangeOf(parts[0]!),
-      }));
+      const rootRange = placeRange(root.range, origin);
+      const prefixes: PathPrefix[] = rootSegments.map((_, i) => ({ path: rootSegments.slice(0, i + 1).join('.'), range: rootRange }));
       for (let i = 1; i < parts.length; i++) {
-        prefixes.push({ path: `${binding.path}.${parts.slice(1, i + 1).map((p) => p.text).join('.')}`, range: rangeBetween(parts[0]!, parts[i]!) });
+        prefixes.push({ path: `${binding.path}.${parts.slice(1, i + 1).map((p) => p.text).join('.')}`, range: placeRange({ start: root.range.start, end: parts[i]!.range.end }, origin) });
       }
+      const segments = prefixes[prefixes.length - 1]!.path.split('.');
       refs.push({
         prefixes,
         firstToCheck: rootSegments.length,
         origin: 'attribute',
-        call: calls.get(node.id) ?? null,
-        guarded: isGuarded(node, prefixes[prefixes.length - 1]!.path.split('.'), 'attribute'),
-        callGuarded: isGuarded(node, prefixes[prefixes.length - 1]!.path.split('.'), 'call'),
+        call: placeCall(use.call, origin),
+        guarded: isGuarded(c, use.span, segments, 'attribute'),
+        callGuarded: isGuarded(c, use.span, segments, 'call'),
       });
-    } else if (node.type === 'identifier' && isValueIdentifier(node) && !isAssignmentTarget(node)) {
-      const parent = node.parent;
-      if (parent?.type === 'attribute') return; // the root of a chain: handled with the chain
-      const binding = bindingAt(node.text, node);
+    }
+  });
+  chunks.forEach((chunk, c) => {
+    const { origin } = chunk;
+    for (const use of chunk.references.names) {
+      const name = use.name.text;
+      const binding = bindingAt(name, shift(use.span, origin.index));
+      const range = placeRange(use.name.range, origin);
       if (binding) {
-        const call = calls.get(node.id);
-        if (call) {
-          const segments = binding.path.split('.');
-          refs.push({
-            prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range: rangeOf(node) })),
-            firstToCheck: segments.length,
-            origin: 'name',
-            call,
-            guarded: isGuarded(node, segments, 'attribute'),
-            callGuarded: isGuarded(node, segments, 'call'),
-          });
-        }
-      } else if (binding === undefined && !boundNames.has(node.text) && !singleAssignments.has(node.text) && !BUILTINS.has(node.text)) {
+        if (!use.call) continue;
+        const segments = binding.path.split('.');
+        refs.push({
+          prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range })),
+          firstToCheck: segments.length,
+          origin: 'name',
+          call: placeCall(use.call, origin),
+          guarded: isGuarded(c, use.span, segments, 'attribute'),
+          callGuarded: isGuarded(c, use.span, segments, 'call'),
+        });
+      } else if (binding === undefined && !boundNames.has(name) && !singleAssignments.has(name) && !BUILTINS.has(name)) {
         for (const module of starModules) {
-          const segments = [...module.split('.'), node.text];
+          const segments = [...module.split('.'), name];
           refs.push({
-            prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range: rangeOf(node) })),
+            prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range })),
             firstToCheck: segments.length - 1,
             origin: 'star',
-            call: calls.get(node.id) ?? null,
-            guarded: isGuarded(node, segments, 'name'),
-            callGuarded: isGuarded(node, segments, 'call'),
+            call: placeCall(use.call, origin),
+            guarded: isGuarded(c, use.span, segments, 'name'),
+            callGuarded: isGuarded(c, use.span, segments, 'call'),
           });
         }
       }
     }
-  };
-  for (const node of index.ofType('attribute')) visit(node);
-  for (const node of index.ofType('identifier')) visit(node);
+  });
 
   // `np.trapezoid = np.trapz` (a polyfill, usually under `if not hasattr(…)`): the file provides the name itself.
   const polyfilled = new Set<string>();
-  for (const node of index.ofType('attribute')) {
-    if (!isAssignmentTarget(node)) continue;
-    const parts = chainParts(node);
-    const binding = parts ? bindingAt(parts[0]!.text, node) : null;
-    if (parts && binding) polyfilled.add([binding.path, ...parts.slice(1).map((p) => p.text)].join('.'));
+  for (const chunk of chunks) {
+    for (const { parts, span } of chunk.references.polyfills) {
+      const binding = bindingAt(parts[0]!, shift(span, chunk.origin.index));
+      if (binding) polyfilled.add([binding.path, ...parts.slice(1)].join('.'));
+    }
   }
   if (polyfilled.size > 0) {
     for (const ref of refs) if (ref.prefixes.some((p) => polyfilled.has(p.path))) ref.guarded = true;

@@ -9,7 +9,7 @@ import { formatSignature, type LibraryMatrix, type MatrixCatalog, type Signature
 import type { Finding } from '../../core/findings.js';
 import { normalizeDistributionName } from '../../core/library-names.js';
 import { parseCommandLinePin, type Pin } from '../../core/pins.js';
-import { findApiReferences } from '../../core/python/references.js';
+import { findApiReferences } from '../../core/python/file-syntax.js';
 import type { SourceRange } from '../../core/source-range.js';
 import { describeVersionRuns, stateAt } from '../../core/version-state.js';
 import { compareVersions } from '../../core/versions.js';

@@ -4,7 +4,8 @@
 // unqualified name. Pure: the tree arrives parsed.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { GroundTruthHistory } from '../../../core/ground-truth.js';
-import { findApiReferences, type ApiReference } from '../../../core/python/references.js';
+import { findApiReferences } from '../../../core/python/file-syntax.js';
+import type { ApiReference } from '../../../core/python/references.js';
 import { versionsEqual } from '../../../core/versions.js';
 import type { CorpusFile } from './corpus.js';
 

@@ -1,0 +1,92 @@
+// Everything the analysis reads from one chunk, as plain data relative to the chunk's start (`chunkFacts`), and the
+// file-level view of a parsed file: its references and suppression comments, linked from its chunks' facts.
+import type { Tree } from 'web-tree-sitter';
+import { ChunkPositions } from './chunk-position.js';
+import { chunksOf, type Chunk } from './chunks.js';
+import { guardFacts, type GuardFacts } from './guards.js';
+import { bindingFacts, type BindingFacts } from './local-bindings.js';
+import { linkReferences, referenceFacts, type ApiReference, type ReferenceFacts } from './references.js';
+import { addSuppressions, suppressionFacts, type SuppressionFact, type Suppressions } from './suppressions.js';
+import { copySubtree, LineTable } from './syntax-tree.js';
+
+export interface ChunkFacts {
+  references: ReferenceFacts;
+  bindings: BindingFacts;
+  guards: GuardFacts;
+  suppressions: SuppressionFact[];
+}
+
+export function chunkFacts(chunk: Chunk, lines: LineTable): ChunkFacts {
+  const copy = copySubtree(chunk.node, lines, chunk.parentType, chunk.body);
+  const positions = new ChunkPositions(chunk.origin);
+  return {
+    references: referenceFacts(copy, positions),
+    bindings: bindingFacts(copy, positions),
+    guards: guardFacts(copy, chunk.origin.index),
+    suppressions: suppressionFacts(copy, chunk.origin.line),
+  };
+}
+
+/** What a parsed file says: its references into libraries and its suppression comments. */
+export interface FileSyntax {
+  references: ApiReference[];
+  suppressions: Suppressions;
+}
+
+/**
+ * Facts of chunks by key (Chunk.key), kept by a caller that analyses the same document again after an edit: the
+ * chunks an edit left alone are not read again. Replaced on every analysis, so it holds the current chunks only.
+ */
+export interface ChunkFactsCache {
+  facts: Map<string, ChunkFacts>;
+  /** Chunks read (not found in the cache) by the last analysis. */
+  read: number;
+}
+
+export function newChunkFactsCache(): ChunkFactsCache {
+  return { facts: new Map(), read: 0 };
+}
+
+/**
+ * The text a tree was parsed from, as far as its nodes go. The root node starts at the first token, after any
+ * leading blank lines; those hold no node, so blanks with the same line breaks stand in for them.
+ */
+function sourceOf(tree: Tree): string {
+  const root = tree.rootNode;
+  const { row, column } = root.startPosition;
+  const prefix = root.startIndex === 0 ? '' : ' '.repeat(root.startIndex - column - row) + '\n'.repeat(row) + ' '.repeat(column);
+  return prefix + root.text;
+}
+
+/**
+ * The file's references and suppressions. `source` is the text the tree was parsed from (read from the tree when
+ * not given); with `cache`, unchanged chunks' facts come from the last analysis.
+ */
+export function fileSyntax(tree: Tree, source: string = sourceOf(tree), cache?: ChunkFactsCache): FileSyntax {
+  const lines = new LineTable(source);
+  const chunks = chunksOf(tree, source);
+  const kept = new Map<string, ChunkFacts>();
+  let read = 0;
+  const placed = chunks.map((chunk) => {
+    let facts = chunk.key === null ? undefined : (kept.get(chunk.key) ?? cache?.facts.get(chunk.key));
+    if (!facts) {
+      facts = chunkFacts(chunk, lines);
+      read++;
+    }
+    if (chunk.key !== null) kept.set(chunk.key, facts);
+    return { facts, chunk };
+  });
+  if (cache) {
+    cache.facts = kept;
+    cache.read = read;
+  }
+  const suppressions: Suppressions = new Map();
+  for (const { facts, chunk } of placed) addSuppressions(suppressions, facts.suppressions, chunk.origin.line);
+  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent })));
+  return { references, suppressions };
+}
+
+/** Every reference a parsed file makes into libraries (see references.ts). */
+export function findApiReferences(tree: Tree, source?: string): ApiReference[] {
+  return fileSyntax(tree, source).references;
+}

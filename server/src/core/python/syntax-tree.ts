@@ -1,0 +1,163 @@
+// A plain-JavaScript copy of one subtree of a tree-sitter tree: the named nodes, their types, extents and the fields
+// the analysis reads. Every property of a web-tree-sitter Node crosses into WebAssembly (and allocates); the analysis
+// asks for types, parents and fields many times per node, so it reads this copy instead, built in one walk that
+// crosses three times per node. Positions come from a line table of the source, in the same UTF-16 units.
+import type { Node } from 'web-tree-sitter';
+import type { SourcePosition } from '../source-range.js';
+
+/** Named node types that never have named children: the walk does not ask for them. */
+const LEAF_TYPES = new Set([
+  'identifier', 'integer', 'float', 'true', 'false', 'none', 'comment', 'ellipsis', 'string_start', 'string_end',
+  'escape_sequence', 'escape_interpolation', 'type_conversion', 'line_continuation', 'keyword_separator',
+  'positional_separator', 'wildcard_import', 'import_prefix', 'pass_statement', 'break_statement', 'continue_statement',
+]);
+
+/** Tokens the grammar allows anywhere (extras): they never fill a field. */
+const EXTRAS = new Set(['comment', 'line_continuation']);
+
+/**
+ * Node types whose fields the analysis reads, and how they are known: `positional` types have one field before and
+ * one after every extra (read without crossing into WebAssembly); the others ask tree-sitter for each child's field.
+ */
+const POSITIONAL_FIELDS: Record<string, [string, string]> = {
+  attribute: ['object', 'attribute'],
+  call: ['function', 'arguments'],
+  keyword_argument: ['name', 'value'],
+};
+const ASKED_FIELDS = new Set([
+  'aliased_import', 'import_from_statement', 'assignment', 'augmented_assignment', 'function_definition',
+  'class_definition', 'decorated_definition', 'for_statement', 'for_in_clause', 'named_expression', 'as_pattern',
+  'default_parameter', 'typed_default_parameter', 'typed_parameter', 'try_statement', 'with_statement', 'if_statement',
+  'elif_clause', 'boolean_operator', 'lambda',
+]);
+
+/** Start offsets of the source's lines, to turn an offset into a row and column. */
+export class LineTable {
+  private readonly starts: number[] = [0];
+
+  constructor(readonly source: string) {
+    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  position(index: number): SourcePosition {
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, column: index - starts[lo]! };
+  }
+}
+
+export class SyntaxNode {
+  readonly namedChildren: SyntaxNode[] = [];
+  /** Field name per named child, for the types in POSITIONAL_FIELDS and ASKED_FIELDS; null otherwise. */
+  fields: (string | null)[] | null = null;
+
+  constructor(
+    readonly type: string,
+    readonly startIndex: number,
+    readonly endIndex: number,
+    readonly parent: SyntaxNode | null,
+    private readonly lines: LineTable,
+  ) {}
+
+  get text(): string {
+    return this.lines.source.slice(this.startIndex, this.endIndex);
+  }
+
+  get startPosition(): SourcePosition {
+    return this.lines.position(this.startIndex);
+  }
+
+  get endPosition(): SourcePosition {
+    return this.lines.position(this.endIndex);
+  }
+
+  childForFieldName(name: string): SyntaxNode | null {
+    const fields = this.fieldsOrThrow();
+    const i = fields.indexOf(name);
+    return i < 0 ? null : this.namedChildren[i]!;
+  }
+
+  childrenForFieldName(name: string): SyntaxNode[] {
+    const fields = this.fieldsOrThrow();
+    return this.namedChildren.filter((_, i) => fields[i] === name);
+  }
+
+  private fieldsOrThrow(): (string | null)[] {
+    if (!this.fields) throw new Error(`internal error: the fields of ${this.type} nodes are not recorded (syntax-tree.ts)`);
+    return this.fields;
+  }
+}
+
+function positionalFields(children: readonly SyntaxNode[], [first, last]: [string, string]): (string | null)[] {
+  const fields: (string | null)[] = children.map(() => null);
+  const firstAt = children.findIndex((c) => !EXTRAS.has(c.type));
+  let lastAt = -1;
+  for (let i = children.length - 1; i > firstAt; i--) {
+    if (!EXTRAS.has(children[i]!.type)) {
+      lastAt = i;
+      break;
+    }
+  }
+  if (firstAt >= 0) fields[firstAt] = first;
+  if (lastAt >= 0) fields[lastAt] = last;
+  return fields;
+}
+
+/** A string literal holds expressions only as an f-string (or t-string): other strings are not looked into. */
+function mayInterpolate(source: string, start: number): boolean {
+  for (let i = start; i < start + 3 && i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x66 || c === 0x46 || c === 0x74 || c === 0x54) return true; // f F t T
+    if (c === 0x22 || c === 0x27) return false; // the quote: no prefix left
+  }
+  return false;
+}
+
+export interface SyntaxCopy {
+  root: SyntaxNode;
+  /** Named nodes by type, in document order (the root included). */
+  byType: Map<string, SyntaxNode[]>;
+}
+
+/**
+ * Copies `root`'s subtree. `stop` names nodes whose children are left out (a class body whose statements are copied on
+ * their own); `parentType` is the type of the node above the root, which the copy stands in for.
+ */
+export function copySubtree(root: Node, lines: LineTable, parentType: string, stop?: Node | null): SyntaxCopy {
+  const byType = new Map<string, SyntaxNode[]>();
+  const record = (node: SyntaxNode) => {
+    const list = byType.get(node.type);
+    if (list) list.push(node);
+    else byType.set(node.type, [node]);
+  };
+  const above = new SyntaxNode(parentType, root.startIndex, root.endIndex, null, lines);
+  const top = new SyntaxNode(root.type, root.startIndex, root.endIndex, above, lines);
+  above.namedChildren.push(top);
+  const stopId = stop?.id;
+  const stack: [Node, SyntaxNode][] = [[root, top]];
+  while (stack.length > 0) {
+    const [node, copy] = stack.pop()!;
+    record(copy);
+    const type = copy.type;
+    if (LEAF_TYPES.has(type) || node.id === stopId) continue;
+    if (type === 'string' && !mayInterpolate(lines.source, copy.startIndex)) continue;
+    const children = node.namedChildren;
+    const asked = ASKED_FIELDS.has(type);
+    const fields: (string | null)[] | null = asked ? [] : null;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      copy.namedChildren.push(new SyntaxNode(child.type, child.startIndex, child.endIndex, copy, lines));
+      if (fields) fields.push(node.fieldNameForNamedChild(i));
+    }
+    const positional = POSITIONAL_FIELDS[type];
+    copy.fields = positional ? positionalFields(copy.namedChildren, positional) : fields;
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, copy.namedChildren[i]!]);
+  }
+  return { root: top, byType };
+}
