@@ -1,20 +1,52 @@
-// Edit -> diagnostics latency on a 2,000-line numpy-heavy file in a real LSP session (p50/p95), server cold start,
-// and the server's resident memory. Usage: node perf/edit-latency.mjs [EDITS]
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Edit -> diagnostics latency in a real LSP session on the numpy-heavy bench file at a few sizes (p50/p95), the
+// server's cold start to first diagnostics, and its resident memory. Each edit inserts a line somewhere in the file,
+// as typing a line and pressing Enter does. Two figures per size: as users get it (didChange -> publishDiagnostics,
+// with whatever the server waited before checking), and the analysis alone (the same minus that wait, which the
+// server reports per check with ANACHRON_LOG_TIMING=1). A second run per size keeps the file in a syntax error
+// while editing (a call opened near the top and never closed: the worst case, where the server re-parses afresh and
+// the rest of the file is one error).
+// Usage: node perf/edit-latency.mjs [EDITS] [--lines 2000,10000]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchEdit, percentile, startServer, writeBenchProject } from './lsp-client.mjs';
 
-const edits = Number(process.argv[2] ?? 100);
-const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-edit-'));
-const { file, lines } = writeBenchProject(dir);
+const argv = process.argv.slice(2);
+const linesAt = argv.indexOf('--lines');
+const sizes = (linesAt >= 0 ? argv.splice(linesAt, 2)[1] : '2000,10000').split(',').map(Number);
+const edits = Number(argv[0] ?? 100);
+const ms = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
-const server = await startServer(dir);
-const first = await server.open(file, readFileSync(file, 'utf8'));
-const times = [];
-for (let k = 0; k < edits; k++) times.push(await server.change(file, benchEdit(k, lines.length)));
-const rss = server.rssMb();
-server.close();
-console.log(`2,000-line file, ${first.diagnostics.length} diagnostics: cold start to first diagnostics ${first.msSinceStart.toFixed(0)} ms (matrices read with ${server.info.storeLabel})`);
-console.log(`edit -> diagnostics over ${edits} edits: p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms (includes the server's 150 ms debounce)`);
-console.log(`server resident memory: ${rss.toFixed(0)} MB`);
+async function run(size, broken) {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-edit-'));
+  const { file, lines } = writeBenchProject(dir, { size, broken });
+  const server = await startServer(dir, { ANACHRON_LOG_TIMING: '1' });
+  try {
+    const first = await server.open(file, readFileSync(file, 'utf8'));
+    const asUsersGetIt = [];
+    const analysisOnly = [];
+    const inServer = [];
+    for (let k = 0; k < edits; k++) {
+      const total = await server.change(file, benchEdit(k, lines.length + k, broken ? 5 : 3));
+      const timing = await server.timing(server.version);
+      asUsersGetIt.push(total);
+      analysisOnly.push(total - (timing?.waited ?? 0));
+      if (timing) inServer.push(timing.checked);
+    }
+    return { first, asUsersGetIt, analysisOnly, inServer, rss: server.rssMb() };
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${edits} edits per run)`);
+for (const size of sizes) {
+  for (const broken of [false, true]) {
+    const r = await run(size, broken);
+    console.log(`${size.toLocaleString('en')}-line file${broken ? ' with a syntax error' : ''}, ${r.first.diagnostics.length} diagnostics: cold start to first diagnostics ${ms(r.first.msSinceStart)}; server resident memory ${r.rss.toFixed(0)} MB`);
+    console.log(`  edit -> diagnostics as users get it: p50 ${ms(percentile(r.asUsersGetIt, 50))}, p95 ${ms(percentile(r.asUsersGetIt, 95))}`);
+    console.log(`  analysis only (minus the server's wait): p50 ${ms(percentile(r.analysisOnly, 50))}, p95 ${ms(percentile(r.analysisOnly, 95))}; inside the server: p50 ${ms(percentile(r.inServer, 50))}, p95 ${ms(percentile(r.inServer, 95))}`);
+  }
+}
+console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);

@@ -10,8 +10,11 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 const rpc = require('vscode-jsonrpc/node');
 
-/** Writes requirements.txt (numpy==1.24.2) and big.py, 2,000 lines of numpy calls, into `dir`; returns big.py's path and lines. */
-export function writeBenchProject(dir) {
+/**
+ * Writes requirements.txt (numpy==1.24.2) and big.py, `size` lines of numpy calls (2,000 unless given), into `dir`;
+ * with `broken`, line 4 opens a call it never closes, so the file holds a syntax error. Returns big.py's path and lines.
+ */
+export function writeBenchProject(dir, { size = 2000, broken = false } = {}) {
   writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
   const block = [
     'def f{i}(values, weights=None):',
@@ -25,15 +28,16 @@ export function writeBenchProject(dir) {
     '',
   ];
   const lines = ['import numpy as np', 'from numpy import linalg as la', ''];
-  for (let i = 0; lines.length < 2000; i++) lines.push(...block.map((l) => l.replaceAll('{i}', String(i))));
+  if (broken) lines.push('pending = np.unique(');
+  for (let i = 0; lines.length < size; i++) lines.push(...block.map((l) => l.replaceAll('{i}', String(i))));
   const file = join(dir, 'big.py');
   writeFileSync(file, lines.join('\n'));
   return { file, lines };
 }
 
-/** The `e`-th edit of a run: an insertion at a line spread over the file. */
-export function benchEdit(k, lineCount) {
-  const line = 3 + ((k * 97) % (lineCount - 4));
+/** The `e`-th edit of a run: an insertion at a line spread over the file (from line `first` on). */
+export function benchEdit(k, lineCount, first = 3) {
+  const line = first + ((k * 97) % (lineCount - first - 1));
   return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: k % 2 ? '# edit\n' : 'x = np.zeros(3)\n' };
 }
 
@@ -51,7 +55,12 @@ export async function startServer(rootDir, env = {}) {
     }
   });
   conn.onRequest('client/registerCapability', () => null);
-  conn.onNotification('window/logMessage', () => {});
+  // With ANACHRON_LOG_TIMING=1 the server says, per check, how long it waited before checking and how long it took.
+  const timings = new Map();
+  conn.onNotification('window/logMessage', (p) => {
+    const m = /timing \S+ v(\d+): waited ([\d.]+) ms, checked in ([\d.]+) ms/.exec(p.message);
+    if (m) timings.set(Number(m[1]), { waited: Number(m[2]), checked: Number(m[3]) });
+  });
   conn.listen();
   const next = (uri) => new Promise((resolve) => waiters.set(uri, resolve));
   const init = await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(rootDir).toString(), workspaceFolders: null, capabilities: {} });
@@ -76,6 +85,15 @@ export async function startServer(rootDir, env = {}) {
       await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [change] });
       await wait;
       return Number(process.hrtime.bigint() - t) / 1e6;
+    },
+    /** The version the last change gave the document. */
+    get version() {
+      return version;
+    },
+    /** What the server reported of the check of a version (ANACHRON_LOG_TIMING=1): { waited, checked } in ms. */
+    async timing(v) {
+      for (let tries = 0; !timings.has(v) && tries < 200; tries++) await new Promise((r) => setTimeout(r, 1));
+      return timings.get(v);
     },
     /** The server's resident memory now, in MB (Linux). */
     rssMb: () => Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024,

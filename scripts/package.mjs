@@ -75,6 +75,7 @@ const required = [
   'dist/client.js',
   'dist/server.js',
   'dist/cli.js',
+  'dist/worker.js',
   'dist/web-tree-sitter.wasm',
   'dist/tree-sitter-python.wasm',
   'dist/sqlite3.wasm',

@@ -1,23 +1,21 @@
 // `anachron check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV]`
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkPythonSource } from '../check-source.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { parseCommandLinePin, type Pin } from '../core/pins.js';
 import { changedLinesSince, repositoryRoot, repositoryRootOrUndefined, resolveCommit, untrackedFiles } from '../git/git.js';
 import { touchesLines, type LineRanges } from '../report/diff.js';
-import { formatFindingLine, toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
+import { formatFindingLine, type ReportedFinding } from '../report/reported-finding.js';
 import { relativeArtifactUri, renderSarif, SRCROOT, type SarifArtifactLocation } from '../report/sarif.js';
-import { loadPythonParser } from '../parser/python-parser.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
-import { pinsForFile } from '../workspace/manifests.js';
 import { collectPythonFiles } from './files.js';
+import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
 import { toolInfo } from './tool-info.js';
 import { UsageError } from './usage-error.js';
+import { runJobs } from './worker-pool.js';
 
 /** The JSON format's finding: see README "The CLI". */
 export type JsonFinding = ReportedFinding;
@@ -60,6 +58,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
       matrices: { type: 'string' },
       diff: { type: 'string' },
       'exit-zero': { type: 'boolean', default: false },
+      jobs: { type: 'string' },
     },
   });
   if (!(FORMATS as readonly string[]).includes(values.format!)) throw new UsageError(`--format must be text or json or sarif, not ${values.format}`);
@@ -72,7 +71,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     overrides.set(normalizeDistributionName(pin.distribution), pin);
   }
   if (values.diff !== undefined && values.diff.trim() === '') throw new UsageError('--diff needs a revision, e.g. --diff origin/main');
-  const { files: collected, missing } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
+  const { files: collected, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
 
   const cwd = process.cwd();
@@ -89,41 +88,29 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     });
   }
 
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron: warning: ${p}`) });
-  if (catalog.names.length === 0) {
-    catalog.close();
-    throw new UsageError('no usable matrices: nothing can be checked');
-  }
-  const parser = await loadPythonParser();
+  const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
+  // The folder's problems are reported now; a broken matrix where a file first needs it (in the job's result).
+  const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => err(`anachron: warning: ${p}`) });
+  const usable = catalog.names.length > 0;
+  catalog.close();
+  if (!usable) throw new UsageError('no usable matrices: nothing can be checked');
+  const checked = await runJobs('check', { matricesFolder, cwd, overrides: [...overrides] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
   const results: { finding: ReportedFinding; absolute: string }[] = [];
   const reportedManifestProblems = new Set<string>();
-  try {
-    for (const file of files) {
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (e) {
-        err(`anachron: warning: cannot read ${file}: ${(e as Error).message}`);
-        continue;
-      }
-      const manifest = pinsForFile(file, { displayBase: cwd });
-      for (const p of manifest.problems) {
-        const key = `${p.file}:${p.line}`;
-        if (!reportedManifestProblems.has(key)) err(`anachron: warning: ${p.file}:${p.line}: ${p.message}`);
-        reportedManifestProblems.add(key);
-      }
-      const pins = new Map([...manifest.pins, ...overrides]);
-      const shown = relative(cwd, resolve(file)) || file;
-      const lines = linesByFile.get(file);
-      for (const f of checkPythonSource(parser, text, { catalog, pins, settings: manifest.settings })) {
-        const reported = toReportedFinding(shown, f);
-        if (lines !== undefined && lines !== 'all' && !touchesLines(lines, reported.line, reported.endLine)) continue;
-        results.push({ finding: reported, absolute: resolve(file) });
-      }
+  files.forEach((file, i) => {
+    const { findings, problems, readError } = checked[i]!;
+    if (readError !== null) err(`anachron: warning: cannot read ${file}: ${readError}`);
+    for (const p of problems) {
+      const key = `${p.file}:${p.line}`;
+      if (!reportedManifestProblems.has(key)) err(`anachron: warning: ${p.file}:${p.line}: ${p.message}`);
+      reportedManifestProblems.add(key);
     }
-  } finally {
-    catalog.close();
-  }
+    const lines = linesByFile.get(file);
+    for (const reported of findings) {
+      if (lines !== undefined && lines !== 'all' && !touchesLines(lines, reported.line, reported.endLine)) continue;
+      results.push({ finding: reported, absolute: resolve(file) });
+    }
+  });
 
   const findings = results.map((r) => r.finding);
   if (format === 'json') {

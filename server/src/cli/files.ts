@@ -4,9 +4,11 @@ import { join } from 'node:path';
 
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', 'site-packages', 'venv', '.venv', 'env', '.tox', '.nox', 'build', 'dist']);
 
-export function collectPythonFiles(paths: string[]): { files: string[]; missing: string[] } {
+/** The files (in the order named, each folder's sorted), the paths that do not exist, and each file's size in bytes. */
+export function collectPythonFiles(paths: string[]): { files: string[]; missing: string[]; sizes: ReadonlyMap<string, number> } {
   const files: string[] = [];
   const missing: string[] = [];
+  const sizes = new Map<string, number>();
   const visit = (dir: string) => {
     let entries: string[];
     try {
@@ -24,7 +26,10 @@ export function collectPythonFiles(paths: string[]): { files: string[]; missing:
         continue;
       }
       if (stat.isDirectory()) visit(full);
-      else if (name.endsWith('.py') || name.endsWith('.pyi')) files.push(full);
+      else if (name.endsWith('.py') || name.endsWith('.pyi')) {
+        files.push(full);
+        sizes.set(full, stat.size);
+      }
     }
   };
   for (const p of paths) {
@@ -36,7 +41,10 @@ export function collectPythonFiles(paths: string[]): { files: string[]; missing:
       continue;
     }
     if (stat.isDirectory()) visit(p);
-    else files.push(p);
+    else {
+      files.push(p);
+      sizes.set(p, stat.size);
+    }
   }
-  return { files: [...new Set(files)], missing };
+  return { files: [...new Set(files)], missing, sizes };
 }

@@ -16,12 +16,13 @@ import { UsageError } from './usage-error.js';
 const USAGE = `usage: anachron <command> [options]
 
 commands:
-  check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--exit-zero]
+  check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--jobs N] [--exit-zero]
       Check Python files (folders are searched for *.py). Pins come from the nearest requirements*.txt
       above each file; --pin overrides them. --diff REV reports only findings on lines added or changed
       since REV (committed, staged or not; untracked files count as added). --format sarif writes SARIF
-      2.1.0 for code scanning. Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error.
-  min-versions [PATH…] [--format text|json] [--matrices DIR]
+      2.1.0 for code scanning. --jobs N: threads to use (default: one per core for large inputs).
+      Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error.
+  min-versions [PATH…] [--format text|json] [--matrices DIR] [--jobs N]
       For each tracked library the code uses: the lowest (and highest) tracked version with every API and
       keyword it uses, the usages that force it, and whether the declared requirement is too low.
       Exit code: 0, or 1 when a declared lower bound is too low.

@@ -11,6 +11,7 @@ import { stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { normalizeDistributionName } from './library-names.js';
 import { versionCorrectAlternative } from './replacements.js';
+import type { CheckMemo } from './check-memo.js';
 
 export interface CheckContext {
   catalog: MatrixCatalog;
@@ -18,11 +19,19 @@ export interface CheckContext {
   pins: ReadonlyMap<string, Pin>;
 }
 
+// A matrix's tracked versions are one array for its lifetime: the versions a range allows are remembered per array
+// (matching a PEP 440 specifier against every tracked version, for every reference, dominated range-pinned checks).
+const allowedByRange = new WeakMap<readonly string[], Map<string, string[]>>();
+
 /** The versions a pin lets the project run: the exact version, or every tracked version a range allows. */
 export function versionsUnderPin(pin: Pin, matrix: Pick<LibraryMatrix, 'versions'>): string[] {
   if (pin.exactVersion !== null) return [pin.exactVersion];
   if (pin.specifier === '') return [];
-  return matrix.versions.filter((v) => satisfies(v, pin.specifier));
+  let known = allowedByRange.get(matrix.versions);
+  if (!known) allowedByRange.set(matrix.versions, (known = new Map()));
+  let allowed = known.get(pin.specifier);
+  if (!allowed) known.set(pin.specifier, (allowed = matrix.versions.filter((v) => satisfies(v, pin.specifier))));
+  return [...allowed];
 }
 
 /** Around `missingVersion`: the tracked versions between which the API was added (after it) and removed (before it). */
@@ -204,13 +213,17 @@ function checkInstanceReference(scope: Scope, ref: ApiReference): void {
   if (receiver.members.length === 1) checkCall(scope, ref, history, true);
 }
 
-function checkReference(ref: ApiReference, ctx: CheckContext, verdicts: Verdict[]): void {
+/** The matrix and pin a reference is checked against; null when its library is untracked or unpinned. */
+function libraryOf(ref: ApiReference, ctx: CheckContext): { matrix: LibraryMatrix; pin: Pin } | null {
   const rootPath = ref.receiver ? ref.receiver.producer : ref.prefixes[0]?.path;
-  if (!rootPath) return;
+  if (!rootPath) return null;
   const matrix = ctx.catalog.forImportRoot(rootPath.split('.')[0]!);
-  if (!matrix) return;
+  if (!matrix) return null;
   const pin = ctx.pins.get(normalizeDistributionName(matrix.distribution));
-  if (!pin) return;
+  return pin ? { matrix, pin } : null;
+}
+
+function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verdicts: Verdict[]): void {
   const versions = versionsUnderPin(pin, matrix);
   if (versions.length === 0) return;
 
@@ -252,9 +265,21 @@ function checkReference(ref: ApiReference, ctx: CheckContext, verdicts: Verdict[
 }
 
 /** What the checker decides about each reference, as data: one verdict per place and code, in source order. */
-export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext): Verdict[] {
+export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext, memo?: CheckMemo): Verdict[] {
   const verdicts: Verdict[] = [];
-  for (const ref of refs) checkReference(ref, ctx, verdicts);
+  for (const ref of refs) {
+    const library = libraryOf(ref, ctx);
+    if (!library) continue;
+    const { matrix, pin } = library;
+    if (!memo) checkReference(ref, matrix, pin, verdicts);
+    else {
+      for (const v of memo.verdicts(ctx.catalog, pin, ref, () => {
+        const own: Verdict[] = [];
+        checkReference(ref, matrix, pin, own);
+        return own;
+      })) verdicts.push(v);
+    }
+  }
   // One verdict per place and code: the same chain can be reached twice (e.g. two star imports).
   const seen = new Set<string>();
   return verdicts
@@ -267,7 +292,10 @@ export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || a.code.localeCompare(b.code));
 }
 
-/** The findings the verdicts become (core/rules/: one module per code). */
-export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext): Finding[] {
-  return judgeReferences(refs, ctx).map(findingOf);
+/**
+ * The findings the verdicts become (core/rules/: one module per code). With `memo`, a reference already judged under
+ * the same pin and matrices is not judged again (core/check-memo.ts).
+ */
+export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext, memo?: CheckMemo): Finding[] {
+  return judgeReferences(refs, ctx, memo).map(findingOf);
 }

@@ -6,19 +6,17 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeTree, type AnalysisContext } from '../core/analyze.js';
+import type { AnalysisContext } from '../core/analyze.js';
 import { formatSignature, type LibraryMatrix } from '../core/api-model.js';
 import { apiAt } from '../core/hover.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, type Pin } from '../core/pins.js';
-import { findApiReferences } from '../core/python/file-syntax.js';
 import { stateAt } from '../core/version-state.js';
 import { satisfies } from '../core/versions.js';
-import { loadPythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { pathToUri, uriToPath } from '../workspace/file-uri.js';
 import type { ManifestPins } from '../workspace/manifests.js';
-import type { DocumentTrees } from './document-trees.js';
+import type { DocumentAnalyses } from './document-analyses.js';
 import { applyEditorState, editorPins, FolderValues, setEnvironments, setFolderSettings, type EditorState } from './editor-settings.js';
 import {
   CheckFilesRequest,
@@ -46,7 +44,9 @@ import { openLayeredCatalog, type LayeredCatalog } from './user-matrices.js';
 export interface ServerParts {
   documents: TextDocuments<TextDocument>;
   catalog(): LoadedCatalog | undefined;
-  trees(): DocumentTrees | undefined;
+  analyses(): DocumentAnalyses | undefined;
+  /** Settles once the parser has loaded (or failed to). */
+  analysesReady(): Promise<unknown>;
   manifestFor(file: string): { pins: ManifestPins; base: string };
   /** The server's analysis context for a file (which already went through `context` below). */
   contextFor(file: string): AnalysisContext;
@@ -84,19 +84,13 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   }
 
   function checkText(uri: string, file: string, text: string, publish: boolean): number {
-    const parser = parsed;
-    if (!parser) throw new Error('the Python parser is not loaded');
-    const tree = parser.parse(text);
-    try {
-      const diagnostics = analyzeTree(tree, parts.contextFor(file)).map(findingToDiagnostic);
-      if (publish) void connection.sendDiagnostics({ uri, diagnostics });
-      return diagnostics.length;
-    } finally {
-      tree.delete();
-    }
+    const analyses = parts.analyses();
+    if (!analyses) throw new Error('the Python parser is not loaded');
+    const diagnostics = analyses.findingsOfText(text, parts.contextFor(file)).map(findingToDiagnostic);
+    if (publish) void connection.sendDiagnostics({ uri, diagnostics });
+    return diagnostics.length;
   }
 
-  let parsed: Awaited<ReturnType<typeof loadPythonParser>> | undefined;
   let recheckTimer: NodeJS.Timeout | undefined;
 
   /** Re-checks, in the background, the closed files a workspace check published diagnostics for. */
@@ -174,9 +168,9 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     const file = params.uri ? filePath(params.uri) : undefined;
     if (!api && params.uri && params.position) {
       const doc = parts.documents.get(params.uri);
-      const trees = parts.trees();
-      if (!doc || !trees || doc.languageId !== 'python') return null;
-      const refs = findApiReferences(trees.treeFor(doc.uri, doc.getText()));
+      const analyses = parts.analyses();
+      if (!doc || !analyses || doc.languageId !== 'python') return null;
+      const refs = analyses.syntaxFor(doc.uri, doc.getText()).references;
       api = apiAt(refs, { line: params.position.line, column: params.position.character })?.path;
       if (!api) return null;
     }
@@ -226,7 +220,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   connection.onRequest(CheckFilesRequest, async (params: CheckFilesParams, token): Promise<CheckFilesResult> => {
     const result: CheckFilesResult = { checked: 0, findings: 0, failed: [] };
     if (!parts.catalog()) return { ...result, failed: params.uris.map((uri) => ({ uri, reason: 'the matrices are not loaded' })) };
-    parsed ??= await loadPythonParser();
+    await parts.analysesReady();
     for (const uri of params.uris) {
       if (token.isCancellationRequested) break;
       const file = filePath(uri);

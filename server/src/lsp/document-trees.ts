@@ -1,12 +1,16 @@
 // Parse trees of open documents, kept between edits so tree-sitter re-parses incrementally. The edit is derived
 // from the old and new text (common prefix and suffix), which is exact for the single-range edits editors send
-// on each keystroke and still correct (just less incremental) for anything else.
+// on each keystroke and still correct (just less incremental) for anything else. A tree that holds a syntax error
+// is not a base for the next parse: tree-sitter's error recovery can then reuse nodes a fresh parse of the new text
+// would not build (seen under random edits), and the analysis must equal a fresh one. From an error-free tree the
+// incremental parse is the fresh one.
 import { Edit, type Point, type Tree } from 'web-tree-sitter';
 import type { PythonParser } from '../parser/python-parser.js';
 
 interface Entry {
   text: string;
   tree: Tree;
+  hasError: boolean;
 }
 
 function pointAt(text: string, index: number): Point {
@@ -50,15 +54,15 @@ export class DocumentTrees {
     const entry = this.entries.get(uri);
     if (entry && entry.text === text) return entry.tree;
     let tree: Tree;
-    if (entry) {
+    if (entry && !entry.hasError) {
       const edit = editBetween(entry.text, text);
       if (edit) entry.tree.edit(edit);
       tree = this.parser.parse(text, entry.tree);
-      entry.tree.delete();
     } else {
       tree = this.parser.parse(text);
     }
-    this.entries.set(uri, { text, tree });
+    entry?.tree.delete();
+    this.entries.set(uri, { text, tree, hasError: tree.rootNode.hasError });
     return tree;
   }
 

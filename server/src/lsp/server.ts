@@ -14,11 +14,9 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeTree } from '../core/analyze.js';
 import { fixesFor, type FixableFinding, type TextEdit } from '../core/fixes.js';
 import { hoverFor } from '../core/hover.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
-import { findApiReferences } from '../core/python/file-syntax.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
@@ -27,7 +25,7 @@ import { isInside, uriToPath } from '../workspace/file-uri.js';
 import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
 import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
-import { DocumentTrees } from './document-trees.js';
+import { DocumentAnalyses } from './document-analyses.js';
 import { openDocumentAt, uriOfFile } from './open-documents.js';
 import type { ServerInitializationInfo } from './protocol.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
@@ -36,18 +34,25 @@ interface InitializationOptions {
   matricesFolder?: string;
 }
 
-const CHECK_DELAY_MS = 150;
+/** A document whose last check took longer than this waits for a pause in typing before it is checked again. */
+const QUICK_CHECK_MS = 50;
+/** That pause: long enough to span the keystrokes of a word, short enough to feel immediate after it. */
+const PAUSE_MS = 150;
+/** ANACHRON_LOG_TIMING=1 logs what each check waited for and took (the perf/ scripts read it). */
+const LOG_TIMING = process.env.ANACHRON_LOG_TIMING === '1';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let catalog: LoadedCatalog | undefined;
 let parser: PythonParser | undefined;
-let trees: DocumentTrees | undefined;
+let analyses: DocumentAnalyses | undefined;
+let parserLoaded: () => void;
+const analysesReady = new Promise<void>((resolve) => (parserLoaded = resolve));
 let workspaceRoots: string[] = [];
 let canWatchFiles = false;
 const startedAt = Date.now();
 let firstPublish = true;
-const pending = new Map<string, NodeJS.Timeout>();
+const pending = new Map<string, { timer: NodeJS.Timeout; since: number }>();
 /** Pins per folder of a checked file; dropped whenever a manifest changes (watched or edited). */
 const pinsByFolder = new Map<string, ReturnType<typeof pinsForFile>>();
 
@@ -88,9 +93,8 @@ function checkDocument(doc: TextDocument): void {
     void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: problems.map((p) => manifestProblemToDiagnostic(p, lines[p.line - 1] ?? '')) });
     return;
   }
-  if (doc.languageId !== 'python' || !catalog || !trees) return;
-  const tree = trees.treeFor(doc.uri, doc.getText());
-  const diagnostics = analyzeTree(tree, contextFor(file)).map(findingToDiagnostic);
+  if (doc.languageId !== 'python' || !catalog || !analyses) return;
+  const diagnostics = analyses.findings(doc.uri, doc.getText(), contextFor(file)).map(findingToDiagnostic);
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   if (firstPublish) {
     firstPublish = false;
@@ -98,21 +102,31 @@ function checkDocument(doc: TextDocument): void {
   }
 }
 
-function scheduleCheck(doc: TextDocument, delay = CHECK_DELAY_MS): void {
-  clearTimeout(pending.get(doc.uri));
-  pending.set(
-    doc.uri,
-    setTimeout(() => {
-      pending.delete(doc.uri);
-      const current = documents.get(doc.uri);
-      if (!current) return;
-      try {
-        checkDocument(current);
-      } catch (e) {
-        connection.console.error(`anachron: checking ${doc.uri} failed: ${(e as Error).stack ?? e}`);
-      }
-    }, delay),
-  );
+/** Small files are checked on the next turn of the event loop; where checking is slow, after a pause in typing. */
+function delayFor(uri: string): number {
+  const last = analyses?.timing(uri)?.millis;
+  return last === undefined || last <= QUICK_CHECK_MS ? 0 : PAUSE_MS;
+}
+
+function scheduleCheck(doc: TextDocument, delay = delayFor(doc.uri)): void {
+  clearTimeout(pending.get(doc.uri)?.timer);
+  const since = performance.now();
+  const timer = setTimeout(() => {
+    pending.delete(doc.uri);
+    const current = documents.get(doc.uri);
+    if (!current) return;
+    const waited = performance.now() - since;
+    try {
+      checkDocument(current);
+    } catch (e) {
+      connection.console.error(`anachron: checking ${doc.uri} failed: ${(e as Error).stack ?? e}`);
+    }
+    const timing = LOG_TIMING ? analyses?.timing(doc.uri) : undefined;
+    if (timing) {
+      connection.console.info(`anachron: timing ${doc.uri} v${current.version}: waited ${waited.toFixed(1)} ms, checked in ${timing.millis.toFixed(1)} ms, read ${timing.chunksRead} of ${timing.chunks} chunks`);
+    }
+  }, delay);
+  pending.set(doc.uri, { timer, since });
 }
 
 function recheckAll(): void {
@@ -166,12 +180,14 @@ connection.onInitialized(async () => {
   }
   try {
     parser = await loadPythonParser();
-    trees = new DocumentTrees(parser);
+    analyses = new DocumentAnalyses(parser);
   } catch (e) {
+    parserLoaded();
     connection.console.error(`anachron: cannot load the Python parser: ${(e as Error).message}`);
     void connection.window.showErrorMessage(`anachron cannot load its Python parser (${(e as Error).message}); diagnostics are off.`);
     return;
   }
+  parserLoaded();
   connection.console.info(`anachron: ready in ${Date.now() - startedAt} ms; matrices: ${catalog?.names.join(', ') || 'none'} (each opened when first needed)`);
   recheckAll();
 });
@@ -179,8 +195,8 @@ connection.onInitialized(async () => {
 connection.onHover((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
-  if (!doc || !file || doc.languageId !== 'python' || !trees || !catalog) return null;
-  const refs = findApiReferences(trees.treeFor(doc.uri, doc.getText()));
+  if (!doc || !file || doc.languageId !== 'python' || !analyses || !catalog) return null;
+  const refs = analyses.syntaxFor(doc.uri, doc.getText()).references;
   const hover = hoverFor(refs, { line: params.position.line, column: params.position.character }, contextFor(file));
   if (!hover) return null;
   return {
@@ -197,8 +213,8 @@ const toLsp = (e: TextEdit): LspTextEdit => ({
 connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
-  if (!doc || !file || !trees) return [];
-  const tree = trees.treeFor(doc.uri, doc.getText());
+  if (!doc || !file || !analyses) return [];
+  const tree = analyses.trees.treeFor(doc.uri, doc.getText());
   const base = manifestFor(file).base;
   const manifestPath = (shown: string) => (isAbsolute(shown) ? shown : join(base, shown));
   const actions: CodeAction[] = [];
@@ -221,7 +237,7 @@ connection.onCodeAction((params) => {
 });
 
 connection.onDidChangeWatchedFiles(() => recheckAll());
-const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, trees: () => trees, manifestFor, contextFor, recheckAll });
+const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, analyses: () => analyses, analysesReady: () => analysesReady, manifestFor, contextFor, recheckAll });
 registerAgentRequests(connection, {
   documents,
   catalog: () => catalog,
@@ -241,8 +257,8 @@ documents.onDidChangeContent((e) => {
 });
 documents.onDidClose((e) => {
   if (isManifest(filePath(e.document.uri))) recheckAll(); // back to the text on disk
-  trees?.forget(e.document.uri);
-  clearTimeout(pending.get(e.document.uri));
+  analyses?.forget(e.document.uri);
+  clearTimeout(pending.get(e.document.uri)?.timer);
   pending.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });

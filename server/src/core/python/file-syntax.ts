@@ -39,12 +39,13 @@ export interface FileSyntax {
  */
 export interface ChunkFactsCache {
   facts: Map<string, ChunkFacts>;
-  /** Chunks read (not found in the cache) by the last analysis. */
+  /** Chunks the last analysis read (found no facts for), and all its chunks. */
   read: number;
+  chunks: number;
 }
 
 export function newChunkFactsCache(): ChunkFactsCache {
-  return { facts: new Map(), read: 0 };
+  return { facts: new Map(), read: 0, chunks: 0 };
 }
 
 /**
@@ -79,6 +80,7 @@ export function fileSyntax(tree: Tree, source: string = sourceOf(tree), cache?: 
   if (cache) {
     cache.facts = kept;
     cache.read = read;
+    cache.chunks = chunks.length;
   }
   const suppressions: Suppressions = new Map();
   for (const { facts, chunk } of placed) addSuppressions(suppressions, facts.suppressions, chunk.origin.line);

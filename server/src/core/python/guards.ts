@@ -227,9 +227,18 @@ export class GuardIndex {
   }
 
   isGuarded(own: readonly Region[], start: number, end: number, segments: readonly string[], failure: Failure): boolean {
-    const holds = (r: Region) => r.start <= start && end <= r.end && (r.failures === null || r.failures.has(failure)) && (r.names === null || segments.some((s) => r.names!.has(s)));
-    return own.some(holds) || this.spanning.some(holds);
+    return holds(own, start, end, segments, failure) || (this.spanning.length > 0 && holds(this.spanning, start, end, segments, failure));
   }
+}
+
+function holds(regions: readonly Region[], start: number, end: number, segments: readonly string[], failure: Failure): boolean {
+  for (const r of regions) {
+    if (r.start > start || end > r.end) continue;
+    if (r.failures !== null && !r.failures.has(failure)) continue;
+    if (r.names === null) return true;
+    for (const s of segments) if (r.names.has(s)) return true;
+  }
+  return false;
 }
 
 export type { Region as GuardRegion };

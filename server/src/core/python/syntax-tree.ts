@@ -140,9 +140,12 @@ export function copySubtree(root: Node, lines: LineTable, parentType: string, st
   const top = new SyntaxNode(root.type, root.startIndex, root.endIndex, above, lines);
   above.namedChildren.push(top);
   const stopId = stop?.id;
-  const stack: [Node, SyntaxNode][] = [[root, top]];
-  while (stack.length > 0) {
-    const [node, copy] = stack.pop()!;
+  // Two stacks in step (the node and its copy): no pair allocated per node.
+  const nodes: Node[] = [root];
+  const copies: SyntaxNode[] = [top];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const copy = copies.pop()!;
     record(copy);
     const type = copy.type;
     if (LEAF_TYPES.has(type) || node.id === stopId) continue;
@@ -157,7 +160,10 @@ export function copySubtree(root: Node, lines: LineTable, parentType: string, st
     }
     const positional = POSITIONAL_FIELDS[type];
     copy.fields = positional ? positionalFields(copy.namedChildren, positional) : fields;
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, copy.namedChildren[i]!]);
+    for (let i = children.length - 1; i >= 0; i--) {
+      nodes.push(children[i]!);
+      copies.push(copy.namedChildren[i]!);
+    }
   }
   return { root: top, byType };
 }

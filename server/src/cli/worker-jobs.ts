@@ -1,0 +1,186 @@
+// The per-file work of the commands that read many files, as job kinds a worker thread (or this thread) runs: each
+// start() builds its own parser, read-only matrix store and verdict memo; run() takes one file. Results are plain
+// data, cloned between threads.
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { analyzeSyntax } from '../core/analyze.js';
+import { CheckMemo } from '../core/check-memo.js';
+import type { LibraryMatrix } from '../core/api-model.js';
+import { normalizeDistributionName } from '../core/library-names.js';
+import { describeOrigin, parseCommandLinePin, type ManifestProblem, type Pin } from '../core/pins.js';
+import { fileSyntax } from '../core/python/file-syntax.js';
+import { findingRule, type Verdict } from '../core/rules/index.js';
+import { isSuppressed } from '../core/python/suppressions.js';
+import { judgeReferences } from '../core/checker.js';
+import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
+import type { DeclaredRequirement, Usage } from '../report/min-versions.js';
+import { toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
+import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+import { pinsForFile, type ManifestPins } from '../workspace/manifests.js';
+
+export interface JobRunner<J, R> {
+  run(job: J): R;
+  close(): void;
+}
+
+export interface JobKind<S, J, R> {
+  start(setup: S): Promise<JobRunner<J, R>>;
+}
+
+/** What every job kind opens: the parser, the matrices, pins per folder (manifests read once per folder). */
+async function openTools(matricesFolder: string, cwd: string): Promise<{ parser: PythonParser; catalog: LoadedCatalog; pinsOf(file: string): ManifestPins }> {
+  const parser = await loadPythonParser();
+  const catalog = openMatrixCatalog(matricesFolder);
+  const byFolder = new Map<string, ManifestPins>();
+  const pinsOf = (file: string) => {
+    const folder = dirname(resolve(file));
+    let pins = byFolder.get(folder);
+    if (!pins) byFolder.set(folder, (pins = pinsForFile(file, { displayBase: cwd })));
+    return pins;
+  };
+  return { parser, catalog, pinsOf };
+}
+
+function parseFile(parser: PythonParser, text: string) {
+  const tree = parser.parse(text);
+  try {
+    return fileSyntax(tree, text);
+  } finally {
+    tree.delete();
+  }
+}
+
+export interface CheckSetup {
+  matricesFolder: string;
+  cwd: string;
+  /** `--pin` overrides, keyed by normalised distribution name. */
+  overrides: [string, Pin][];
+}
+
+export interface CheckResult {
+  findings: ReportedFinding[];
+  /** Problems in the manifests that govern the file (the caller reports each once). */
+  problems: ManifestProblem[];
+  readError: string | null;
+}
+
+/** `anachron check`: one file's findings at its pins. */
+const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
+  async start({ matricesFolder, cwd, overrides }) {
+    const { parser, catalog, pinsOf } = await openTools(matricesFolder, cwd);
+    const memo = new CheckMemo();
+    return {
+      run(file) {
+        let text: string;
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch (e) {
+          return { findings: [], problems: [], readError: (e as Error).message };
+        }
+        const manifest = pinsOf(file);
+        const pins = new Map([...manifest.pins, ...overrides]);
+        const shown = relative(cwd, resolve(file)) || file;
+        const findings = analyzeSyntax(parseFile(parser, text), { catalog, pins, settings: manifest.settings }, memo);
+        return { findings: findings.map((f) => toReportedFinding(shown, f)), problems: manifest.problems, readError: null };
+      },
+      close: () => catalog.close(),
+    };
+  },
+};
+
+export interface MinVersionsSetup {
+  matricesFolder: string;
+  cwd: string;
+}
+
+export interface LibraryUse {
+  library: string;
+  declared: DeclaredRequirement | null;
+  /** Tracked version -> what the file uses that the version lacks, for versions that lack something. */
+  failuresAt: [string, Usage[]][];
+}
+
+export interface MinVersionsResult {
+  shown: string;
+  /** The tracked libraries the file uses, in the order the catalog lists them. */
+  uses: LibraryUse[];
+  problems: ManifestProblem[];
+  readError: string | null;
+}
+
+/** Verdicts that say the code would work at another tracked version: the ones a version choice can fix. */
+function isVersionDependent(v: Verdict): boolean {
+  return findingRule(v.code)!.versionBound && v.availableIn.length > 0;
+}
+
+function declaredFrom(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequirement | null {
+  if (!pin) return null;
+  return { requirement: `${matrix.distribution}${pin.specifier}`, specifier: pin.specifier, source: describeOrigin(pin.origin) };
+}
+
+/** `anachron min-versions`: which tracked libraries one file uses, and what it uses that each tracked version lacks. */
+const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> = {
+  async start({ matricesFolder, cwd }) {
+    const { parser, catalog, pinsOf } = await openTools(matricesFolder, cwd);
+    const memo = new CheckMemo();
+    const pinsAt = new Map<string, Map<string, Pin>>();
+    const alone = (matrix: LibraryMatrix, version: string): Map<string, Pin> => {
+      const key = `${matrix.distribution}==${version}`;
+      let pins = pinsAt.get(key);
+      if (!pins) {
+        const pin = parseCommandLinePin(key);
+        if ('error' in pin) throw new Error(`cannot pin ${key}: ${pin.error}`);
+        pinsAt.set(key, (pins = new Map([[normalizeDistributionName(matrix.distribution), pin]])));
+      }
+      return pins;
+    };
+    return {
+      run(file) {
+        const shown = relative(cwd, resolve(file)) || file;
+        let text: string;
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch (e) {
+          return { shown, uses: [], problems: [], readError: (e as Error).message };
+        }
+        const syntax = parseFile(parser, text);
+        const used = new Map<string, LibraryMatrix>();
+        for (const ref of syntax.references) {
+          const root = ref.prefixes[0]?.path.split('.')[0];
+          const matrix = root ? catalog.forImportRoot(root) : undefined;
+          if (matrix) used.set(matrix.library, matrix);
+        }
+        if (used.size === 0) return { shown, uses: [], problems: [], readError: null };
+        const manifest = pinsOf(file);
+        const uses: LibraryUse[] = [];
+        for (const matrix of used.values()) {
+          // The library pinned alone at each tracked version.
+          const failuresAt: [string, Usage[]][] = [];
+          for (const version of matrix.versions) {
+            const failures: Usage[] = [];
+            // Verdicts, not findings: no message is wanted, and rendering one per version and use dominated.
+            for (const v of judgeReferences(syntax.references, { catalog, pins: alone(matrix, version) }, memo)) {
+              if (v.matrix.library !== matrix.library || !isVersionDependent(v) || isSuppressed(syntax.suppressions, v.range.start.line, v.code)) continue;
+              failures.push({ file: shown, line: v.range.start.line + 1, column: v.range.start.column + 1, code: v.code, api: v.api, parameter: v.parameter });
+            }
+            if (failures.length > 0) failuresAt.push([version, failures]);
+          }
+          uses.push({ library: matrix.library, declared: declaredFrom(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt });
+        }
+        return { shown, uses, problems: manifest.problems, readError: null };
+      },
+      close: () => catalog.close(),
+    };
+  },
+};
+
+export const JOB_KINDS = {
+  check: checkFiles,
+  'min-versions': minVersionsOfFiles,
+};
+
+export type JobKindName = keyof typeof JOB_KINDS;
+type KindOf<K extends JobKindName> = (typeof JOB_KINDS)[K];
+export type SetupOf<K extends JobKindName> = KindOf<K> extends JobKind<infer S, unknown, unknown> ? S : never;
+export type JobOf<K extends JobKindName> = KindOf<K> extends JobKind<unknown, infer J, unknown> ? J : never;
+export type ResultOf<K extends JobKindName> = KindOf<K> extends JobKind<unknown, unknown, infer R> ? R : never;

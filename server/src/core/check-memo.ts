@@ -1,0 +1,80 @@
+// Verdicts per reference, remembered across analyses. What the checker says about a reference depends on what it
+// names (paths, keywords, arity, guards), the pin of its library and the matrices, never on where it is written: an
+// unchanged use met again after an edit, or in another file with the same pins, is not checked again. The memo holds
+// plain data keyed by plain data; the language server keeps one for its lifetime, the CLI one per run.
+import type { MatrixCatalog } from './api-model.js';
+import type { Pin } from './pins.js';
+import type { ApiReference } from './python/references.js';
+import type { Verdict } from './rules/index.js';
+import type { SourceRange } from './source-range.js';
+
+/** A verdict, and which of its reference's ranges it has (see rangesOf): its own range is replaced on reuse. */
+interface Remembered {
+  verdict: Verdict;
+  slot: number;
+}
+
+/** The ranges a verdict can take from its reference, in a fixed order: prefixes, keywords, the call, members. */
+function rangesOf(ref: ApiReference): SourceRange[] {
+  const out: SourceRange[] = ref.prefixes.map((p) => p.range);
+  if (ref.call) {
+    for (const k of ref.call.keywords) out.push(k.range);
+    out.push(ref.call.range);
+  }
+  if (ref.receiver) for (const m of ref.receiver.members) out.push(m.range);
+  return out;
+}
+
+/**
+ * Everything about a reference the checker reads, but its positions. Its prefixes are the dotted prefixes of its
+ * whole path, so the whole path stands for them.
+ */
+function referenceKey(ref: ApiReference): string {
+  let key = `${ref.origin}|${ref.firstToCheck}|${ref.guarded ? 1 : 0}${ref.callGuarded ? 1 : 0}|${ref.prefixes.length}:${ref.prefixes[ref.prefixes.length - 1]?.path ?? ''}`;
+  if (ref.call) {
+    key += `|${ref.call.positionalCount}${ref.call.hasUnpacking ? '*' : ''}(`;
+    for (const k of ref.call.keywords) key += `${k.name},`;
+  }
+  if (ref.receiver) {
+    key += `|${ref.receiver.producer}:`;
+    for (const m of ref.receiver.members) key += `${m.name},`;
+  }
+  return key;
+}
+
+export class CheckMemo {
+  /** catalog -> the pin (as JSON) -> the reference (referenceKey) -> its verdicts. */
+  private readonly byCatalog = new WeakMap<MatrixCatalog, Map<string, Map<string, Remembered[]>>>();
+  private readonly pinKeys = new WeakMap<Pin, string>();
+  private size = 0;
+
+  /** At most this many references are remembered; past it the memo starts again. */
+  constructor(private readonly capacity = 200_000) {}
+
+  /** The verdicts on `ref` with its library pinned by `pin`, computed by `check` unless remembered. */
+  verdicts(catalog: MatrixCatalog, pin: Pin, ref: ApiReference, check: () => Verdict[]): Verdict[] {
+    let byPin = this.byCatalog.get(catalog);
+    if (!byPin) this.byCatalog.set(catalog, (byPin = new Map()));
+    let pinKey = this.pinKeys.get(pin);
+    if (pinKey === undefined) this.pinKeys.set(pin, (pinKey = JSON.stringify(pin)));
+    let remembered = byPin.get(pinKey);
+    if (!remembered) byPin.set(pinKey, (remembered = new Map()));
+    const key = referenceKey(ref);
+    const ranges = rangesOf(ref);
+    const known = remembered.get(key);
+    if (known) return known.map((r) => ({ ...r.verdict, range: ranges[r.slot]! }));
+    const found = check();
+    // The checker hands a verdict one of the reference's own ranges; a verdict placed anywhere else is not remembered.
+    const slots = found.map((v) => ranges.indexOf(v.range));
+    if (slots.every((s) => s >= 0)) {
+      if (this.size >= this.capacity) {
+        byPin.clear();
+        byPin.set(pinKey, (remembered = new Map()));
+        this.size = 0;
+      }
+      remembered.set(key, found.map((verdict, i) => ({ verdict, slot: slots[i]! })));
+      this.size++;
+    }
+    return found;
+  }
+}
