@@ -1,15 +1,5 @@
-// The anachron command line: the same core as the editor, for CI and for reviewing AI-written code.
-import { runBench } from './bench-command.js';
-import { runBuildMatrices } from './build-matrices-command.js';
-import { runCheck } from './check-command.js';
-import { runCompareSurfaces } from './compare-surfaces-command.js';
-import { runEnv } from './env-command.js';
-import { runHistory } from './history-command.js';
-import { runLibraries } from './libraries-command.js';
-import { runLsp } from './lsp-command.js';
-import { runMcp } from './mcp-command.js';
-import { runMinVersions } from './min-versions-command.js';
-import { runMatrixAdd } from './matrix-add-command.js';
+// The anachron command line: the same core as the editor, for CI and for reviewing AI-written code. Each command's
+// module is loaded when that command runs: `check` does not evaluate the benchmark, the MCP SDK or the drift suite.
 import { chooseSqlite } from '../store/sqlite/driver.js';
 import { UsageError } from './usage-error.js';
 
@@ -67,28 +57,28 @@ export async function main(argv: string[]): Promise<number> {
     if (command !== 'lsp') await chooseSqlite(undefined, { baselineCompiler: true });
     switch (command) {
       case 'check':
-        return await runCheck(rest, out, err);
+        return await (await import('./check-command.js')).runCheck(rest, out, err);
       case 'history':
-        return runHistory(rest, out, err);
+        return await (await import('./history-command.js')).runHistory(rest, out, err);
       case 'min-versions':
-        return await runMinVersions(rest, out, err);
+        return await (await import('./min-versions-command.js')).runMinVersions(rest, out, err);
       case 'lsp':
-        return await runLsp(rest);
+        return await (await import('./lsp-command.js')).runLsp(rest);
       case 'mcp':
-        return await runMcp(rest, err);
+        return await (await import('./mcp-command.js')).runMcp(rest, err);
       case 'libraries':
-        return runLibraries(rest, out);
+        return await (await import('./libraries-command.js')).runLibraries(rest, out);
       case 'build-matrices':
-        return runBuildMatrices(rest, out, err);
+        return await (await import('./build-matrices-command.js')).runBuildMatrices(rest, out, err);
       case 'matrix':
-        if (rest[0] === 'add') return await runMatrixAdd(rest.slice(1), out, err);
+        if (rest[0] === 'add') return await (await import('./matrix-add-command.js')).runMatrixAdd(rest.slice(1), out, err);
         throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix add LIB==VERSION --python PATH)`);
       case 'compare-surfaces':
-        return runCompareSurfaces(rest, out);
+        return await (await import('./compare-surfaces-command.js')).runCompareSurfaces(rest, out);
       case 'bench':
-        return await runBench(rest, out, err);
+        return await (await import('./bench-command.js')).runBench(rest, out, err);
       case 'env':
-        return await runEnv(rest, out, err);
+        return await (await import('./env-command.js')).runEnv(rest, out, err);
       case '--help':
       case '-h':
       case 'help':

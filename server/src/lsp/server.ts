@@ -46,6 +46,9 @@ const documents = new TextDocuments(TextDocument);
 let catalog: LoadedCatalog | undefined;
 let parser: PythonParser | undefined;
 let analyses: DocumentAnalyses | undefined;
+// The parser's WebAssembly compiles while the client and the server exchange initialize: started at once.
+const parserLoading = loadPythonParser();
+parserLoading.catch(() => {}); // reported when awaited, in onInitialized
 let parserLoaded: () => void;
 const analysesReady = new Promise<void>((resolve) => (parserLoaded = resolve));
 let workspaceRoots: string[] = [];
@@ -179,7 +182,7 @@ connection.onInitialized(async () => {
     });
   }
   try {
-    parser = await loadPythonParser();
+    parser = await parserLoading;
     analyses = new DocumentAnalyses(parser);
   } catch (e) {
     parserLoaded();

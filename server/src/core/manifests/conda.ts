@@ -1,7 +1,12 @@
 // conda environment files (environment.yml): `dependencies` holds conda match specs ("numpy=1.24",
 // "numpy==1.24.2", "numpy>=1.21", "numpy 1.24.*", "conda-forge::numpy=1.24.2=py311h_0") and a nested `pip:` list
 // of pip requirement lines.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+
+// The YAML parser is loaded when an environment file is first read: most projects have none, and the language server
+// starts faster without evaluating it.
+let yaml: typeof import('yaml') | undefined;
+const yamlModule = (): typeof import('yaml') => (yaml ??= require('yaml') as typeof import('yaml'));
 import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pins.js';
 import { isValidSpecifier } from '../versions.js';
 import { makePin } from './requirement.js';
@@ -56,6 +61,7 @@ export function parseCondaEnvironment(text: string, file: string): ParsedManifes
   const pins: Pin[] = [];
   const problems: ManifestProblem[] = [];
   const includes: ManifestInclude[] = [];
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlModule();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: false });
   for (const e of doc.errors) {

@@ -328,8 +328,6 @@ export interface PlacedFacts {
   parent: Span;
 }
 
-const shift = (span: Span, by: number): Span => ({ start: span.start + by, end: span.end + by });
-
 /** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
 export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   const versionFlags = new Set(chunks.flatMap((c) => c.guards.versionFlags));
@@ -363,14 +361,15 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   for (const name of [...boundOutsideParameters, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
   // Inside a function taking the name as a parameter (by position in the text: no walk up the tree per lookup).
-  const bindingAt = (name: string, at: Span): Binding | null | undefined => {
+  /** The binding of `name` at file offsets [start, end): none inside a function that takes it as a parameter. */
+  const bindingAt = (name: string, start: number, end: number): Binding | null | undefined => {
     const binding = table.get(name);
     const owners = binding ? parameterScopes.get(name) : undefined;
-    if (owners?.some((o) => o.start <= at.start && at.end <= o.end)) return null;
+    if (owners?.some((o) => o.start <= start && end <= o.end)) return null;
     return binding;
   };
-  const producerOf = (callee: string[], at: Span): string | null => {
-    const binding = bindingAt(callee[0]!, at);
+  const producerOf = (callee: string[], at: Span, by: number): string | null => {
+    const binding = bindingAt(callee[0]!, at.start + by, at.end + by);
     return binding ? [binding.path, ...callee.slice(1)].join('.') : null;
   };
   // Values with a certain producer: names assigned once, from a call into a library, and bound no other way.
@@ -378,7 +377,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   for (const [name, values] of singleAssignments) {
     if (values.length !== 1 || boundNames.has(name) || table.has(name)) continue;
     const call = values[0]!.call;
-    const producer = call ? producerOf(call.callee, call.span) : null;
+    const producer = call ? producerOf(call.callee, call.span, 0) : null;
     if (producer) instances.set(name, producer);
   }
 
@@ -393,9 +392,8 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   chunks.forEach((chunk, c) => {
     const { origin } = chunk;
     for (const use of chunk.references.attributes) {
-      const span = shift(use.span, origin.index);
       if (use.onCall) {
-        const producer = producerOf(use.onCall.callee, shift(use.onCall.span, origin.index));
+        const producer = producerOf(use.onCall.callee, use.onCall.span, origin.index);
         if (!producer) continue;
         const members = use.onCall.members.map((m) => ({ name: m.text, range: placeRange(m.range, origin) }));
         const names = members.map((m) => m.name);
@@ -411,7 +409,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
         refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: placeCall(use.call, origin), guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer: instanceProducer, members } });
         continue;
       }
-      const binding = bindingAt(root.text, span);
+      const binding = bindingAt(root.text, use.span.start + origin.index, use.span.end + origin.index);
       if (!binding) continue;
       const rootSegments = binding.path.split('.');
       const rootRange = placeRange(root.range, origin);
@@ -434,10 +432,10 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
     const { origin } = chunk;
     for (const use of chunk.references.names) {
       const name = use.name.text;
-      const binding = bindingAt(name, shift(use.span, origin.index));
-      const range = placeRange(use.name.range, origin);
+      const binding = bindingAt(name, use.span.start + origin.index, use.span.end + origin.index);
       if (binding) {
         if (!use.call) continue;
+        const range = placeRange(use.name.range, origin);
         const segments = binding.path.split('.');
         refs.push({
           prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range })),
@@ -447,7 +445,8 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
           guarded: isGuarded(c, use.span, segments, 'attribute'),
           callGuarded: isGuarded(c, use.span, segments, 'call'),
         });
-      } else if (binding === undefined && !boundNames.has(name) && !singleAssignments.has(name) && !BUILTINS.has(name)) {
+      } else if (binding === undefined && starModules.length > 0 && !boundNames.has(name) && !singleAssignments.has(name) && !BUILTINS.has(name)) {
+        const range = placeRange(use.name.range, origin);
         for (const module of starModules) {
           const segments = [...module.split('.'), name];
           refs.push({
@@ -467,7 +466,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   const polyfilled = new Set<string>();
   for (const chunk of chunks) {
     for (const { parts, span } of chunk.references.polyfills) {
-      const binding = bindingAt(parts[0]!, shift(span, chunk.origin.index));
+      const binding = bindingAt(parts[0]!, span.start + chunk.origin.index, span.end + chunk.origin.index);
       if (binding) polyfilled.add([binding.path, ...parts.slice(1)].join('.'));
     }
   }

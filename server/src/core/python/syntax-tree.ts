@@ -1,7 +1,8 @@
 // A plain-JavaScript copy of one subtree of a tree-sitter tree: the named nodes, their types, extents and the fields
 // the analysis reads. Every property of a web-tree-sitter Node crosses into WebAssembly (and allocates); the analysis
 // asks for types, parents and fields many times per node, so it reads this copy instead, built in one walk that
-// crosses three times per node. Positions come from a line table of the source, in the same UTF-16 units.
+// crosses at most three times per node (its type, its children, its end when wanted). Positions come from a line table
+// of the source, in the same UTF-16 units. A copy is read while its tree is alive: ends are asked for lazily.
 import type { Node } from 'web-tree-sitter';
 import type { SourcePosition } from '../source-range.js';
 
@@ -56,14 +57,24 @@ export class SyntaxNode {
   readonly namedChildren: SyntaxNode[] = [];
   /** Field name per named child, for the types in POSITIONAL_FIELDS and ASKED_FIELDS; null otherwise. */
   fields: (string | null)[] | null = null;
+  /** The end, asked of tree-sitter the first time it is wanted (most nodes' never is), while the tree is alive. */
+  private end = -1;
 
   constructor(
     readonly type: string,
     readonly startIndex: number,
-    readonly endIndex: number,
     readonly parent: SyntaxNode | null,
     private readonly lines: LineTable,
-  ) {}
+    private readonly node: Node | null,
+    end = -1,
+  ) {
+    this.end = end;
+  }
+
+  get endIndex(): number {
+    if (this.end < 0) this.end = this.node!.endIndex;
+    return this.end;
+  }
 
   get text(): string {
     return this.lines.source.slice(this.startIndex, this.endIndex);
@@ -109,6 +120,22 @@ function positionalFields(children: readonly SyntaxNode[], [first, last]: [strin
   return fields;
 }
 
+/**
+ * Node types the analysis never looks into but to reach what they hold: when one holds no name, keyword or comment
+ * (numbers, operators and brackets only: data such as `[[1, 2], [3, 4]]`), its children are not copied. Tuples,
+ * argument lists and conditional expressions are not among them: their children are counted or read by position.
+ */
+const DATA_TYPES = new Set(['list', 'set', 'dictionary', 'pair', 'binary_operator', 'unary_operator', 'comparison_operator', 'subscript', 'slice']);
+
+/** Whether source[start, end) holds a letter, an underscore, a `#` or a non-ASCII character. */
+function mayHoldNames(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = source.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x23 || c >= 0x80) return true;
+  }
+  return false;
+}
+
 /** A string literal holds expressions only as an f-string (or t-string): other strings are not looked into. */
 function mayInterpolate(source: string, start: number): boolean {
   for (let i = start; i < start + 3 && i < source.length; i++) {
@@ -136,8 +163,8 @@ export function copySubtree(root: Node, lines: LineTable, parentType: string, st
     if (list) list.push(node);
     else byType.set(node.type, [node]);
   };
-  const above = new SyntaxNode(parentType, root.startIndex, root.endIndex, null, lines);
-  const top = new SyntaxNode(root.type, root.startIndex, root.endIndex, above, lines);
+  const above = new SyntaxNode(parentType, root.startIndex, null, lines, root);
+  const top = new SyntaxNode(root.type, root.startIndex, above, lines, root);
   above.namedChildren.push(top);
   const stopId = stop?.id;
   // Two stacks in step (the node and its copy): no pair allocated per node.
@@ -150,12 +177,13 @@ export function copySubtree(root: Node, lines: LineTable, parentType: string, st
     const type = copy.type;
     if (LEAF_TYPES.has(type) || node.id === stopId) continue;
     if (type === 'string' && !mayInterpolate(lines.source, copy.startIndex)) continue;
+    if (DATA_TYPES.has(type) && !mayHoldNames(lines.source, copy.startIndex, copy.endIndex)) continue;
     const children = node.namedChildren;
     const asked = ASKED_FIELDS.has(type);
     const fields: (string | null)[] | null = asked ? [] : null;
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
-      copy.namedChildren.push(new SyntaxNode(child.type, child.startIndex, child.endIndex, copy, lines));
+      copy.namedChildren.push(new SyntaxNode(child.type, child.startIndex, copy, lines, child));
       if (fields) fields.push(node.fieldNameForNamedChild(i));
     }
     const positional = POSITIONAL_FIELDS[type];

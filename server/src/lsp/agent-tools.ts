@@ -1,0 +1,245 @@
+// The agent tools for the VS Code client (protocol.ts: anachron/lookup, checkSnippet, migrate, reviewChanges): the
+// same tool implementation as `anachron mcp` (knowledge/tools.ts), with the pins of the file the editor has open —
+// editor settings, installed versions and unsaved manifests included — and, for a review, the lines git says changed
+// (the pieces of `anachron check --diff`). Loaded on the first such request (agent-requests.ts registers them): the
+// knowledge and the drift suite's migration notes are not on the server's way to its first diagnostics.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Connection } from 'vscode-languageserver/node';
+import type { LibraryMatrix } from '../core/api-model.js';
+import { apiAt } from '../core/hover.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
+import { changedLinesSince, repositoryRoot, resolveCommit, untrackedFiles } from '../git/git.js';
+import { ApiKnowledge } from '../knowledge/api-lookup.js';
+import { renderMigration, renderReview } from '../knowledge/render.js';
+import { checkSnippet, importsOf, migrateSnippet, type SnippetFinding, type SnippetReport } from '../knowledge/snippet.js';
+import { parseCheckInput, parseLookupInput, runCheckTool, runLookupTool, ToolInputError, type ToolEnvironment } from '../knowledge/tools.js';
+import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
+import { touchesLines } from '../report/diff.js';
+import { pathInRoot, realRoot } from '../cli/repo-paths.js';
+import type { LoadedCatalog } from '../store/catalog.js';
+import { pathToUri, uriToPath } from '../workspace/file-uri.js';
+import { openDocumentAt } from './open-documents.js';
+import type { AgentParts } from './agent-requests.js';
+import type {
+  AgentFinding,
+  CheckSnippetParams,
+  CheckSnippetResponse,
+  LookupParams,
+  LookupResponse,
+  MigrateParams,
+  MigrateResponse,
+  ReviewChangesParams,
+  ReviewChangesResponse,
+} from './protocol.js';
+
+/** Files larger than this are not reviewed (generated code, data dumps). */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+const filePath = (uri: string | undefined): string | undefined => (uri === undefined ? undefined : uriToPath(uri));
+
+const listApis = (m: LibraryMatrix): readonly string[] => (m as LibraryMatrix & { apiPaths?: () => string[] }).apiPaths?.() ?? [];
+
+function failure(e: unknown): { error: string } {
+  return { error: (e as Error).message ?? String(e) };
+}
+
+export interface AgentHandlers {
+  lookup(params: LookupParams): Promise<LookupResponse>;
+  checkSnippet(params: CheckSnippetParams): Promise<CheckSnippetResponse>;
+  migrate(params: MigrateParams): Promise<MigrateResponse>;
+  reviewChanges(params: ReviewChangesParams): Promise<ReviewChangesResponse>;
+}
+
+export function agentHandlers(connection: Connection, parts: AgentParts): AgentHandlers {
+  let knowledge: { catalog: LoadedCatalog; value: ApiKnowledge } | undefined;
+  let parser: Promise<PythonParser> | undefined;
+
+  const knowledgeOf = (catalog: LoadedCatalog): ApiKnowledge => {
+    if (knowledge?.catalog !== catalog) knowledge = { catalog, value: new ApiKnowledge(catalog, listApis) };
+    return knowledge.value;
+  };
+
+  /** The file whose pins apply: the input's path (relative to the file's folder or the workspace), else the file. */
+  function anchorFile(uri: string | undefined, path: string | undefined): string {
+    const file = filePath(uri);
+    const root = (file && parts.roots().find((r) => file.startsWith(r))) ?? parts.roots()[0] ?? process.cwd();
+    const target = path ? (isAbsolute(path) ? path : resolve(root, path)) : file ?? root;
+    try {
+      if (existsSync(target) && statSync(target).isDirectory()) return join(target, '__anachron_snippet__.py');
+    } catch {
+      // fall through
+    }
+    return target;
+  }
+
+  function environment(catalog: LoadedCatalog, uri: string | undefined): ToolEnvironment {
+    const anchor = (path: string | undefined) => anchorFile(uri, path);
+    return {
+      knowledge: knowledgeOf(catalog),
+      parser: () => (parser ??= loadPythonParser()),
+      contextFor: (path) => parts.contextFor(anchor(path)),
+      readManifest: (shown) => {
+        const base = parts.manifestBase(anchor(undefined));
+        return parts.readManifest(isAbsolute(shown) ? shown : join(base, shown));
+      },
+      readSource: (path) => {
+        const file = anchor(path);
+        const open = openDocumentAt(parts.documents, file);
+        try {
+          const text = open?.getText() ?? readFileSync(file, 'utf8');
+          return { text, shown: relative(parts.manifestBase(file), file) || file };
+        } catch {
+          return undefined;
+        }
+      },
+      markdown: true,
+    };
+  }
+
+  const toAgentFinding = (f: SnippetFinding, uri?: string): AgentFinding => ({
+    ...(uri ? { uri } : {}),
+    line: f.line,
+    column: f.column,
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    api: f.api,
+    replacement: f.replacement,
+    fix: f.fix
+      ? { title: f.fix.title, edits: f.fix.edits.map((e) => ({ range: { start: { line: e.range.start.line, character: e.range.start.column }, end: { line: e.range.end.line, character: e.range.end.column } }, newText: e.newText })) }
+      : null,
+  });
+
+  const lookup = async (params: LookupParams): Promise<LookupResponse> => {
+    const catalog = parts.catalog();
+    if (!catalog) return { error: 'the matrices are not loaded' };
+    try {
+      let raw = params.input ?? {};
+      const asked = raw as { api?: unknown; description?: unknown; module?: unknown };
+      if (!asked.api && !asked.description && !asked.module && params.uri && params.position) {
+        // No API named: the one under the cursor, as the hover and the history view find it.
+        const doc = parts.documents.get(params.uri);
+        if (doc && doc.languageId === 'python') {
+          const p = await (parser ??= loadPythonParser());
+          const tree = p.parse(doc.getText());
+          try {
+            const api = apiAt(findApiReferences(tree), { line: params.position.line, column: params.position.character })?.path;
+            if (api) raw = { ...(raw as object), api };
+          } finally {
+            tree.delete();
+          }
+        }
+      }
+      const result = runLookupTool(parseLookupInput(raw), environment(catalog, params.uri));
+      return { text: result.text, api: result.answer.kind === 'api' ? result.answer.api : null };
+    } catch (e) {
+      if (!(e instanceof ToolInputError)) connection.console.error(`anachron: lookup failed: ${(e as Error).stack ?? e}`);
+      return failure(e);
+    }
+  };
+
+  const checkSnippetRequest = async (params: CheckSnippetParams): Promise<CheckSnippetResponse> => {
+    const catalog = parts.catalog();
+    if (!catalog) return { error: 'the matrices are not loaded' };
+    try {
+      const env = environment(catalog, params.uri);
+      const file = filePath(params.uri);
+      const shown = file ? relative(parts.manifestBase(file), file) || file : undefined;
+      let preamble: string | undefined;
+      if (params.withImports && params.uri) {
+        const doc = parts.documents.get(params.uri);
+        const text = doc?.getText() ?? (file && existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+        if (text !== undefined) {
+          const tree = (await env.parser()).parse(text);
+          try {
+            preamble = importsOf(tree) || undefined;
+          } finally {
+            tree.delete();
+          }
+        }
+      }
+      const result = await runCheckTool(parseCheckInput(params.input), env, { ...(shown && params.firstLine ? { file: shown, firstLine: params.firstLine } : {}), ...(preamble ? { preamble } : {}) });
+      return {
+        text: result.text,
+        findings: result.report.findings.map((f) => toAgentFinding(f)),
+        fixedCode: result.report.fixedCode,
+        libraries: result.report.libraries.map((l) => ({ library: l.library, pin: l.pin ? `${l.pin.requirement} (${l.pin.origin})` : null })),
+      };
+    } catch (e) {
+      if (!(e instanceof ToolInputError)) connection.console.error(`anachron: check failed: ${(e as Error).stack ?? e}`);
+      return failure(e);
+    }
+  };
+
+  const migrate = async (params: MigrateParams): Promise<MigrateResponse> => {
+    const catalog = parts.catalog();
+    if (!catalog) return { error: 'the matrices are not loaded' };
+    try {
+      const env = environment(catalog, params.uri);
+      const ctx = env.contextFor(undefined);
+      const target = params.target.trim();
+      const m = /^([A-Za-z_][\w.-]*)\s*(?:==\s*|\s+)(\S+)$/.exec(target);
+      let library = m?.[1];
+      const version = m ? m[2]! : target.replace(/^==/, '');
+      if (!version || !/^\d/.test(version)) return { error: `name the version to move to, e.g. /migrate 2.2.4 or /migrate numpy==2.2.4 (got "${target}")` };
+      const p = await env.parser();
+      if (!library) {
+        // The tracked libraries the code uses and the project pins: one is the one to move.
+        const used = checkSnippet(p, params.code, ctx, env.knowledge).libraries.filter((l) => l.pin);
+        if (used.length !== 1) {
+          return { error: used.length === 0 ? 'the code uses no pinned library anachron tracks' : `the code uses ${used.map((l) => l.library).join(' and ')}: say which to move, e.g. /migrate ${used[0]!.library}==${version}` };
+        }
+        library = used[0]!.library;
+      }
+      const report = migrateSnippet(p, params.code, ctx, env.knowledge, library, version);
+      return { text: renderMigration(report), changes: report.lines.length };
+    } catch (e) {
+      connection.console.error(`anachron: migrate failed: ${(e as Error).stack ?? e}`);
+      return failure(e);
+    }
+  };
+
+  const reviewChanges = async (params: ReviewChangesParams): Promise<ReviewChangesResponse> => {
+    const catalog = parts.catalog();
+    if (!catalog) return { error: 'the matrices are not loaded' };
+    const folder = filePath(params.folderUri);
+    if (!folder) return { error: 'reviewing changes needs a folder on disk' };
+    const rev = params.rev?.trim() || 'HEAD';
+    try {
+      const root = realRoot(repositoryRoot(folder));
+      const changed = changedLinesSince(root, resolveCommit(root, rev));
+      const untracked = new Set(untrackedFiles(root));
+      const scope = realRoot(folder);
+      const inFolder = (rel: string) => scope === root || pathInRoot(scope, join(root, rel)) !== undefined;
+      const candidates = [...new Set([...changed.keys(), ...untracked])].filter((rel) => rel.endsWith('.py') && inFolder(rel)).sort();
+      const env = environment(catalog, params.folderUri);
+      const p = await env.parser();
+      const reports: SnippetReport[] = [];
+      const findings: AgentFinding[] = [];
+      for (const rel of candidates) {
+        const file = join(root, rel);
+        const open = openDocumentAt(parts.documents, file);
+        const uri = open?.uri ?? pathToUri(file);
+        let text: string;
+        try {
+          if (!open && statSync(file).size > MAX_FILE_BYTES) continue;
+          text = open?.getText() ?? readFileSync(file, 'utf8');
+        } catch {
+          continue; // deleted since
+        }
+        const base = parts.manifestBase(file);
+        const report = checkSnippet(p, text, parts.contextFor(file), env.knowledge, { file: rel, readManifest: (shown) => parts.readManifest(isAbsolute(shown) ? shown : join(base, shown)) });
+        const lines = untracked.has(rel) ? 'all' : changed.get(rel);
+        const kept = report.findings.filter((f) => lines === 'all' || (lines !== undefined && touchesLines(lines, f.line, f.endLine)));
+        reports.push({ ...report, findings: kept, fixedCode: null, remainingAfterFixes: null });
+        findings.push(...kept.map((f) => toAgentFinding(f, uri)));
+      }
+      return { text: renderReview(reports, rev), files: candidates.length, findings };
+    } catch (e) {
+      return failure(e);
+    }
+  };
+
+  return { lookup, checkSnippet: checkSnippetRequest, migrate, reviewChanges };
+}
