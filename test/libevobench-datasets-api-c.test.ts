@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Node } from 'web-tree-sitter';
-import { buildDataset, type DatasetMatrix } from '../server/src/eval/libevobench/datasets/build.js';
+import { apiCFileOrder } from '../server/src/eval/libevobench/datasets/api-c.js';
+import { buildDataset, finishDataset, planDataset, type DatasetMatrix } from '../server/src/eval/libevobench/datasets/build.js';
+import { harvestLibraryOf } from '../server/src/cli/worker-jobs.js';
+import { runJobs } from '../server/src/cli/worker-pool.js';
 import { emptyCallSiteStats, findCallSites, type TrackedLibrary } from '../server/src/eval/libevobench/datasets/call-sites.js';
 import { corpusFromFiles, type CorpusFile } from '../server/src/eval/libevobench/datasets/corpus.js';
 import { listPythonFiles, readCorpusFolder } from '../server/src/eval/libevobench/datasets/corpus-reader.js';
@@ -257,6 +260,21 @@ describe('API-C sampling and levels', () => {
     // the same seed draws the same snippets
     const again = buildDataset({ libraries: ['fakelib'], tasks: ['API-C'], levels: ['L0'], sampling: caps, seed: 3 }, { matrices: [matrix], corpus: { files, parser } }).samples;
     assert.deepEqual(again.map((s) => s.id), apiC.map((s) => s.id));
+  });
+
+  test('the corpus read file by file over worker threads gives the same dataset', async () => {
+    const files = [
+      ...fileSet(12, '2.0', (i) => `x = fl.grow([${i}], mode='edge')\nfor k in range(3):\n    y = fl.mean(fl.grow([k]))\n`),
+      ...fileSet(6, '1.0', (i) => stableFns.map((f, k) => `r${k} = fl.${f.path.slice(8)}([${i}])`).join('\n') + '\n'),
+    ];
+    const config = { libraries: ['fakelib'], tasks: ['API-C', 'SR'] as const, sampling: { stableApis: 4, versionsPerApi: 2, snippetsPerCell: 3, apiCPerCell: 5 }, seed: 9 };
+    const inThisThread = buildDataset({ ...config, tasks: [...config.tasks] }, { matrices: [matrix], corpus: { files, parser } });
+    const plan = planDataset({ ...config, tasks: [...config.tasks] }, [matrix]);
+    const setup = { libraries: [...plan.apiC!.libraries.values()].map(harvestLibraryOf), selected: [...plan.apiC!.selected].map(([l, v]) => [l, [...v]] as [string, string[]]) };
+    const harvests = await runJobs('api-c-harvest', setup, apiCFileOrder(files), { threads: 2 });
+    const overThreads = finishDataset(plan, harvests);
+    assert.ok(inThisThread.samples.filter((s) => s.task === 'API-C').length > 10);
+    assert.deepEqual(overThreads, inThisThread);
   });
 
   test('the four levels, their prompts round-trip, L1/L2 only with a description', () => {

@@ -4,8 +4,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDataset, DatasetError } from '../eval/libevobench/datasets/build.js';
-import { corpusDigest, type Corpus, type CorpusFile } from '../eval/libevobench/datasets/corpus.js';
+import { apiCFileOrder } from '../eval/libevobench/datasets/api-c.js';
+import { DatasetError, finishDataset, planDataset } from '../eval/libevobench/datasets/build.js';
+import { corpusDigest, type CorpusFile } from '../eval/libevobench/datasets/corpus.js';
 import { readCorpusFolder } from '../eval/libevobench/datasets/corpus-reader.js';
 import { exampleNumpyCorpus } from '../eval/libevobench/datasets/example-corpus.js';
 import { formatTable1 } from '../eval/libevobench/datasets/summary.js';
@@ -28,7 +29,8 @@ import { DEFAULT_SCORING_OPTIONS, type RunResults, type ScoringOptions } from '.
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { versionsEqual } from '../core/versions.js';
-import { loadPythonParser } from '../parser/python-parser.js';
+import { harvestLibraryOf } from './worker-jobs.js';
+import { runJobs } from './worker-pool.js';
 import { UsageError } from './usage-error.js';
 import { benchRunDrift, compareDriftRuns, registryEnvironments, reportDriftRun, type EnvironmentSource } from './drift-command.js';
 import { isDriftRun } from '../eval/drift/report-files.js';
@@ -150,7 +152,7 @@ export interface DatasetOptions {
 async function libevobenchDataset(config: RunConfig, options: DatasetOptions, err: Out): Promise<BenchSample[]> {
   const catalog = openMatrixCatalog(options.matricesFolder);
   try {
-    let corpus: Corpus | undefined;
+    let corpus: CorpusFile[] | undefined;
     if (config.tasks.includes('API-C')) {
       let files: CorpusFile[] | undefined;
       let source = '';
@@ -166,16 +168,24 @@ async function libevobenchDataset(config: RunConfig, options: DatasetOptions, er
       } else err('bench: note: no corpus for API-C (--corpus DIR or --example-corpus): the dataset has no API-C samples');
       if (files) {
         config.corpus = corpusIdentity(config.corpus, { digest: corpusDigest(files), source, files: files.length });
-        corpus = { files, parser: await loadPythonParser() };
+        corpus = files;
       }
     }
-    let dataset;
+    let plan;
     try {
-      dataset = buildDataset(config, { matrices: catalog.matrices, ...(corpus ? { corpus } : {}) });
+      plan = planDataset(config, catalog.matrices);
     } catch (e) {
       if (e instanceof DatasetError) throw new UsageError(e.message);
       throw e;
     }
+    // The corpus is read file by file over worker threads when it is large (cli/worker-pool.ts).
+    let harvests = null;
+    if (plan.apiC && corpus) {
+      const files = apiCFileOrder(corpus);
+      const setup = { libraries: [...plan.apiC.libraries.values()].map(harvestLibraryOf), selected: [...plan.apiC.selected].map(([l, v]) => [l, [...v]] as [string, string[]]) };
+      harvests = await runJobs('api-c-harvest', setup, files, { bytes: files.reduce((n, f) => n + f.text.length, 0) });
+    }
+    const dataset = finishDataset(plan, harvests);
     if (options.summaryDir) {
       mkdirSync(options.summaryDir, { recursive: true });
       writeFileSync(join(options.summaryDir, 'dataset.md'), `# Dataset (Table 1)\n\n${formatTable1(dataset.summary)}`);

@@ -15,6 +15,10 @@ import { judgeReferences } from '../core/checker.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { DeclaredRequirement, Usage } from '../report/min-versions.js';
 import { toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
+import type { GroundTruthState } from '../core/ground-truth.js';
+import { harvestApiCFile, type ApiCFileHarvest } from '../eval/libevobench/datasets/api-c.js';
+import type { CallTarget, TrackedLibrary } from '../eval/libevobench/datasets/call-sites.js';
+import type { CorpusFile } from '../eval/libevobench/datasets/corpus.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
 import { pinsForFile, type ManifestPins } from '../workspace/manifests.js';
 
@@ -174,9 +178,52 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
   },
 };
 
+/**
+ * What API-C's harvest needs of a tracked library, compact enough to hand to a thread: per documented API its kind and
+ * its state at each tracked version, one letter each (p present, a absent, n not applicable).
+ */
+export interface HarvestLibrary {
+  library: string;
+  distribution: string;
+  versions: string[];
+  targets: [api: string, kind: CallTarget['kind'], states: string][];
+}
+
+const STATE_LETTERS: Record<GroundTruthState, string> = { present: 'p', absent: 'a', na: 'n' };
+const LETTER_STATES: Record<string, GroundTruthState> = { p: 'present', a: 'absent', n: 'na' };
+
+export function harvestLibraryOf(lib: TrackedLibrary<CallTarget>): HarvestLibrary {
+  const targets: HarvestLibrary['targets'] = [];
+  for (const [api, target] of lib.histories) targets.push([api, target.kind, target.versions.map((c) => STATE_LETTERS[c.state]).join('')]);
+  return { library: lib.library, distribution: lib.distribution, versions: [...lib.versions], targets };
+}
+
+function trackedLibraryOf(h: HarvestLibrary): TrackedLibrary<CallTarget> {
+  const histories = new Map<string, CallTarget>();
+  for (const [api, kind, states] of h.targets) histories.set(api, { kind, versions: h.versions.map((version, i) => ({ version, state: LETTER_STATES[states[i]!]! })) });
+  return { library: h.library, distribution: h.distribution, versions: h.versions, histories };
+}
+
+export interface HarvestSetup {
+  libraries: HarvestLibrary[];
+  /** Library -> the versions the dataset covers. */
+  selected: [string, string[]][];
+}
+
+/** The benchmark's API-C dataset: one corpus file's call sites and snippets (eval/libevobench/datasets/api-c.ts). */
+const apiCHarvest: JobKind<HarvestSetup, CorpusFile, ApiCFileHarvest> = {
+  async start({ libraries, selected }) {
+    const parser = await loadPythonParser();
+    const tracked = new Map(libraries.map((l) => [l.library, trackedLibraryOf(l)] as const));
+    const versions = new Map(selected.map(([l, v]) => [l, new Set(v)] as const));
+    return { run: (file) => harvestApiCFile(file, parser, tracked, versions), close: () => {} };
+  },
+};
+
 export const JOB_KINDS = {
   check: checkFiles,
   'min-versions': minVersionsOfFiles,
+  'api-c-harvest': apiCHarvest,
 };
 
 export type JobKindName = keyof typeof JOB_KINDS;

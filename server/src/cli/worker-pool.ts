@@ -26,10 +26,12 @@ export function threadsFor(jobs: number, options: PoolOptions): number {
   return Math.max(1, Math.min(availableParallelism(), jobs));
 }
 
-/** The worker's script: beside the bundle when built (dist/worker.js), the source file when run through tsx. */
-function workerScript(): string {
+/** A worker thread running the bundle's worker (dist/worker.js), or, run from source, the source file through tsx. */
+function startWorker(workerData: unknown): Worker {
   const bundled = join(__dirname, 'worker.js');
-  return existsSync(bundled) ? bundled : join(__dirname, 'worker.ts');
+  if (existsSync(bundled)) return new Worker(bundled, { workerData });
+  const source = join(__dirname, 'worker.ts');
+  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true, workerData });
 }
 
 type Reply<R> = { id: number; result: R } | { id: number; error: string } | { ready: true } | { failed: string };
@@ -57,7 +59,7 @@ export async function runJobs<K extends JobKindName>(kind: K, setup: SetupOf<K>,
         }
       };
       for (let t = 0; t < threads; t++) {
-        const worker = new Worker(workerScript(), { workerData: { kind, setup }, execArgv: process.execArgv });
+        const worker = startWorker({ kind, setup });
         workers.push(worker);
         worker.on('message', (reply: Reply<ResultOf<K>>) => {
           if ('ready' in reply) {

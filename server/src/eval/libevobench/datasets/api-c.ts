@@ -3,8 +3,9 @@
 // the four levels of each snippet: L0 code only, L1 + redacted description, L2 + the version, L3 + the API's name.
 // Pure: the parser and the matrices' data arrive as arguments.
 import { MASK_TOKEN, type ApiCPrompt, type BenchLevel } from '../prompt-contract.js';
-import { addCallSiteStats, emptyCallSiteStats, findCallSites, type CallSite, type CallSiteStats, type TrackedLibrary } from './call-sites.js';
-import { normaliseNewlines, type Corpus } from './corpus.js';
+import { addCallSiteStats, emptyCallSiteStats, findCallSites, type CallSite, type CallSiteStats, type CallTarget, type TrackedLibrary } from './call-sites.js';
+import { normaliseNewlines, type CorpusFile } from './corpus.js';
+import type { PythonParser } from '../../../parser/python-parser.js';
 import type { SampleDraft } from './drafts.js';
 import { leafName, presentIn, type LibraryData } from './matrix-tasks.js';
 import { versionsInPickOrder, type SamplingCaps } from './sampling.js';
@@ -37,55 +38,84 @@ export interface ApiCPoolStats extends CallSiteStats {
   truncation: Record<Truncation, number>;
 }
 
+/** The API-C candidates of one corpus file, before identical snippets across files are merged. */
+export interface ApiCFileHarvest {
+  path: string;
+  /** The file mentions a tracked library and was parsed. */
+  parsed: boolean;
+  calls: CallSiteStats;
+  versionNotSelected: number;
+  discarded: number;
+  holdsMaskToken: number;
+  /** Its call sites at selected versions with their snippets, in source order. */
+  candidates: ApiCInstance[];
+}
+
+/** The harvest of one corpus file: every call site at a selected version with its snippet. */
+export function harvestApiCFile(original: CorpusFile, parser: PythonParser, libraries: ReadonlyMap<string, TrackedLibrary<CallTarget>>, selected: ReadonlyMap<string, ReadonlySet<string>>): ApiCFileHarvest {
+  const harvest: ApiCFileHarvest = { path: original.path, parsed: false, calls: emptyCallSiteStats(), versionNotSelected: 0, discarded: 0, holdsMaskToken: 0, candidates: [] };
+  const mentions = new RegExp(`\\b(?:${[...libraries.keys()].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
+  const roots = new Set(libraries.keys());
+  const file = { ...original, text: normaliseNewlines(original.text) };
+  if (!mentions.test(file.text)) return harvest;
+  harvest.parsed = true;
+  const tree = parser.parse(file.text);
+  try {
+    for (const { site, node } of findCallSites(file, tree, libraries, harvest.calls)) {
+      if (!selected.get(site.library)?.has(site.version)) {
+        harvest.versionNotSelected++;
+        continue;
+      }
+      const snippet = buildSnippet(file.text, tree, node, { libraries: roots });
+      if ('discarded' in snippet) {
+        harvest.discarded++;
+        continue;
+      }
+      if (snippet.prefix.includes(MASK_TOKEN) || snippet.suffix.includes(MASK_TOKEN)) {
+        harvest.holdsMaskToken++;
+        continue;
+      }
+      harvest.candidates.push({ site, snippet, key: digest([site.library, site.version, site.api, snippet.prefix, site.call, snippet.suffix], 24) });
+    }
+  } finally {
+    tree.delete();
+  }
+  return harvest;
+}
+
+/** The corpus's files in the order the pool takes them: by path. */
+export function apiCFileOrder(files: readonly CorpusFile[]): CorpusFile[] {
+  return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 /**
- * The raw API-C pool of a corpus: every de-duplicated call site at a selected version with its snippet, in corpus
- * order (files by path, calls by position).
+ * The raw API-C pool from the harvests of a corpus's files (in apiCFileOrder): every de-duplicated call site at a
+ * selected version with its snippet, in corpus order (files by path, calls by position).
  */
-export function collectApiCPool(corpus: Corpus, libraries: ReadonlyMap<string, TrackedLibrary>, selected: ReadonlyMap<string, ReadonlySet<string>>): { instances: ApiCInstance[]; stats: ApiCPoolStats } {
+export function poolFromHarvests(harvests: readonly ApiCFileHarvest[]): { instances: ApiCInstance[]; stats: ApiCPoolStats } {
   const stats: ApiCPoolStats = {
     ...emptyCallSiteStats(), files: 0, parsed: 0, versionNotSelected: 0, discarded: 0, holdsMaskToken: 0, duplicates: 0, pool: 0,
     truncation: { none: 0, 'class-scope': 0, 'method-removal': 0, 'function-scope': 0 },
   };
-  const mentions = new RegExp(`\\b(?:${[...libraries.keys()].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
-  const roots = new Set(libraries.keys());
   const instances: ApiCInstance[] = [];
   const seen = new Set<string>();
-  const files = [...corpus.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const original of files) {
+  for (const harvest of harvests) {
     stats.files++;
-    const file = { ...original, text: normaliseNewlines(original.text) };
-    if (!mentions.test(file.text)) continue;
+    if (!harvest.parsed) continue;
     stats.parsed++;
-    const tree = corpus.parser.parse(file.text);
-    try {
-      const fileStats = emptyCallSiteStats();
-      for (const { site, node } of findCallSites(file, tree, libraries, fileStats)) {
-        if (!selected.get(site.library)?.has(site.version)) {
-          stats.versionNotSelected++;
-          continue;
-        }
-        const snippet = buildSnippet(file.text, tree, node, { libraries: roots });
-        if ('discarded' in snippet) {
-          stats.discarded++;
-          continue;
-        }
-        if (snippet.prefix.includes(MASK_TOKEN) || snippet.suffix.includes(MASK_TOKEN)) {
-          stats.holdsMaskToken++;
-          continue;
-        }
-        const key = digest([site.library, site.version, site.api, snippet.prefix, site.call, snippet.suffix], 24);
-        if (seen.has(key)) {
-          stats.duplicates++;
-          continue;
-        }
-        seen.add(key);
-        stats.truncation[snippet.truncation]++;
-        instances.push({ site, snippet, key });
+    stats.versionNotSelected += harvest.versionNotSelected;
+    stats.discarded += harvest.discarded;
+    stats.holdsMaskToken += harvest.holdsMaskToken;
+    for (const instance of harvest.candidates) {
+      if (seen.has(instance.key)) {
+        stats.duplicates++;
+        continue;
       }
-      addCallSiteStats(stats, fileStats);
-    } finally {
-      tree.delete();
+      seen.add(instance.key);
+      stats.truncation[instance.snippet.truncation]++;
+      instances.push(instance);
     }
+    addCallSiteStats(stats, harvest.calls);
   }
   stats.pool = instances.length;
   return { instances, stats };

@@ -9,7 +9,7 @@ import { versionsEqual } from '../../../core/versions.js';
 import { BENCH_LEVELS, BENCH_TASKS, type BenchLevel, type BenchTask } from '../prompt-contract.js';
 import { DEFAULT_SAMPLING, type SamplingConfig } from '../../runs/config.js';
 import type { BenchSample } from '../../runs/samples.js';
-import { apiCDrafts, collectApiCPool, sampleApiC, type ApiCLevelSkips, type ApiCPoolStats, type ApiCSamplingStats } from './api-c.js';
+import { apiCDrafts, apiCFileOrder, harvestApiCFile, poolFromHarvests, sampleApiC, type ApiCFileHarvest, type ApiCLevelSkips, type ApiCPoolStats, type ApiCSamplingStats } from './api-c.js';
 import type { TrackedLibrary } from './call-sites.js';
 import type { Corpus } from './corpus.js';
 import { DescriptionIndex } from './descriptions.js';
@@ -108,8 +108,25 @@ export function samplingCaps(sampling: SamplingConfig | undefined): SamplingCaps
   return { ...DEFAULT_SAMPLING, ...sampling };
 }
 
-/** Builds the dataset. Throws DatasetError for a library without a matrix or an untracked version. */
-export function buildDataset(config: DatasetConfig, inputs: DatasetInputs): Dataset {
+/**
+ * The dataset before API-C's pool is read: each library's data, the API-I and SR drafts, and what reading the corpus
+ * needs (the tracked libraries and the versions selected), so that the corpus can be read file by file elsewhere (the
+ * CLI's worker threads) and the dataset finished from what they found.
+ */
+export interface DatasetPlan {
+  config: DatasetConfig;
+  caps: SamplingCaps;
+  levels: BenchLevel[];
+  data: Map<string, LibraryData>;
+  surfaces: SurfaceSize[];
+  reports: LibraryBuildReport[];
+  drafts: SampleDraft[];
+  /** Null when the config asks for no API-C. */
+  apiC: { libraries: Map<string, TrackedLibrary>; selected: Map<string, Set<string>> } | null;
+}
+
+/** Plans the dataset. Throws DatasetError for a library without a matrix or an untracked version. */
+export function planDataset(config: DatasetConfig, matrices: readonly DatasetMatrix[]): DatasetPlan {
   const caps = samplingCaps(config.sampling);
   const tasks = new Set(config.tasks);
   const levels = BENCH_LEVELS.filter((l) => (config.levels ?? BENCH_LEVELS).includes(l));
@@ -121,8 +138,8 @@ export function buildDataset(config: DatasetConfig, inputs: DatasetInputs): Data
   const drafts: SampleDraft[] = [];
 
   for (const library of libraries) {
-    const matrix = inputs.matrices.find((m) => m.library === library);
-    if (!matrix) throw new DatasetError(`no matrix for ${library} (have: ${inputs.matrices.map((m) => m.library).join(', ') || 'none'})`);
+    const matrix = matrices.find((m) => m.library === library);
+    if (!matrix) throw new DatasetError(`no matrix for ${library} (have: ${matrices.map((m) => m.library).join(', ') || 'none'})`);
     const selected = resolveVersions(matrix, config.versions?.[library]);
     const histories = new Map<string, GroundTruthHistory>();
     for (const api of matrix.apiPaths()) {
@@ -142,11 +159,17 @@ export function buildDataset(config: DatasetConfig, inputs: DatasetInputs): Data
     if (tasks.has('SR')) drafts.push(...srDrafts(lib));
     reports.push({ library, descriptions: descriptions.counts(), evolvingApis: selection.evolving.length, stableGroup: selection.stable.length, apiI });
   }
+  const apiC = tasks.has('API-C') && levels.length > 0 ? { libraries: tracked, selected: new Map([...data].map(([l, d]) => [l, new Set(d.selected)] as const)) } : null;
+  return { config, caps, levels, data, surfaces, reports, drafts, apiC };
+}
 
+/** The dataset from its plan and, for API-C, the harvests of the corpus's files in apiCFileOrder (null: no corpus). */
+export function finishDataset(plan: DatasetPlan, harvests: readonly ApiCFileHarvest[] | null): Dataset {
+  const { config, caps, levels, data, surfaces, reports } = plan;
+  const drafts = [...plan.drafts];
   let apiC: DatasetSummary['build']['apiC'] = null;
-  if (tasks.has('API-C') && inputs.corpus && levels.length > 0) {
-    const selectedByLibrary = new Map([...data].map(([l, d]) => [l, new Set(d.selected)] as const));
-    const pool = collectApiCPool(inputs.corpus, tracked, selectedByLibrary);
+  if (plan.apiC && harvests) {
+    const pool = poolFromHarvests(harvests);
     const sampled = sampleApiC(pool.instances, data, caps, config.seed);
     const levelSkips: ApiCLevelSkips = { noDescription: 0 };
     drafts.push(...apiCDrafts(sampled.kept, data, levels, levelSkips));
@@ -161,4 +184,12 @@ export function buildDataset(config: DatasetConfig, inputs: DatasetInputs): Data
   }
   const figures = summarizeSamples(samples, surfaces);
   return { samples, summary: { ...figures, seed: config.seed, sampling: caps, build: { libraries: reports, apiC } } };
+}
+
+/** Builds the dataset, reading the corpus in this thread. Throws DatasetError as planDataset does. */
+export function buildDataset(config: DatasetConfig, inputs: DatasetInputs): Dataset {
+  const plan = planDataset(config, inputs.matrices);
+  const { corpus } = inputs;
+  const harvests = plan.apiC && corpus ? apiCFileOrder(corpus.files).map((f) => harvestApiCFile(f, corpus.parser, plan.apiC!.libraries, plan.apiC!.selected)) : null;
+  return finishDataset(plan, harvests);
 }

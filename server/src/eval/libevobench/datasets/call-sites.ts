@@ -3,13 +3,19 @@
 // de-duplicated as Appendix D.1 says: on one line only the outermost call, in one file only the first call of each
 // unqualified name. Pure: the tree arrives parsed.
 import type { Node, Tree } from 'web-tree-sitter';
-import type { GroundTruthHistory } from '../../../core/ground-truth.js';
+import type { GroundTruthHistory, GroundTruthState } from '../../../core/ground-truth.js';
 import { findApiReferences } from '../../../core/python/file-syntax.js';
 import type { ApiReference } from '../../../core/python/references.js';
 import { versionsEqual } from '../../../core/versions.js';
 import type { CorpusFile } from './corpus.js';
 
-export interface TrackedLibrary {
+/** What a call site needs to know of an API: its kind, and its state at each tracked version (a GroundTruthHistory is one). */
+export interface CallTarget {
+  kind: GroundTruthHistory['kind'];
+  versions: readonly { version: string; state: GroundTruthState }[];
+}
+
+export interface TrackedLibrary<H extends CallTarget = GroundTruthHistory> {
   /** Import name of the top-level package. */
   library: string;
   /** Normalised distribution name: the key of the file's pins. */
@@ -17,7 +23,7 @@ export interface TrackedLibrary {
   /** Tracked versions, ascending. */
   versions: readonly string[];
   /** The benchmark's rows: documented APIs and their per-version ground truth. */
-  histories: ReadonlyMap<string, GroundTruthHistory>;
+  histories: ReadonlyMap<string, H>;
 }
 
 export interface KeywordValue {
@@ -93,7 +99,7 @@ function callNodeAt(tree: Tree, start: number, end: number): Node | null {
 }
 
 /** The API path and kind of access a reference with a call resolves to, or null. */
-function calledApi(ref: ApiReference, histories: ReadonlyMap<string, GroundTruthHistory>): { api: string; direct: boolean } | null {
+function calledApi(ref: ApiReference, histories: ReadonlyMap<string, CallTarget>): { api: string; direct: boolean } | null {
   if (ref.receiver) {
     // A method on an instance of a library class (`g = np.random.Generator(bg); g.integers(…)`). Values produced by
     // functions would need the checker's return-type flow; they are left out.
@@ -137,7 +143,7 @@ export interface FoundCallSite {
  * The call sites of one file (its text already normalised to "\n" line endings), in source order, after Appendix
  * D.1's de-duplication. `libraries` maps import roots to the tracked libraries.
  */
-export function findCallSites(file: CorpusFile, tree: Tree, libraries: ReadonlyMap<string, TrackedLibrary>, stats: CallSiteStats = emptyCallSiteStats()): FoundCallSite[] {
+export function findCallSites(file: CorpusFile, tree: Tree, libraries: ReadonlyMap<string, TrackedLibrary<CallTarget>>, stats: CallSiteStats = emptyCallSiteStats()): FoundCallSite[] {
   const starts = lineStarts(file.text);
   const found: FoundCallSite[] = [];
   const seenCalls = new Set<number>();
