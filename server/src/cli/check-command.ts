@@ -97,13 +97,18 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
   const checked = await runJobs('check', { matricesFolder, cwd, overrides: [...overrides] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
   const results: { finding: ReportedFinding; absolute: string }[] = [];
   const reportedManifestProblems = new Set<string>();
+  const reportedMatrixProblems = new Set<string>();
   files.forEach((file, i) => {
-    const { findings, problems, readError } = checked[i]!;
+    const { findings, problems, matrixProblems, readError } = checked[i]!;
     if (readError !== null) err(`anachron: warning: cannot read ${file}: ${readError}`);
     for (const p of problems) {
       const key = `${p.file}:${p.line}`;
       if (!reportedManifestProblems.has(key)) err(`anachron: warning: ${p.file}:${p.line}: ${p.message}`);
       reportedManifestProblems.add(key);
+    }
+    for (const p of matrixProblems) {
+      if (!reportedMatrixProblems.has(p)) err(`anachron: warning: ${p}`);
+      reportedMatrixProblems.add(p);
     }
     const lines = linesByFile.get(file);
     for (const reported of findings) {

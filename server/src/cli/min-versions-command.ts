@@ -36,13 +36,14 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
   const { files, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
 
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron: warning: ${p}`) });
+  const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
+  // The folder's problems are reported now; a broken matrix where a file first needs it (in the job's result).
+  const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => err(`anachron: warning: ${p}`) });
   if (catalog.names.length === 0) {
     catalog.close();
     throw new UsageError('no usable matrices: nothing can be checked');
   }
   const cwd = process.cwd();
-  const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   const groups = new Map<string, Group>();
   const reportedManifestProblems = new Set<string>();
   let requirements: LibraryRequirement[];
@@ -50,9 +51,14 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
     // Per file: the tracked libraries it uses, the declaration that governs each, and what it uses that each tracked
     // version lacks (the library pinned alone at that version).
     const results = await runJobs('min-versions', { matricesFolder, cwd }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
+    const reportedMatrixProblems = new Set<string>();
     files.forEach((path, i) => {
-      const { shown, uses, problems, readError } = results[i]!;
+      const { shown, uses, problems, matrixProblems, readError } = results[i]!;
       if (readError !== null) err(`anachron: warning: cannot read ${path}: ${readError}`);
+      for (const p of matrixProblems) {
+        if (!reportedMatrixProblems.has(p)) err(`anachron: warning: ${p}`);
+        reportedMatrixProblems.add(p);
+      }
       for (const p of problems) {
         const key = `${p.file}:${p.line}`;
         if (!reportedManifestProblems.has(key)) err(`anachron: warning: ${p.file}:${p.line}: ${p.message}`);

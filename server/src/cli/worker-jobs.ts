@@ -20,6 +20,7 @@ import { harvestApiCFile, type ApiCFileHarvest } from '../eval/libevobench/datas
 import type { CallTarget, TrackedLibrary } from '../eval/libevobench/datasets/call-sites.js';
 import type { CorpusFile } from '../eval/libevobench/datasets/corpus.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+import { chooseSqlite } from '../store/sqlite/driver.js';
 import { pinsForFile, type ManifestPins } from '../workspace/manifests.js';
 
 export interface JobRunner<J, R> {
@@ -31,10 +32,15 @@ export interface JobKind<S, J, R> {
   start(setup: S): Promise<JobRunner<J, R>>;
 }
 
-/** What every job kind opens: the parser, the matrices, pins per folder (manifests read once per folder). */
-async function openTools(matricesFolder: string, cwd: string): Promise<{ parser: PythonParser; catalog: LoadedCatalog; pinsOf(file: string): ManifestPins }> {
+/**
+ * What every job kind opens: the parser, the matrices, pins per folder (manifests read once per folder). A thread makes
+ * its own choice of SQLite implementation, as the CLI's main thread does (the same environment decides it).
+ */
+async function openTools(matricesFolder: string, cwd: string): Promise<{ parser: PythonParser; catalog: LoadedCatalog; pinsOf(file: string): ManifestPins; problems: string[] }> {
+  await chooseSqlite(undefined, { baselineCompiler: true });
   const parser = await loadPythonParser();
-  const catalog = openMatrixCatalog(matricesFolder);
+  const problems: string[] = [];
+  const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => problems.push(p) });
   const byFolder = new Map<string, ManifestPins>();
   const pinsOf = (file: string) => {
     const folder = dirname(resolve(file));
@@ -42,7 +48,7 @@ async function openTools(matricesFolder: string, cwd: string): Promise<{ parser:
     if (!pins) byFolder.set(folder, (pins = pinsForFile(file, { displayBase: cwd })));
     return pins;
   };
-  return { parser, catalog, pinsOf };
+  return { parser, catalog, pinsOf, problems };
 }
 
 function parseFile(parser: PythonParser, text: string) {
@@ -65,13 +71,15 @@ export interface CheckResult {
   findings: ReportedFinding[];
   /** Problems in the manifests that govern the file (the caller reports each once). */
   problems: ManifestProblem[];
+  /** Problems with matrices first opened for this file (a broken matrix of a library it imports). */
+  matrixProblems: string[];
   readError: string | null;
 }
 
 /** `anachron check`: one file's findings at its pins. */
 const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
   async start({ matricesFolder, cwd, overrides }) {
-    const { parser, catalog, pinsOf } = await openTools(matricesFolder, cwd);
+    const { parser, catalog, pinsOf, problems: matrixProblems } = await openTools(matricesFolder, cwd);
     const memo = new CheckMemo();
     return {
       run(file) {
@@ -79,13 +87,13 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
         try {
           text = readFileSync(file, 'utf8');
         } catch (e) {
-          return { findings: [], problems: [], readError: (e as Error).message };
+          return { findings: [], problems: [], matrixProblems: [], readError: (e as Error).message };
         }
         const manifest = pinsOf(file);
         const pins = new Map([...manifest.pins, ...overrides]);
         const shown = relative(cwd, resolve(file)) || file;
         const findings = analyzeSyntax(parseFile(parser, text), { catalog, pins, settings: manifest.settings }, memo);
-        return { findings: findings.map((f) => toReportedFinding(shown, f)), problems: manifest.problems, readError: null };
+        return { findings: findings.map((f) => toReportedFinding(shown, f)), problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },
       close: () => catalog.close(),
     };
@@ -109,6 +117,8 @@ export interface MinVersionsResult {
   /** The tracked libraries the file uses, in the order the catalog lists them. */
   uses: LibraryUse[];
   problems: ManifestProblem[];
+  /** Problems with matrices first opened for this file. */
+  matrixProblems: string[];
   readError: string | null;
 }
 
@@ -125,7 +135,7 @@ function declaredFrom(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequ
 /** `anachron min-versions`: which tracked libraries one file uses, and what it uses that each tracked version lacks. */
 const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> = {
   async start({ matricesFolder, cwd }) {
-    const { parser, catalog, pinsOf } = await openTools(matricesFolder, cwd);
+    const { parser, catalog, pinsOf, problems: matrixProblems } = await openTools(matricesFolder, cwd);
     const memo = new CheckMemo();
     const pinsAt = new Map<string, Map<string, Pin>>();
     const alone = (matrix: LibraryMatrix, version: string): Map<string, Pin> => {
@@ -145,7 +155,7 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
         try {
           text = readFileSync(file, 'utf8');
         } catch (e) {
-          return { shown, uses: [], problems: [], readError: (e as Error).message };
+          return { shown, uses: [], problems: [], matrixProblems: [], readError: (e as Error).message };
         }
         const syntax = parseFile(parser, text);
         const used = new Map<string, LibraryMatrix>();
@@ -154,7 +164,7 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
           const matrix = root ? catalog.forImportRoot(root) : undefined;
           if (matrix) used.set(matrix.library, matrix);
         }
-        if (used.size === 0) return { shown, uses: [], problems: [], readError: null };
+        if (used.size === 0) return { shown, uses: [], problems: [], matrixProblems: matrixProblems.splice(0), readError: null };
         const manifest = pinsOf(file);
         const uses: LibraryUse[] = [];
         for (const matrix of used.values()) {
@@ -171,7 +181,7 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
           }
           uses.push({ library: matrix.library, declared: declaredFrom(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt });
         }
-        return { shown, uses, problems: manifest.problems, readError: null };
+        return { shown, uses, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },
       close: () => catalog.close(),
     };
