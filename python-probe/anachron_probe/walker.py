@@ -1,4 +1,5 @@
 """Walk a library's public modules and collect API records keyed by public import path."""
+import ast
 import functools
 import importlib
 import inspect
@@ -6,6 +7,7 @@ import os
 import pkgutil
 import re
 import sys
+import textwrap
 import types
 
 from .signatures import (
@@ -23,6 +25,7 @@ from .signatures import (
     signature_lines_consumed,
 )
 from .stubs import StubIndex
+from .renamed_keywords import keyword_variables
 from .served_names import served_names_of
 from .text import REMOVAL_NOTE_TABLES
 from .text import doc_summary, error_text
@@ -994,10 +997,11 @@ def _machinery_suffixes():
 
 
 def _with_legacy_keyword(target, converted):
-    """scipy's ``_transition_to_rng(old_name)`` (SPEC 7) and ``_rename_parameter(old_name, new_name)`` wrappers take
-    the old keyword (``seed``, ``random_state``, ``mode``) besides the new one; inspect follows ``__wrapped__`` (or an
-    outer decorator's ``__signature__`` computed that way) and misses it. The old name is in a wrapper's closure,
-    somewhere along the ``__wrapped__`` chain (of ``__init__`` for a class)."""
+    """Old keywords a renaming decorator's wrapper still takes (renamed_keywords.py): pandas ``deprecate_kwarg``,
+    matplotlib ``_api.rename_parameter``, scipy ``_rename_parameter``/``_transition_to_rng``. ``inspect`` follows
+    ``__wrapped__`` (or an outer decorator's ``__signature__`` computed that way) and misses them. Along the
+    ``__wrapped__`` chain (of ``__init__`` for a class), a wrapper whose source looks up one of its closure's
+    variables in its ``**kwargs`` takes that variable's value as a keyword."""
     params = converted["parameters"]
     names = set(p["name"] for p in params)
     extra = []
@@ -1006,20 +1010,41 @@ def _with_legacy_keyword(target, converted):
         code = getattr(obj, "__code__", None)
         if code is None:
             break
-        # functools.wraps copied the wrapped function's names; the code object still tells where the wrapper lives.
-        if "old_name" in code.co_freevars and code.co_filename.replace("\\", "/").endswith("_lib/_util.py"):
+        # functools.wraps copied the wrapped function's names; the code object is still the wrapper's
+        for var in _kwargs_lookups(code):
             try:
-                old = obj.__closure__[code.co_freevars.index("old_name")].cell_contents
+                value = obj.__closure__[code.co_freevars.index(var)].cell_contents
             except Exception:
-                old = None
-            if isinstance(old, str) and old not in names:
-                names.add(old)
-                extra.append({"name": old, "kind": "keyword_only", "default": "None"})
+                continue
+            if isinstance(value, str) and value.isidentifier() and value not in names:
+                names.add(value)
+                extra.append({"name": value, "kind": "keyword_only", "default": "None"})
         obj = getattr(obj, "__wrapped__", None)
     if not extra:
         return converted
     at = len(params) - 1 if params and params[-1]["kind"] == "var_keyword" else len(params)
     return dict(converted, parameters=params[:at] + extra + params[at:])
+
+
+_KWARGS_LOOKUPS = {}
+
+
+def _kwargs_lookups(code):
+    """Closure variables a function (its code object) looks up in its ``**kwargs``: read from its source once."""
+    if not (code.co_flags & inspect.CO_VARKEYWORDS) or not code.co_freevars:
+        return ()
+    key = (code.co_filename, code.co_firstlineno, code.co_name)
+    if key not in _KWARGS_LOOKUPS:
+        found = ()
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+            defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            if defs:
+                found = tuple(v for v in keyword_variables(defs[0]) if v in code.co_freevars)
+        except (OSError, TypeError, SyntaxError, ValueError, IndexError):
+            pass
+        _KWARGS_LOOKUPS[key] = found
+    return _KWARGS_LOOKUPS[key]
 
 
 def _wrapped_docstring_signature(obj, drop_self):

@@ -3,7 +3,7 @@ from ``__all__`` or from the namespace, members of classes, aliases of modules o
 import ast
 import inspect
 
-from ..served_names import served_names
+from ..served_names import absolute_module, forwarded_modules, served_names
 from ..text import doc_summary, REMOVAL_NOTE_TABLES
 from ..signatures import signature_lines_consumed, from_inspect
 from .. import walker as _runtime_walker
@@ -125,6 +125,8 @@ class Collector(object):
         # names served through __getattr__ with a DeprecationWarning: __deprecated_attrs__ lists them (numpy)
         if st.getattr_fn is not None and getattr(st.getattr_fn, "node", None) is not None:
             names += served_names(st.getattr_fn.node)  # as the runtime walk reads them (served_names.py)
+            for target in forwarded_modules(st.getattr_fn.node):
+                names += self.forwarded_names(st, target)
         dep = st.ns.get("__deprecated_attrs__")
         if isinstance(dep, ContainerValue) and dep.type_name == "dict" and dep.keys is not None:
             names += [k for k in dep.keys if isinstance(k, str)]
@@ -142,6 +144,34 @@ class Collector(object):
                 continue
             out.append((name, v))
         return out
+
+    def forwarded_names(self, st, target):
+        """The public names of the library module ``st``'s ``__getattr__`` forwards to (numpy 2's
+        ``numpy.linalg.linalg`` -> ``numpy.linalg._linalg``), as that module's own ``dir`` gives them."""
+        x = self.x
+        if target[0] == "global":
+            v = st.ns.get(target[1])
+            name = v.name if isinstance(v, ModuleValue) else None
+        else:
+            package = st.name if st.is_package else st.name.rpartition(".")[0]
+            name, attr = absolute_module(target, package)
+            if attr is not None:
+                if x.module_exists(name + "." + attr):
+                    name = name + "." + attr
+                else:
+                    v = x.module_getattr(name, attr)
+                    name = v.name if isinstance(v, ModuleValue) else None
+        active = self.__dict__.setdefault("_forwarding", set())
+        if not name or name == st.name or not x.in_library(name) or name in active:
+            return []
+        target_state = x.load(name)
+        if target_state is None or target_state.status != "done":
+            return []
+        active.add(name)
+        try:
+            return [n for n, _ in self.dir_names(target_state)]
+        finally:
+            active.discard(name)
 
     def is_library_object(self, v):
         x = self.x

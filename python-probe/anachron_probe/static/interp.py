@@ -658,11 +658,22 @@ class Interp(object):
             if scope.is_module:
                 self.note(scope.module, "condition at line %d not decided (%s): both branches read" % (
                     node.lineno, _short(scope.module, node.test)))
-            # A branch that raises is not the one a working installation takes.
-            if not _raises(node.body):
-                self.exec_body(node.body, scope)
-            if not _raises(node.orelse):
-                self.exec_body(node.orelse, scope)
+            # A branch that raises is not the one a working installation takes, nor is one that fails on a
+            # module it imports (``if NUMEXPR_INSTALLED: import numexpr``, an optional dependency): an undecided
+            # branch that fails is noted and the other one stands; both failing fail the statement.
+            failed = []
+            for branch in (node.body, node.orelse):
+                if not branch or _raises(branch):
+                    continue
+                try:
+                    self.exec_body(branch, scope)
+                except Raise as r:
+                    failed.append(r)
+            if len(failed) == 2:
+                raise failed[-1]
+            for r in failed:
+                self.note(scope.module, "undecided branch at line %d failed (%s: %s): the other one stands" % (
+                    node.lineno, r.type_name, r.message))
 
     def _s_Try(self, node, scope):
         try:

@@ -22,6 +22,7 @@ from ..signatures import (
     make_signature,
     returns_text,
 )
+from ..renamed_keywords import keyword_variables, wrappers
 from ..stubs import merge_overloads
 from ..text import default_text, normalize_repr
 from .interp import Raise, Return, Scope, dotted_name
@@ -158,6 +159,10 @@ class Signatures(object):
             target_node = inner
         else:
             target_node = dec_fn.node
+        if bindings and isinstance(value, FunctionValue):
+            renamed = self.renamed_keywords(dec_fn, bindings)
+            if renamed:
+                self.extend_keywords(value, [(n, "None") for n in renamed], before_var_keyword=True)
         params = [p.arg for p in list(getattr(target_node.args, "posonlyargs", [])) + list(target_node.args.args)]
         if not params:
             return value
@@ -174,11 +179,45 @@ class Signatures(object):
             if self._wraps(ret, target_node, func_param):
                 return value
             # The wrapper replaces the signature.
-            if isinstance(value, FunctionValue):
+            if isinstance(value, FunctionValue) and not isinstance(value.wrapped_signature, dict):
                 wrapper = FunctionValue(ret, dec_fn.module, value.qualname, dec_fn.source, dec_fn.scope)
                 value.wrapped_signature = ("wrapper", wrapper)
             return value
         return value
+
+    def extend_keywords(self, value, extra, before_var_keyword=False):
+        """``value``'s signature with keyword-only parameters ``extra`` ((name, default)…) it lacks, as a decorator
+        that rewrites ``__signature__`` leaves it (appended: an inner decorator's extension stays) or, with
+        ``before_var_keyword``, as a wrapper that also takes them (in front of ``**kwargs``)."""
+        inner = getattr(value, "wrapped_signature", None)
+        base = inner if isinstance(inner, dict) else self.function_signature(value, False)
+        if base is None:
+            return value
+        params = [dict(p) for p in base["parameters"]]
+        names = set(p["name"] for p in params)
+        added = [make_param(n, KEYWORD_ONLY, d) for n, d in extra if n not in names]
+        if not added:
+            return value
+        at = len(params)
+        if before_var_keyword and params and params[-1]["kind"] == VAR_KEYWORD:
+            at -= 1
+        params = params[:at] + added + params[at:]
+        if any(p["kind"] == VAR_KEYWORD for p in params[:-1]):
+            return value  # inspect would refuse the new order: the decorator fails, keep the function's own
+        value.wrapped_signature = make_signature(params, base.get("returns"), "inspect")
+        return value
+
+    def renamed_keywords(self, dec_fn, bindings):
+        """Old keywords a decorator's wrapper still accepts (renamed_keywords.py): the string values its factory's
+        variables have at the call site, where a nested wrapper looks them up in its ``**kwargs``."""
+        out = []
+        for w in wrappers(dec_fn.node):
+            for name in keyword_variables(w):
+                v = bindings.get(name)
+                if isinstance(v, ConstValue) and v.known and isinstance(v.value, str) and v.value.isidentifier() \
+                        and v.value not in out:
+                    out.append(v.value)
+        return out
 
     def apply_to_value(self, value, dec_fn, dec_call, scope):
         """``dec_fn(args)(value)`` for any value: a wrapper made with functools.wraps carries the wrapped object's

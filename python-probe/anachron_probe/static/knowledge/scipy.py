@@ -373,23 +373,7 @@ class ScipyKnowledge(Knowledge):
         return None
 
     def _extend_signature(self, value, extra):
-        from ...signatures import KEYWORD_ONLY, VAR_KEYWORD
-
-        # decorators stack (kstest: _rename_parameter inside _axis_nan_policy_factory): extend what the inner
-        # one left
-        inner = getattr(value, "wrapped_signature", None)
-        base = inner if isinstance(inner, dict) else self.x.sigs.function_signature(value, False)
-        if base is None:
-            return value
-        params = [dict(p) for p in base["parameters"]]
-        names = set(p["name"] for p in params)
-        for n, d in extra:
-            if n not in names:
-                params.append(make_param(n, KEYWORD_ONLY, d))
-        if any(p["kind"] == VAR_KEYWORD for p in params[:-1]):
-            return value  # inspect would refuse the new order: the decorator fails, keep the function's own
-        value.wrapped_signature = make_signature(params, base.get("returns"), "inspect")
-        return value
+        return self.x.sigs.extend_keywords(value, extra)
 
     # -- calls -----------------------------------------------------------------------------------------------
 
