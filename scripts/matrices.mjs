@@ -1,32 +1,39 @@
 #!/usr/bin/env node
 // One command per library: the surfaces a matrix is built from, then the matrix.
 //
-//   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [-- extra static-tags options]
+//   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs]
+//                               [--skip-runtime] [-- extra static-tags options]
 //
 // The library's file (libraries/LIBRARY.toml) says where everything comes from:
 //   1. static surfaces of its release plan (scripts/static-tags.sh; every minor release, the patch releases whose
-//      surface differs, the extra versions), read from the repository at --repo (a bare clone with tags; default:
-//      the mirror of [static] repository). Tags whose surface exists with the same extractor are skipped.
+//      surface differs, the extra versions): [static] from = "pypi" reads the files each release published on the
+//      package index (python-probe/anachron_probe/releases/index.py); from = "git" the tags of the repository at
+//      --repo (default: the mirror of [static] repository). Releases whose surface exists with the same extractor
+//      are skipped.
 //   2. documented surfaces (python-probe/docs.py, [docs]) for each minor release and each runtime version, unless
-//      they exist.
-//   3. with --debian: runtime surfaces probed in those Debian suites (default: runtime.debian-suites) with
+//      they exist: from the sdist (docs.from = "sdist") or the docs repository's mirror at the release.
+//   3. with runtime.venv: a runtime surface of every tracked release, probed in a venv made from its wheels
+//      (python-probe/anachron_probe/releases/runtime.py), unless --skip-runtime.
+//   4. with --debian: runtime surfaces probed in those Debian suites (default: runtime.debian-suites) with
 //      runtime.debian-package and debian-extra-packages (scripts/probe-debian.sh); with --environments: in the
 //      library's environments of the registry (scripts/probe-environments.mjs: the venvs `anachron env add` made).
-//   4. the matrix and matrices/README.md (anachron build-matrices LIBRARY).
-// Fetches nothing: the repository and the Debian mirror are what the machine already reaches. Every step prints one
-// line per tag or suite, so a long build shows where it is.
+//   5. the matrix and matrices/README.md (anachron build-matrices LIBRARY).
+// Surfaces go to matrices/surfaces/LIBRARY when that folder is committed, else to the surface cache
+// (ANACHRON_SURFACE_CACHE, default ~/.cache/anachron/surfaces; libraries/README.md "Where surfaces live").
+// Every step prints one line per release or suite with its time, so a long build shows where it is.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MIRRORS = process.env.ANACHRON_MIRRORS ?? '/work/.mirror';
-const SURFACES = process.env.ANACHRON_SURFACES_DIR ?? join(ROOT, 'matrices', 'surfaces');
+const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 
 function usage(message) {
   if (message) console.error(`matrices: ${message}`);
-  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [-- static-tags options]');
+  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [--skip-runtime] [-- static-tags options]');
   process.exit(2);
 }
 
@@ -41,6 +48,7 @@ let repo;
 let suites = [];
 let debian = false;
 let skipDocs = false;
+let skipRuntime = false;
 let environments = false;
 for (let i = 1; i < own.length; i++) {
   const a = own[i];
@@ -49,6 +57,7 @@ for (let i = 1; i < own.length; i++) {
     debian = true;
     while (own[i + 1] && !own[i + 1].startsWith('--')) suites.push(own[++i]);
   } else if (a === '--skip-docs') skipDocs = true;
+  else if (a === '--skip-runtime') skipRuntime = true;
   else if (a === '--environments') environments = true;
   else usage(`unknown option ${a}`);
 }
@@ -63,17 +72,27 @@ const mirrorOf = (repository) => {
 };
 if (debian && suites.length === 0) suites = definition.runtime.debianSuites;
 if (debian && suites.length === 0) usage(`libraries/${library}.toml names no runtime.debian-suites: name the suites after --debian`);
-const gitStatic = definition.static?.from === 'git';
-repo = repo ? resolve(repo) : gitStatic ? mirrorOf(definition.static.repository) : undefined;
-if (!repo && suites.length === 0 && !environments) usage(`no --repo for ${library}, no --debian suites and no --environments: nothing to build from`);
+const fromIndex = definition.static?.from === 'pypi';
+const fromGit = definition.static?.from === 'git';
+repo = repo ? resolve(repo) : fromGit ? mirrorOf(definition.static.repository) : undefined;
+if (!fromIndex && !repo && suites.length === 0 && !environments) usage(`no --repo for ${library}, no --debian suites and no --environments: nothing to build from`);
 if (repo && !existsSync(repo)) usage(`no repository at ${repo} (a bare clone with the release tags)`);
+const runtimeVenvs = definition.runtime.venv && !skipRuntime;
+
+// Where the surfaces live: the committed folder if there is one, else the surface cache.
+const committed = join(ROOT, 'matrices', 'surfaces');
+const cache = process.env.ANACHRON_SURFACE_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'anachron', 'surfaces');
+const SURFACES = resolve(process.env.ANACHRON_SURFACES_DIR ?? (existsSync(join(committed, library)) ? committed : cache));
+const outDir = join(SURFACES, library);
+mkdirSync(outDir, { recursive: true });
 
 const started = Date.now();
-const steps = [repo && 'static surfaces', environments && 'registered environments', repo && !skipDocs && 'documented surfaces', suites.length > 0 && 'Debian runtimes', 'matrix'].filter(Boolean);
+const hasStatic = fromIndex || repo;
+const steps = [hasStatic && 'static surfaces', environments && 'registered environments', hasStatic && !skipDocs && definition.docs && 'documented surfaces', runtimeVenvs && 'runtime venvs', suites.length > 0 && 'Debian runtimes', 'matrix'].filter(Boolean);
 let stepNo = 0;
 function step(name) {
   stepNo++;
-  console.log(`[matrices] ${library}: step ${stepNo}/${steps.length}: ${name} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(`[matrices] ${library}: step ${stepNo}/${steps.length}: ${name} (${((Date.now() - started) / 1000).toFixed(0)} s; surfaces in ${outDir})`);
 }
 function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, ...options });
@@ -82,38 +101,42 @@ function run(cmd, args, options = {}) {
     process.exit(1);
   }
 }
+const env = { ...process.env, ANACHRON_SURFACES_DIR: SURFACES };
+const versionsWith = (kind) =>
+  readdirSync(outDir)
+    .map((f) => new RegExp(`^${library}-(?<v>[^-]+?)\\.${kind}\\.json\\.gz$`).exec(f)?.groups?.v)
+    .filter((v) => v !== undefined);
 
-const outDir = join(SURFACES, library);
-mkdirSync(outDir, { recursive: true });
-if (repo) {
+if (hasStatic) {
   step('static surfaces');
   // The release plan is the library file's; without one, --minors/--tags after "--".
-  if (!(gitStatic && definition.releases) && passThrough.length === 0) usage(`${library} has no release plan read from git: pass e.g. -- --minors v1.0.0 v2.0.0 --patches`);
-  const plan = gitStatic && definition.releases && passThrough.length === 0 ? ['--plan'] : [];
-  run('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...plan, ...passThrough, '--git-dir', repo], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
+  if (!definition.releases && passThrough.length === 0) usage(`${library} has no release plan: pass e.g. -- --minors v1.0.0 v2.0.0 --patches`);
+  const plan = definition.releases && passThrough.length === 0 ? ['--plan'] : [];
+  run('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...plan, ...passThrough, ...(repo ? ['--git-dir', repo] : [])], { env });
 }
 // Before the documentation: it is read at each runtime version too.
 if (environments) {
   step('registered environments');
-  run(process.execPath, [join(ROOT, 'scripts', 'probe-environments.mjs'), library], { env: { ...process.env, ANACHRON_SURFACES_DIR: SURFACES } });
+  run(process.execPath, [join(ROOT, 'scripts', 'probe-environments.mjs'), library], { env });
 }
-if (repo && !skipDocs && definition.docs) {
+if (hasStatic && !skipDocs && definition.docs) {
   step('documented surfaces');
-  const versions = readdirSync(outDir)
-    .map((f) => /^.+-(?<v>[^-]+?)\.(static|runtime)\.json\.gz$/.exec(f)?.groups?.v)
-    .filter((v) => v !== undefined);
   // Documentation is read at each minor release and at each runtime version (what the benchmark samples).
-  const runtime = new Set(readdirSync(outDir).filter((f) => f.endsWith('.runtime.json.gz')).map((f) => f.replace(/^.+-([^-]+?)\.runtime\.json\.gz$/, '$1')));
-  const wanted = [...new Set(versions)].filter((v) => /\.0$/.test(v) || runtime.has(v));
+  const runtime = new Set([...versionsWith('runtime'), ...(runtimeVenvs ? versionsWith('static') : [])]);
+  const wanted = [...new Set([...versionsWith('static'), ...versionsWith('runtime')])].filter((v) => /^\d+\.\d+(\.0)?$/.test(v) || runtime.has(v));
   for (const version of wanted) {
     const file = join(outDir, `${library}-${version}.docs.json.gz`);
     if (existsSync(file)) continue;
     const t0 = Date.now();
-    // docs.py finds the tag from the library file (its tag pattern and tag-versions)
-    const docsRepo = definition.docs.repository ? mirrorOf(definition.docs.repository) : repo;
-    run('python3', [join(ROOT, 'python-probe', 'docs.py'), library, '--git-dir', docsRepo, '--version', version, '--out', file]);
-    console.log(`[matrices] ${library} ${version}: documented surface in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // docs.py finds the sdist or the tag from the library file (its tag pattern and tag-versions)
+    const source = definition.docs.from === 'sdist' || fromIndex ? ['--release'] : ['--git-dir', definition.docs.repository ? mirrorOf(definition.docs.repository) : repo];
+    const r = spawnSync(PYTHON, [join(ROOT, 'python-probe', 'docs.py'), library, ...source, '--version', version, '--out', file], { stdio: 'inherit', cwd: ROOT, env });
+    console.log(`[matrices] ${library} ${version}: ${r.status === 0 ? 'documented surface' : 'no documented surface'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
+}
+if (runtimeVenvs) {
+  step('runtime venvs');
+  run(PYTHON, ['-m', 'anachron_probe.releases.runtime', library, '--out-dir', outDir], { cwd: join(ROOT, 'python-probe'), env });
 }
 if (suites.length > 0) {
   step('Debian runtimes');
@@ -121,7 +144,7 @@ if (suites.length > 0) {
     ...(definition.runtime.debianPackage ? { ANACHRON_DEBIAN_PACKAGE: definition.runtime.debianPackage } : {}),
     ...(definition.runtime.debianExtraPackages.length > 0 ? { ANACHRON_DEBIAN_EXTRA_PACKAGES: definition.runtime.debianExtraPackages.join(' ') } : {}),
   };
-  run('bash', [join(ROOT, 'scripts', 'probe-debian.sh'), library, ...suites], { env: { ...process.env, ...debianEnv, ANACHRON_SURFACES_DIR: SURFACES } });
+  run('bash', [join(ROOT, 'scripts', 'probe-debian.sh'), library, ...suites], { env: { ...env, ...debianEnv } });
 }
 step('matrix');
 run(process.execPath, [join(ROOT, 'bin', 'anachron.js'), 'build-matrices', library, '--surfaces', SURFACES]);

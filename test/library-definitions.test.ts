@@ -40,11 +40,15 @@ describe('checking a library file', () => {
   const bad = (data: unknown, stem = 'lib') => () => parseLibraryDefinition(data, `${stem}.toml`, stem);
   test('unknown keys, bad versions, missing sources and a misnamed file are errors naming the key', () => {
     assert.throws(bad({ name: 'lib', distribution: 'lib', sumary: 'x' }), /lib\.toml: sumary: unknown key/);
-    assert.throws(bad({ name: 'lib', distribution: 'lib', releases: { first: 'one' }, static: { repository: 'github:a/b' } }), /releases\.first: "one" is not a PEP 440 version/);
-    assert.throws(bad({ name: 'lib', distribution: 'lib', static: {} }), /static\.repository: is required/);
-    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { repository: 'github:a/b', tag: 'v1' } }), /static\.tag: must contain \{version\}/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', releases: { first: 'one' }, static: {} }), /releases\.first: "one" is not a PEP 440 version/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'git' } }), /static\.repository: is required/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'pypi', tag: 'v{version}' } }), /static\.from: releases read from the package index have no repository or tag/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'svn' } }), /static\.from: must be one of "git", "pypi" \(got "svn"\)/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', runtime: { python: { '1.0': '3' } } }), /runtime\.python: "3" is not a Python/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', docs: { from: 'sdist', pages: [['d/*.rst']], 'release-commit': 'RLS' } }), /docs\.release-commit: must contain \{version\}/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'git', repository: 'github:a/b', tag: 'v1' } }), /static\.tag: must contain \{version\}/);
     assert.throws(bad({ name: 'other', distribution: 'lib' }), /name: "other" must match the file name \(lib\.toml\)/);
-    assert.throws(bad({ name: 'lib', distribution: 'lib', docs: { pages: 'doc/*.rst' }, static: { repository: 'github:a/b' } }), /docs\.pages: must be a non-empty array/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', docs: { pages: 'doc/*.rst' }, static: { from: 'git', repository: 'github:a/b' } }), /docs\.pages: must be a non-empty array/);
     assert.throws(bad({ name: 'lib', distribution: 'lib', runtime: { 'debian-suites': ['sid'] } }), /runtime\.debian-suites: needs runtime\.debian-package/);
     assert.throws(bad({ name: 'lib' }), LibraryDefinitionError);
   });

@@ -62,7 +62,7 @@ def _definition(data, name):
             "tagVersions": dict(rel.get("tag-versions", {})),
         },
         "static": None if st is None else {
-            "from": st.get("from", "git"),
+            "from": st.get("from", "pypi"),
             "repository": st.get("repository"),
             "tag": st.get("tag", "v{version}"),
             "packageDir": st.get("package-dir"),
@@ -72,11 +72,14 @@ def _definition(data, name):
             "from": dc.get("from", "git"),
             "repository": dc.get("repository"),
             "tag": dc.get("tag"),
+            "releaseCommit": dc.get("release-commit"),
             "root": dc.get("root", "doc"),
             "pages": [list(g) for g in dc.get("pages", [])],
             "moduleDocstrings": list(dc.get("module-docstrings", [])),
         },
         "runtime": {
+            "venv": rt.get("venv", False),
+            "python": dict(rt.get("python", {})),
             "debianPackage": rt.get("debian-package"),
             "debianSuites": list(rt.get("debian-suites", [])),
             "debianExtraPackages": list(rt.get("debian-extra-packages", [])),

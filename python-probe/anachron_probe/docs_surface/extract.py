@@ -49,8 +49,10 @@ class Library:
         self.root = definition["name"]
         self.definition = definition
         st = definition.get("static") or {}
+        self.source = docs["from"]
         self.repository = docs.get("repository") or st.get("repository")
         self.tag_pattern = docs.get("tag") or st.get("tag") or "v{version}"
+        self.release_commit = docs.get("releaseCommit")
         self.doc_root = docs["root"]
         self.page_groups = docs["pages"]
         self.module_docstrings = docs["moduleDocstrings"]

@@ -11,9 +11,12 @@ extra versions, tag-versions, and the mirrors of the libraries it re-exports.
 
 Writes DIR/LIBRARY-VERSION.static.json.gz for every tag in --tags and every minor release ``X.Y.0`` between FIRST
 and LAST; with --patches also every patch release of those minors whose public surface (API paths and parameter
-names) differs from its ``.0``; the others are reported and left out. A tag whose output exists with the same
+names) differs from the previous release of its line that is kept (its ``.0``, or an earlier patch release that
+differed); the others are reported and left out. A tag whose output exists with the same
 extractor version is skipped. --external LIB=REPO reads that dependency from its repository at the newest minor
-release tagged before the tag (what scipy < 1.9 re-exports from numpy). One line per tag on stdout.
+release tagged before the tag (what scipy < 1.9 re-exports from numpy). --index-project NAME reads the releases
+from the files a package index published (releases/index.py; its sdist, else a wheel) instead of tags: a release
+is then named by its version. One line per tag on stdout.
 """
 import argparse
 import gzip
@@ -30,6 +33,7 @@ from .external import ExternalSurface
 from .source import GitTree
 
 _RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
+_VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")  # a --minors bound: 2.2 is 2.2.0 (Django's minors)
 
 
 def _git(repo, *args):
@@ -56,14 +60,38 @@ def _version_of(tag, version_map):
 
 
 def _signature_key(surface):
-    """What the patch rule compares: the exported API paths and their parameter names."""
+    """What the patch rule compares: the public surface's paths and parameter names. A name counts where it is
+    defined (``pandas.core.frame.DataFrame``), where the root package shows it (``pandas.DataFrame``) and as a
+    module; not where an implementation imports it (``pandas.core.internals.blocks.Timestamp``), which patch
+    releases reshuffle without changing what users call. Class members count with their class."""
+    records = dict((a["path"], a) for a in surface["apis"] if a.get("exported", True))
+    root = surface.get("library")
+    memo = {}
+
+    def counts(path):
+        if path in memo:
+            return memo[path]
+        a = records.get(path)
+        parent = path.rpartition(".")[0]
+        p = records.get(parent)
+        if a is None:
+            ok = False
+        elif a["kind"] == "module" or not parent:
+            ok = True
+        elif p is not None and p["kind"] == "class":
+            ok = counts(parent)
+        else:
+            ok = parent == root or a.get("defined_in") in (None, parent)
+        memo[path] = ok
+        return ok
+
     out = set()
-    for a in surface["apis"]:
-        if not a.get("exported", True):
+    for path, a in records.items():
+        if not counts(path):
             continue
         sig = a.get("signature")
         params = tuple(p["name"] for p in sig["parameters"]) if sig else None
-        out.add((a["path"], params))
+        out.add((path, params))
     return out
 
 
@@ -82,13 +110,79 @@ def _current(path):
     return None
 
 
+class GitReleases(object):
+    """Releases as the tags of a bare repository."""
+
+    def __init__(self, repo, version_map):
+        self.repo = repo
+        self.version_map = version_map
+        self.tags = release_tags(repo)
+
+    def version_of(self, tag):
+        return _version_of(tag, self.version_map)
+
+    def time_of(self, tag):
+        return self.tags.get(tag, ((0, 0, 0), 0))[1] or _commit_time(self.repo, tag)
+
+    def open(self, tag):
+        return GitTree(self.repo, tag)
+
+    def provenance(self, tag, tree):
+        prov = {"repository": _repo_name(self.repo), "tag": tag, "commit": tree.commit}
+        plain = tag[1:] if tag[:1] in "vV" else tag
+        if self.version_of(tag) != plain:
+            prov["tag_version"] = plain
+        return prov
+
+
+class IndexReleases(object):
+    """Releases as the files a package index published: each read from its sdist (the sources as released, with
+    the build files that say which extension modules exist), else from a wheel."""
+
+    def __init__(self, project, cache_dir=None):
+        from ..releases.index import ProjectIndex, release_key
+
+        self.index = ProjectIndex(project, cache_dir=cache_dir)
+        self.tags = dict((v, (release_key(v), self.index.upload_time(v))) for v in self.index.releases())
+        self._files = {}
+
+    def version_of(self, name):
+        return name
+
+    def time_of(self, name):
+        return self.tags.get(name, ((0, 0, 0), 0))[1]
+
+    def file_of(self, version):
+        if version not in self._files:
+            f = self.index.sdist(version)
+            if f is None:
+                wheels = self.index.wheels(version)
+                pure = [w for w in wheels if any(t[2] == "any" for t in w.tags)]
+                f = (pure or wheels or [None])[0]
+            if f is None:
+                raise ValueError("%s %s published no sdist and no wheel" % (self.index.project, version))
+            self._files[version] = f
+        return self._files[version]
+
+    def open(self, version):
+        from ..archive import ArchiveTree
+
+        return ArchiveTree(self.index.download(self.file_of(version)))
+
+    def provenance(self, version, tree):
+        f = self.file_of(version)
+        return {"index": self.index.index_url, "file": f.filename, "sha256": f.sha256}
+
+
 class Batch(object):
     def __init__(self, args):
         self.args = args
         self.library = args.library
-        self.repo = args.git_dir
-        self.tags = release_tags(self.repo)
-        self.version_map = dict(v.split("=", 1) for v in args.version_map)
+        if getattr(args, "index_project", None):
+            self.releases = IndexReleases(args.index_project, getattr(args, "release_cache", None))
+        else:
+            self.releases = GitReleases(args.git_dir, dict(v.split("=", 1) for v in args.version_map))
+        self.tags = self.releases.tags
         self.cache_dir = args.cache_dir
         self.externals = {}
         for item in args.external:
@@ -99,7 +193,7 @@ class Batch(object):
             os.makedirs(self.cache_dir, exist_ok=True)
 
     def out_path(self, tag, directory=None):
-        version = _version_of(tag, self.version_map)
+        version = self.releases.version_of(tag)
         return os.path.join(directory or self.args.out_dir, "%s-%s.static.json.gz" % (self.library, version))
 
     def external_for(self, tag):
@@ -109,7 +203,7 @@ class Batch(object):
         v = self.tags.get(tag, ((0, 0, 0), 0))[0]
         base = [name for name, (bv, t) in self.tags.items() if bv[:2] == v[:2] and bv[2] == 0]
         ref = base[0] if base else tag
-        when = self.tags.get(ref, ((0, 0, 0), 0))[1] or _commit_time(self.repo, ref)
+        when = self.releases.time_of(ref)
         out = {}
         for lib, (repo, tags, memo) in sorted(self.externals.items()):
             minors = [(v, t, name) for name, (v, t) in tags.items() if v[2] == 0 and t <= when]
@@ -162,21 +256,21 @@ class Batch(object):
                                      existing.get("provenance", {}).get("target_python") == "%d.%d" % target):
             return existing, 0.0, "cached"
         t0 = time.time()
-        tree = GitTree(self.repo, tag)
+        tree = self.releases.open(tag)
         try:
-            version = _version_of(tag, self.version_map)
+            version = self.releases.version_of(tag)
             import warnings
 
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 ext = self.external_for(tag)
-                x, records, modules, errors = _extract_with(self.library, tree, version, ext, target)
+                x, records, modules, errors = _extract_with(self.library, tree, version, ext, target,
+                                                            getattr(self.args, "package_dir", None))
         finally:
             tree.close()
-        prov = {"source": "static", "extractor": EXTRACTOR_VERSION, "repository": _repo_name(self.repo),
-                "tag": tag, "commit": tree.commit, "target_python": "%d.%d" % x.target_python}
-        if version != (tag[1:] if tag[:1] in "vV" else tag):
-            prov["tag_version"] = tag[1:] if tag[:1] in "vV" else tag
+        prov = {"source": "static", "extractor": EXTRACTOR_VERSION}
+        prov.update(self.releases.provenance(tag, tree))
+        prov["target_python"] = "%d.%d" % x.target_python
         for lib, surf in sorted(ext.items()):
             prov["external_" + lib] = surf.origin
         surface = build_surface(self.library, version, prov, x, records, modules, errors)
@@ -203,6 +297,7 @@ class Batch(object):
         for tag in minors:
             if tag not in chosen:
                 chosen.append(tag)
+        chosen = [t for t in chosen if t not in args.skip]
         # minor releases first: the patch releases (and any other tags) read for their target Python
         chosen.sort(key=lambda t: (self.tags.get(t, ((0, 0, 0), 0))[0][2] != 0, self.tags.get(t, ((0, 0, 0), 0))[0]))
         kept_patches = []
@@ -221,12 +316,17 @@ class Batch(object):
                 base_surface = _read(self.out_path(base))
                 if base_surface is None:
                     continue
+                # each patch release is compared with the previous release its line keeps: a change that stays
+                # (2.2.1's new name, still there in 2.2.2) is one more version, not one per later patch
                 base_key = _signature_key(base_surface)
                 patches = sorted((v, name) for name, (v, t) in self.tags.items()
-                                 if v[:2] == bv[:2] and v[2] > 0)
+                                 if v[:2] == bv[:2] and v[2] > 0 and name not in args.skip)
                 for v, tag in patches:
                     out = self.out_path(tag)
                     if tag in chosen:
+                        kept = _read(out)
+                        if kept is not None:
+                            base, base_key = tag, _signature_key(kept)
                         continue
                     scratch = self.out_path(tag, self.cache_dir) if self.cache_dir else out
                     try:
@@ -244,6 +344,7 @@ class Batch(object):
                         kept_patches.append(tag)
                         self.line(tag, surface, seconds, status, "kept: differs from %s (+%d -%d paths, %d changed)" % (
                             base, added, removed, len(key ^ base_key)))
+                        base, base_key = tag, key
                     else:
                         if os.path.exists(out) and out != scratch:
                             os.remove(out)
@@ -256,10 +357,10 @@ class Batch(object):
         return 0
 
 
-def _extract_with(library, tree, version, external, target=None):
+def _extract_with(library, tree, version, external, target=None, package_dir=None):
     from .extract import Extractor
 
-    x = Extractor(library, tree, None, version, target, external_surfaces=external)
+    x = Extractor(library, tree, package_dir, version, target, external_surfaces=external)
     x.run()
     x.knowledge.finalize()
     records, modules, errors = x.module_records()
@@ -278,10 +379,10 @@ def _repo_name(git_dir):
 
 
 def _parse(v):
-    m = _RELEASE.match(v)
+    m = _VERSION.match(v)
     if not m:
         raise SystemExit("not a release version: %s" % v)
-    return tuple(int(g) for g in m.groups())
+    return tuple(int(g or 0) for g in m.groups())
 
 
 def apply_plan(args):
@@ -291,24 +392,33 @@ def apply_plan(args):
     d = load(args.library)
     st = d.get("static")
     rel = d.get("releases")
-    if not st or st["from"] != "git" or not rel:
-        raise LibraryFileError("libraries/%s.toml has no release plan read from git ([static] from = \"git\", "
-                               "[releases])" % args.library)
-    args.git_dir = args.git_dir or mirror_dir(st["repository"])
-    if not os.path.isdir(args.git_dir):
-        raise LibraryFileError("no mirror of %s at %s" % (st["repository"], args.git_dir))
-    first = tag_of(d, rel["first"])
-    last = tag_of(d, rel["last"]) if rel["last"] else None
+    if not st or not rel:
+        raise LibraryFileError("libraries/%s.toml has no release plan ([static] and [releases])" % args.library)
+    if st["from"] == "pypi":
+        args.index_project = d["distribution"]
+        name_of = lambda v: v  # noqa: E731 (releases are named by their version)
+        names = IndexReleases(args.index_project, getattr(args, "release_cache", None)).tags
+    else:
+        args.git_dir = args.git_dir or mirror_dir(st["repository"])
+        if not os.path.isdir(args.git_dir):
+            raise LibraryFileError("no mirror of %s at %s" % (st["repository"], args.git_dir))
+        name_of = lambda v: tag_of(d, v)  # noqa: E731
+        names = None
+        for tag_version, version in sorted(rel["tagVersions"].items()):
+            args.version_map.append("%s=%s" % (st["tag"].replace("{version}", tag_version), version))
+        for lib in st["reexports"]:
+            args.external.append("%s=%s" % (lib, mirror_dir(load(lib)["static"]["repository"])))
+    first = name_of(rel["first"])
+    last = name_of(rel["last"]) if rel["last"] else None
     if last is None:
-        minors = [(v, name) for name, (v, t) in release_tags(args.git_dir).items() if v[2] == 0]
+        names = names if names is not None else release_tags(args.git_dir)
+        minors = [(v, name) for name, (v, t) in names.items() if v[2] == 0]
         last = max(minors)[1] if minors else first
     args.minors = [first, last]
     args.patches = args.patches or rel["patches"]
-    args.tags = list(args.tags) + [tag_of(d, v) for v in rel["extra"] if tag_of(d, v) not in args.tags]
-    for tag_version, version in sorted(rel["tagVersions"].items()):
-        args.version_map.append("%s=%s" % (st["tag"].replace("{version}", tag_version), version))
-    for lib in st["reexports"]:
-        args.external.append("%s=%s" % (lib, mirror_dir(load(lib)["static"]["repository"])))
+    args.package_dir = getattr(args, "package_dir", None) or st["packageDir"]
+    args.skip = list(getattr(args, "skip", []) or []) + [name_of(v) for v in rel["skip"]]
+    args.tags = list(args.tags) + [name_of(v) for v in rel["extra"] if name_of(v) not in args.tags]
     return args
 
 
@@ -324,6 +434,11 @@ def main(argv=None):
     p.add_argument("--external", action="append", default=[], metavar="LIB=REPO")
     p.add_argument("--version-map", action="append", default=[], metavar="TAG=VERSION")
     p.add_argument("--cache-dir")
+    p.add_argument("--index-project", help="read releases from the files a package index published (the "
+                                           "distribution's name) instead of a repository's tags")
+    p.add_argument("--release-cache", help="where downloaded release files are kept (ANACHRON_RELEASE_CACHE)")
+    p.add_argument("--skip", nargs="*", default=[], help="releases left out")
+    p.add_argument("--package-dir", help="folder of the package in each tree (default: found)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     if args.plan:
         from ..libraries import LibraryFileError
@@ -332,8 +447,8 @@ def main(argv=None):
             apply_plan(args)
         except LibraryFileError as e:
             p.error(str(e))
-    elif not args.git_dir:
-        p.error("give --git-dir REPO (or --plan)")
+    elif not args.git_dir and not args.index_project:
+        p.error("give --git-dir REPO, --index-project NAME or --plan")
     return Batch(args).main()
 
 

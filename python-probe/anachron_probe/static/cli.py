@@ -1,4 +1,4 @@
-"""python3 static.py LIBRARY (--git-dir REPO --tag TAG | --source DIR) [--package-dir SUBPATH] [--version V]
+"""python3 static.py LIBRARY (--git-dir REPO --tag TAG | --source DIR_OR_ARCHIVE) [--package-dir SUBPATH] [--version V]
 [--out FILE] [--provenance KEY=VALUE]... [--verbose]"""
 import argparse
 import gzip
@@ -11,6 +11,7 @@ import time
 from .. import SCHEMA
 from . import EXTRACTOR_VERSION
 from .extract import CALLABLE_KINDS, Extractor
+from ..archive import ArchiveError, ArchiveTree, is_archive
 from .source import DirTree, GitTree, SourceError
 
 
@@ -22,7 +23,8 @@ def _parse_args(argv):
     p.add_argument("library", help="top-level import name, e.g. numpy")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--git-dir", help="bare git repository (read with git ls-tree / cat-file)")
-    src.add_argument("--source", help="a source directory (checkout or unpacked sdist)")
+    src.add_argument("--source", help="a source folder (checkout, unpacked sdist or wheel) or a release archive "
+                                      "(sdist .tar.gz/.zip, wheel .whl)")
     p.add_argument("--tag", help="tag (or any commit-ish) to read; required with --git-dir")
     p.add_argument("--package-dir", help="folder of the package inside the tree (default: found)")
     p.add_argument("--version", help="version to record (default: the tag without a leading 'v')")
@@ -157,15 +159,19 @@ def main(argv=None):
     try:
         if args.git_dir:
             tree = GitTree(args.git_dir, args.tag)
+        elif is_archive(args.source):
+            tree = ArchiveTree(args.source)
         else:
             tree = DirTree(args.source)
-    except SourceError as e:
+    except (SourceError, ArchiveError) as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
     version = args.version or (args.tag[1:] if args.tag and args.tag[:1] in "vV" else args.tag) or "unknown"
     provenance = {"source": "static", "extractor": EXTRACTOR_VERSION}
     if args.git_dir:
         provenance.update({"repository": _repository_name(args.git_dir), "tag": args.tag, "commit": tree.commit})
+    elif is_archive(args.source):
+        provenance["file"] = os.path.basename(args.source)
     else:
         provenance["directory"] = os.path.basename(os.path.abspath(args.source))
     provenance.update(args.provenance_map)

@@ -132,6 +132,12 @@ def discover(extractor, library, package_dir):
             layout.stubs[name] = (f, stem == "__init__")
         elif fname == "meson.build" or fname.endswith((".pyf", ".pyf.src")):
             build_files.append(f)
+        elif fname.endswith((".so", ".pyd")):
+            # an installed extension module (a wheel's): ``name.cpython-311-x86_64-linux-gnu.so``, ``name.abi3.so``
+            stem = fname.split(".", 1)[0]
+            name = modname(d, stem)
+            if _identifier(stem) and name not in layout.modules:
+                layout.modules[name] = ModuleInfo(name, None, False, "compiled")
     for d in sorted(namespace_dirs):
         if importable(d):
             name = modname(d, "__init__")
@@ -253,6 +259,20 @@ def _range_text(pythons):
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
+def requires_txt(text):
+    """The install requirements of an egg-info ``requires.txt``: the lines before any section and those of
+    ``[:marker]`` sections (conditional on the environment, not extras)."""
+    out = []
+    install = True
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("[") and s.endswith("]"):
+            install = s.startswith("[:")
+        elif s and install:
+            out.append(s)
+    return out
+
+
 def _requirements(extractor, files, library):
     """Import names of the hard requirements (requirements.txt, install_requires, [project] dependencies)."""
     out = set()
@@ -268,12 +288,11 @@ def _requirements(extractor, files, library):
             texts.extend(re.findall(r"""['"]([^'"]+)['"]""", block))
         for m in re.finditer(r"""(?:install_requires|dependencies)\s*=\s*['"]([^'"]+)['"]""", text):
             texts.append(m.group(1))
-    # the metadata of a published file: Requires-Dist without an extra marker, egg-info's requires.txt up to its
-    # first [extra] section
+    # the metadata of a published file: Requires-Dist without an extra marker, egg-info's requires.txt
     texts.extend(v for v in _metadata_fields(extractor, files, "Requires-Dist") if "extra" not in v.partition(";")[2])
     for f in files:
         if f.count("/") == 1 and f.endswith(".egg-info/requires.txt"):
-            texts.extend((extractor.read_text(f) or "").split("\n[", 1)[0].splitlines())
+            texts.extend(requires_txt(extractor.read_text(f) or ""))
     for line in texts:
         line = line.split("#", 1)[0].strip()
         if not line or line.startswith("-"):

@@ -8,7 +8,7 @@ import { renderMatricesReadme } from '../store/matrices-readme.js';
 import { SqliteMatrix } from '../store/sqlite-matrix.js';
 import { formatAgreement } from '../store/surface-agreement.js';
 import { readEvidenceFolder } from '../store/version-evidence.js';
-import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { defaultMatricesFolder, defaultSurfaceCache } from '../store/matrices-folder.js';
 import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import { UsageError } from './usage-error.js';
 
@@ -26,13 +26,16 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
     options: { surfaces: { type: 'string' }, out: { type: 'string' }, distribution: { type: 'string', multiple: true, default: [] } },
   });
   const outDir = resolve(values.out ?? defaultMatricesFolder());
-  const surfacesDir = resolve(values.surfaces ?? join(outDir, 'surfaces'));
-  if (!existsSync(surfacesDir)) throw new UsageError(`no surfaces folder at ${surfacesDir}`);
-  const libraries = positionals.length > 0 ? positionals : readdirSync(surfacesDir).filter((n) => !n.startsWith('.')).sort();
+  // --surfaces: one folder for every library; else each library's committed folder (matrices/surfaces/LIB) or,
+  // for libraries whose surfaces are not committed, the surface cache (libraries/README.md "Where surfaces live")
+  const folders = values.surfaces ? [resolve(values.surfaces)] : [join(outDir, 'surfaces'), defaultSurfaceCache()];
+  if (values.surfaces && !existsSync(folders[0]!)) throw new UsageError(`no surfaces folder at ${folders[0]}`);
+  const listed = (f: string) => (existsSync(f) ? readdirSync(f).filter((n) => !n.startsWith('.') && statSync(join(f, n)).isDirectory()) : []);
+  const libraries = positionals.length > 0 ? positionals : [...new Set(folders.flatMap(listed))].sort();
   const distributions = new Map((values.distribution ?? []).map((d) => d.split('=') as [string, string]));
   for (const library of libraries) {
-    const dir = join(surfacesDir, library);
-    if (!existsSync(dir)) throw new UsageError(`no surfaces for ${library} in ${surfacesDir}`);
+    const dir = folders.map((f) => join(f, library)).find((d) => existsSync(d));
+    if (!dir) throw new UsageError(`no surfaces for ${library} in ${folders.join(' or ')}`);
     const started = Date.now();
     const evidence = readEvidenceFolder(dir, (name, i, n) => err(`[${library} ${i + 1}/${n}] reading ${name}`));
     if (evidence.length === 0) throw new UsageError(`no runtime or static surfaces in ${dir}`);

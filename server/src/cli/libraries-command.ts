@@ -9,8 +9,9 @@ import { UsageError } from './usage-error.js';
 
 function sources(d: LibraryDefinition): string {
   const parts: string[] = [];
-  if (d.static) parts.push(`static ${d.static.repository}`);
-  if (d.docs) parts.push(`docs ${d.docs.repository ?? d.static?.repository}`);
+  if (d.static) parts.push(d.static.from === 'git' ? `static ${d.static.repository}` : 'static from the files each release published on PyPI');
+  if (d.docs) parts.push(`docs ${d.docs.from === 'sdist' ? `from the sdists${d.docs.repository ? `, else ${d.docs.repository}` : ''}` : (d.docs.repository ?? d.static?.repository)}`);
+  if (d.runtime.venv) parts.push('runtime venvs from the wheels');
   if (d.runtime.debianSuites.length > 0) parts.push(`runtime Debian ${d.runtime.debianSuites.join(' ')}`);
   return parts.join('; ');
 }

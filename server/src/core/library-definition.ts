@@ -4,8 +4,8 @@
 import { normalizeDistributionName } from './library-names.js';
 import { isValidVersion } from './versions.js';
 
-export type StaticSource = 'git';
-export type DocsSource = 'git';
+export type StaticSource = 'git' | 'pypi';
+export type DocsSource = 'git' | 'sdist';
 
 export interface LibraryReleases {
   /** Oldest release tracked (a minor's `.0`). */
@@ -24,7 +24,7 @@ export interface LibraryReleases {
 
 export interface LibraryStatic {
   from: StaticSource;
-  /** `github:owner/name` (from = "git"). */
+  /** `github:owner/name` (from = "git"); "pypi": the files each release published on the package index. */
   repository: string | null;
   /** Tag of a release, `{version}` standing for it. */
   tag: string;
@@ -36,10 +36,13 @@ export interface LibraryStatic {
 
 export interface LibraryDocs {
   from: DocsSource;
-  /** Repository of the documentation sources (from = "git"); null: the static source's. */
+  /** Repository of the documentation sources (from = "git", or where an sdist carries no reference pages);
+   *  null: the static source's. */
   repository: string | null;
   /** Tag pattern at the documentation repository; null: the static source's. */
   tag: string | null;
+  /** Subject of the commit of a release the docs repository did not tag (`RLS: {version}`); null: tags only. */
+  releaseCommit: string | null;
   /** Folder an absolute `.. include:: /x.rst` starts from. */
   root: string;
   /** Groups of globs (`**` any folders, `*` within a name): the first group that matches a file is read. */
@@ -49,6 +52,11 @@ export interface LibraryDocs {
 }
 
 export interface LibraryRuntime {
+  /** Probe every tracked release in a virtual environment made from its published wheels. */
+  venv: boolean;
+  /** Release line (`1.0`) -> Python (`3.8`) for its environments; lines not named: the newest Python the
+   *  release's wheels are built for, or (pure releases) the newest released before it. */
+  python: Record<string, string>;
   debianPackage: string | null;
   debianSuites: string[];
   debianExtraPackages: string[];
@@ -181,33 +189,43 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
   const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports']);
   let staticSource: LibraryStatic | null = null;
   if (st) {
-    const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git'] as const, 'git');
+    const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git', 'pypi'] as const, 'pypi');
     const repository = r.string(st, 'repository', 'static.');
     if (repository !== null && !REPOSITORY.test(repository)) r.fail('static.repository', `"${repository}" is not github:owner/name`);
-    if (repository === null) r.fail('static.repository', 'is required with from = "git"');
+    if (from === 'git' && repository === null) r.fail('static.repository', 'is required with from = "git"');
     const tag = r.string(st, 'tag', 'static.') ?? 'v{version}';
     if (!tag.includes('{version}')) r.fail('static.tag', 'must contain {version}');
+    if (from === 'pypi' && (st.repository !== undefined || st.tag !== undefined)) r.fail('static.from', 'releases read from the package index have no repository or tag');
     staticSource = { from, repository, tag, packageDir: r.string(st, 'package-dir', 'static.'), reexports: r.strings(st, 'reexports', 'static.') };
   }
   if (releases && !staticSource && !data.runtime) r.fail('releases', 'needs a [static] or [runtime] section to read them from');
 
-  const dc = r.table(data, 'docs', '', ['from', 'repository', 'tag', 'root', 'pages', 'module-docstrings']);
+  const dc = r.table(data, 'docs', '', ['from', 'repository', 'tag', 'release-commit', 'root', 'pages', 'module-docstrings']);
   let docs: LibraryDocs | null = null;
   if (dc) {
-    const from = r.choice(r.string(dc, 'from', 'docs.'), 'docs.from', ['git'] as const, 'git');
+    const from = r.choice(r.string(dc, 'from', 'docs.'), 'docs.from', ['git', 'sdist'] as const, 'git');
     const repository = r.string(dc, 'repository', 'docs.');
     if (repository !== null && !REPOSITORY.test(repository)) r.fail('docs.repository', `"${repository}" is not github:owner/name`);
-    if (repository === null && !staticSource?.repository) r.fail('docs.repository', 'is required with from = "git" when [static] names no repository');
+    if (from === 'git' && repository === null && !staticSource?.repository) r.fail('docs.repository', 'is required with from = "git" when [static] names no repository');
     const pages = dc.pages;
     if (!Array.isArray(pages) || pages.length === 0 || pages.some((g) => !Array.isArray(g) || g.length === 0 || g.some((p) => typeof p !== 'string' || p === '')))
       r.fail('docs.pages', 'must be a non-empty array of non-empty arrays of globs, e.g. [["doc/source/reference/**/*.rst"]]');
     const tag = r.string(dc, 'tag', 'docs.');
     if (tag !== null && !tag.includes('{version}')) r.fail('docs.tag', 'must contain {version}');
-    docs = { from, repository, tag, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.') };
+    const releaseCommit = r.string(dc, 'release-commit', 'docs.');
+    if (releaseCommit !== null && !releaseCommit.includes('{version}')) r.fail('docs.release-commit', 'must contain {version}');
+    docs = { from, repository, tag, releaseCommit, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.') };
   }
 
-  const rt = r.table(data, 'runtime', '', ['debian-package', 'debian-suites', 'debian-extra-packages', 'smoke-test']) ?? {};
+  const rt = r.table(data, 'runtime', '', ['venv', 'python', 'debian-package', 'debian-suites', 'debian-extra-packages', 'smoke-test']) ?? {};
+  const python = r.stringMap(rt, 'python', 'runtime.');
+  for (const [line, py] of Object.entries(python)) {
+    if (!/^\d+\.\d+$/.test(line)) r.fail('runtime.python', `"${line}" is not a release line such as "1.0"`);
+    if (!/^3\.\d+$/.test(py)) r.fail('runtime.python', `"${py}" is not a Python such as "3.8"`);
+  }
   const runtime: LibraryRuntime = {
+    venv: r.bool(rt, 'venv', 'runtime.', false),
+    python,
     debianPackage: r.string(rt, 'debian-package', 'runtime.'),
     debianSuites: r.strings(rt, 'debian-suites', 'runtime.'),
     debianExtraPackages: r.strings(rt, 'debian-extra-packages', 'runtime.'),
