@@ -134,3 +134,124 @@ describe('decorators that rename or retire a keyword', () => {
     });
   }
 });
+
+describe('members and functions made by code that runs at import time', () => {
+  // pandas 1.x: read_csv comes from a factory and is passed through a decorator class by hand; DataFrame.sum/max
+  // are installed by a classmethod the module calls (through a helper that returns the function it renames).
+  const files = {
+    'paplib/__init__.py': '__version__ = "1.0"\nfrom .frame import Frame, read_csv\n',
+    'paplib/_decorators.py': [
+      'class Appender:',
+      '    def __init__(self, addendum):',
+      '        self.addendum = addendum',
+      '    def __call__(self, func):',
+      '        func.__doc__ = (func.__doc__ or "") + self.addendum',
+      '        return func',
+      'def set_function_name(f, name, cls):',
+      '    f.__name__ = name',
+      '    return f',
+      '',
+    ].join('\n'),
+    'paplib/frame.py': [
+      'from ._decorators import Appender, set_function_name',
+      'def _make_reader(name, default_sep=","):',
+      '    def reader(path, sep=default_sep, header="infer"):',
+      '        return path',
+      '    reader.__name__ = name',
+      '    return reader',
+      'read_csv = _make_reader("read_csv")',
+      'read_csv = Appender("Read a file.")(read_csv)',
+      'def _make_stat(cls, name):',
+      '    def stat_func(self, axis=None, skipna=True, **kwargs):',
+      '        return None',
+      '    return set_function_name(stat_func, name, cls)',
+      'class Frame:',
+      '    """A frame."""',
+      '    @classmethod',
+      '    def _add_numeric_operations(cls):',
+      '        cls.sum = _make_stat(cls, "sum")',
+      '        cls.max = _make_stat(cls, "max")',
+      '        def mad(self, axis=None):',
+      '            return None',
+      '        cls.mad = mad',
+      'Frame._add_numeric_operations()',
+      '',
+    ].join('\n'),
+  };
+  const { runtime, static: st } = bothReaders('paplib', files);
+  for (const [name, surface] of [['runtime', runtime], ['static', st]] as const) {
+    test(`${name}: a factory's function passed through a decorator instance keeps its signature`, () => {
+      assert.equal(surface.get('paplib.read_csv')?.kind, 'function');
+      assert.equal(params(surface.get('paplib.read_csv')), 'path,sep,header');
+    });
+    test(`${name}: members a classmethod installs are the class's`, () => {
+      assert.equal(params(surface.get('paplib.Frame.sum')), 'axis,skipna,kwargs');
+      assert.equal(params(surface.get('paplib.Frame.max')), 'axis,skipna,kwargs');
+      assert.equal(params(surface.get('paplib.Frame.mad')), 'axis');
+    });
+  }
+});
+
+describe('Cython parameters written as Python annotations', () => {
+  // pandas' lib.pyx: `def is_bool(obj: object) -> bool` takes a parameter named obj, not one named object; a
+  // memoryview type (`double[:] x`) is a C type before the name. Cython cannot run here: static reader only.
+  test('static: the name before the annotation is the parameter', () => {
+    const root = mkdtempSync(join(work, 'cylib-'));
+    mkdirSync(join(root, 'cylib'));
+    writeFileSync(join(root, 'cylib', '__init__.py'), '__version__ = "1.0"\nfrom ._lib import is_bool, is_list_like, total\n');
+    writeFileSync(join(root, 'cylib', '_lib.pyx'), [
+      'def is_bool(obj: object) -> bool:',
+      '    """Bool."""',
+      '    return True',
+      'def is_list_like(obj: object, allow_sets: bool = True) -> bool:',
+      '    """List."""',
+      '    return True',
+      'cpdef double total(double[:] values, int start=0):',
+      '    """Sum."""',
+      '    return 0',
+      '',
+    ].join('\n'));
+    const r = spawnSync(PYTHON, [STATIC, 'cylib', '--source', root, '--version', '1.0'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const st = new Map((JSON.parse(r.stdout) as { apis: Api[] }).apis.map((a) => [a.path, a]));
+    assert.equal(params(st.get('cylib.is_bool')), 'obj');
+    assert.equal(params(st.get('cylib.is_list_like')), 'obj,allow_sets');
+    assert.equal(params(st.get('cylib.total')), 'values,start');
+  });
+});
+
+describe('what an sdist says about its layout', () => {
+  function staticOf(library: string, files: Record<string, string>): Map<string, Api> {
+    const root = mkdtempSync(join(work, `${library}-`));
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, rel)), { recursive: true });
+      writeFileSync(join(root, rel), text);
+    }
+    const r = spawnSync(PYTHON, [STATIC, library, '--source', root, '--version', '1.0'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return new Map((JSON.parse(r.stdout) as { apis: Api[] }).apis.map((a) => [a.path, a]));
+  }
+
+  test("meson's install_subdir installs the whole folder, subpackages its meson.build does not name included", () => {
+    const st = staticOf('meslib', {
+      'pyproject.toml': '[build-system]\nbuild-backend = "mesonpy"\nrequires = ["meson-python"]\n',
+      'meson.build': "project('meslib')\ninstall_subdir('meslib', install_dir: py.get_install_dir())\nsubdir('meslib')\n",
+      'meslib/meson.build': "subdir('fast')\n",
+      'meslib/__init__.py': '__version__ = "1.0"\n',
+      'meslib/fast/__init__.py': 'def go():\n    return 1\n',
+      'meslib/impute/__init__.py': 'def fill(x):\n    return x\n',
+    });
+    assert.equal(params(st.get('meslib.impute.fill')), 'x');
+  });
+
+  test('an egg-info beside the package (lib/ layout) names the requirements; a configured _version.py.in reads', () => {
+    const st = staticOf('liblay', {
+      'setup.py': 'from setuptools import setup\nsetup(name="liblay", package_dir={"": "lib"})\n',
+      'lib/liblay.egg-info/requires.txt': 'numpy>=1.11\n',
+      'lib/liblay/__init__.py': 'import numpy as np\nfrom ._version import version\n\ndef scale(x, factor=np.pi):\n    return x\n',
+      'lib/liblay/_version.py.in': 'version = @VCS_TAG@\n',
+    });
+    assert.equal(params(st.get('liblay.scale')), 'x,factor');
+    assert.ok(st.has('liblay.version'));
+  });
+});

@@ -76,6 +76,7 @@ def _definition(data, name):
             "root": dc.get("root", "doc"),
             "pages": [list(g) for g in dc.get("pages", [])],
             "moduleDocstrings": list(dc.get("module-docstrings", [])),
+            "referenceDicts": list(dc.get("reference-dicts", [])),
         },
         "runtime": {
             "venv": rt.get("venv", False),

@@ -145,7 +145,7 @@ def build_release(name, version):
         f = index.sdist(version)
         if f is not None:
             tree = ArchiveTree(index.download(f))
-            if lib.docs(tree):
+            if lib.has_pages(tree):
                 return build_from(name, tree, version, {"index": index.index_url, "file": f.filename,
                                                         "sha256": f.sha256})
         if not lib.repository:

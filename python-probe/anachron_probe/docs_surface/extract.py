@@ -56,6 +56,8 @@ class Library:
         self.doc_root = docs["root"]
         self.page_groups = docs["pages"]
         self.module_docstrings = docs["moduleDocstrings"]
+        self.package_dir = st.get("packageDir")
+        self.reference_dicts = docs.get("referenceDicts", [])
         self.versions = ((definition.get("releases") or {}).get("tagVersions")) or {}
 
     def docs(self, tree):
@@ -66,10 +68,15 @@ class Library:
                 return found
         return []
 
+    def has_pages(self, tree):
+        return bool(self.docs(tree) or glob_paths(tree, self.reference_dicts))
+
     def extra_modules(self, tree):
         """Modules whose docstrings are reference pages (public packages only)."""
         out = []
+        prefix = package_prefix(tree, self.root, self.package_dir)
         for p in glob_paths(tree, self.module_docstrings):
+            p = p[len(prefix):] if p.startswith(prefix) else p
             parts = p[: -len("/__init__.py")].split("/") if p.endswith("/__init__.py") else []
             if parts and parts[0] == self.root and all(
                     not x.startswith("_") and x not in ("tests", "test") for x in parts[1:]):
@@ -83,6 +90,27 @@ class Library:
 
     def tag_for_version(self, version):
         return tag_of(self.definition, version, self.tag_pattern)
+
+
+def package_prefix(tree, root, package_dir=None):
+    """The folder the package sits in, with its slash: "" when ``ROOT/__init__.py`` is at the top, "lib/" for
+    matplotlib's ``lib/matplotlib``, "src/" for src layouts; the library file's package-dir decides when given."""
+    if package_dir:
+        return package_dir[: -len(root)] if package_dir.endswith(root) else ""
+    if tree.exists(root + "/__init__.py"):
+        return ""
+    found = sorted((p for p in tree.paths("", "/" + root + "/__init__.py")), key=lambda p: (p.count("/"), p))
+    return found[0][: -len(root + "/__init__.py")] if found else ""
+
+
+def _autosummary_entries(section):
+    """The string entries of a section dict's ``autosummary`` list."""
+    out = []
+    if isinstance(section, ast.Dict):
+        for k, v in zip(section.keys, section.values):
+            if isinstance(k, ast.Constant) and k.value == "autosummary" and isinstance(v, ast.List):
+                out += [e.value for e in v.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return out
 
 
 def library(name):
@@ -103,7 +131,7 @@ class Collector:
         self.alias_paths = set()
         self.doc_texts = []
         self.errors = set()
-        self.py = PySource(tree, self.error)
+        self.py = PySource(tree, self.error, package_prefix(tree, library.root, library.package_dir))
         self._expanding = []
         self.expanded_modules = set()
         self.scanner = Scanner(self)
@@ -135,6 +163,31 @@ class Collector:
         self.doc_texts.append(text)
         self.scanner.scan_text(text, DocState(path))
 
+    def scan_reference_dict(self, path):
+        """A Python file whose ``API_REFERENCE`` dict literal maps each module to sections with ``autosummary``
+        lists (scikit-learn >= 1.6 generates its reference pages from one): each entry is read as the page
+        template writes it, an ``autosummary`` with a toctree under the module."""
+        tree = self.py.parse(path)
+        if tree is None:
+            return
+        for node in tree.body:
+            if not (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "API_REFERENCE"
+                                                         for t in node.targets) and isinstance(node.value, ast.Dict)):
+                continue
+            for key, value in zip(node.value.keys, node.value.values):
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Dict)):
+                    continue
+                entries = []
+                for k, v in zip(value.keys, value.values):
+                    if isinstance(k, ast.Constant) and k.value == "sections" and isinstance(v, ast.List):
+                        for section in v.elts:
+                            entries.extend(_autosummary_entries(section))
+                module = key.value
+                lines = [".. automodule:: " + module, "", ".. currentmodule:: " + module, "",
+                         ".. autosummary::", "   :toctree: generated/", "   :template: base.rst", ""]
+                lines += ["   " + e for e in entries]
+                self.scanner.scan_text("\n".join(lines) + "\n", DocState(path))
+
     def root_module_aliases(self):
         """{real module: [public alias]} for modules the root package exposes under another name that the
         reference pages themselves name (``numpy.emath`` for ``numpy.lib.scimath``, ``numpy.rec`` for
@@ -160,6 +213,8 @@ class Collector:
     def run(self):
         for doc in self.library.docs(self.tree):
             self.scan_document(doc)
+        for path in glob_paths(self.tree, self.library.reference_dicts):
+            self.scan_reference_dict(path)
         # The docs of some versions name a module by its defining path (numpy 1.16: numpy.lib.scimath); the
         # root's alias for it is the public path users write (numpy.emath), as the runtime surfaces record it.
         for real, aliases in self.root_module_aliases().items():

@@ -231,9 +231,10 @@ def clean_docstring(text):
 
 
 class PySource:
-    def __init__(self, tree, errors):
+    def __init__(self, tree, errors, prefix=""):
         self.tree = tree
         self.errors = errors  # callable(file, error)
+        self.prefix = prefix  # folder the package sits in ("lib/" for matplotlib's src layout), "" at the root
         self._ast = {}
         self._files = {}
         self._lookups = {}
@@ -244,7 +245,7 @@ class PySource:
         """The file that defines module ``modname`` literally (no aliases), or None."""
         if modname in self._files:
             return self._files[modname]
-        base = modname.replace(".", "/")
+        base = self.prefix + modname.replace(".", "/")
         found = None
         for cand in (base + ".py", base + "/__init__.py", base + ".pyx", base + "/__init__.pyx"):
             if cand in self.tree.blobs:

@@ -208,6 +208,9 @@ def _strip_param(p):
     if m:
         star, p = m.group(1), m.group(2)
     p = re.sub(r"\s+(not|or)\s+None\s*$", "", p)
+    colon = _top_level_colon(p)
+    if colon >= 0:
+        p = p[:colon].strip()  # a Python annotation (``obj: object``), not a C type (``double[:] x``)
     if p in ("", "/") and star == "*":
         return "*"
     if p == "/":
@@ -222,6 +225,19 @@ def _strip_param(p):
     if default is not None:
         out += "=" + default
     return out
+
+
+def _top_level_colon(s):
+    """Index of a ``:`` outside brackets, -1 when there is none."""
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ":" and depth == 0:
+            return i
+    return -1
 
 
 def _top_level_eq(s):

@@ -597,13 +597,51 @@ class Extractor(object):
         found = None
         for n in _walk_function(node):
             if isinstance(n, ast.Return):
-                if not (isinstance(n.value, ast.Name) and n.value.id in nested) or \
-                        (found is not None and found.name != n.value.id):
+                name = self._returned_name(n.value, fv)
+                if name not in nested or (found is not None and found.name != name):
                     return None
-                found = nested[n.value.id]
+                found = nested[name]
         if found is None:
             return None
         return FunctionValue(found, fv.module, fv.qualname + ".<locals>." + found.name, fv.source, fv.scope)
+
+    def _returned_name(self, value, fv):
+        """The name a ``return`` hands back: ``return f``, or ``return set_function_name(f, name, cls)`` through a
+        library function that returns that argument (pandas' stat-method factories)."""
+        if isinstance(value, ast.Name):
+            return value.id
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            callee = self.modules.get(fv.module).ns.get(value.func.id) if fv.module in self.modules else None
+            at = self.returned_argument(callee) if isinstance(callee, FunctionValue) else None
+            if at is not None and at < len(value.args) and isinstance(value.args[at], ast.Name):
+                return value.args[at].id
+        return None
+
+    def returned_argument(self, fv):
+        """Index of the parameter every ``return`` of library function ``fv`` hands back unchanged, or None."""
+        node = fv.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        params = [p.arg for p in list(getattr(node.args, "posonlyargs", [])) + list(node.args.args)]
+        returns = [n for n in _walk_function(node) if isinstance(n, ast.Return)]
+        names = set(r.value.id if isinstance(r.value, ast.Name) else None for r in returns)
+        if len(names) != 1 or None in names or names.copy().pop() not in params:
+            return None
+        return params.index(names.pop())
+
+    def call_returns_argument(self, cls):
+        """Does calling an instance of library class ``cls`` return what it is called with (a decorator class:
+        pandas' ``Appender``/``Substitution``, whose ``__call__(self, func)`` sets ``func.__doc__`` and returns
+        ``func``)?"""
+        if not isinstance(cls, ClassValue):
+            return False
+        call = self.class_member(cls, "__call__")
+        node = getattr(call, "node", None) if isinstance(call, FunctionValue) else None
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or len(node.args.args) < 2:
+            return False
+        arg = node.args.args[1].arg
+        returns = [n for n in _walk_function(node) if isinstance(n, ast.Return)]
+        return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id == arg for r in returns)
 
     def apply_library_decorator(self, value, dec_fn, dec_node, scope):
         return self.sigs.apply_library_decorator(value, dec_fn, dec_node, scope)
@@ -655,6 +693,8 @@ def _walk_function(node):
     while stack:
         n = stack.pop()
         yield n
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue  # a def in the body is there, its own statements are not
         for child in ast.iter_child_nodes(n):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 continue

@@ -173,6 +173,7 @@ class Interp(object):
         self.x = extractor  # the Extractor: modules, tree, knowledge, notes
         self.library = extractor.library
         self.depth = 0
+        self.installing = frozenset()  # ids of the classes a module-level call is installing members on
 
     # -- notes -----------------------------------------------------------------------------------------------
 
@@ -275,8 +276,8 @@ class Interp(object):
                 why = state.error if state is not None and state.error else "No module named %r" % name
                 raise Raise("ImportError", why)
             return ModuleValue(name, True)
-        if name == "cython" and scope.module.kind == "pyx":
-            return ModuleValue(name, False)
+        if (name == "cython" or name.startswith("cython.")) and scope.module.kind == "pyx":
+            return ModuleValue(name, False)  # Cython's compile-time modules (``from cython.parallel import prange``)
         if not self.x.external_available(name) and scope.module.kind != "stub" and not self.x.stub_mode:
             raise Raise("ModuleNotFoundError", "No module named %r" % name)
         why = self.x.external_python_condition(name)
@@ -420,7 +421,7 @@ class Interp(object):
             st = self.x.modules.get(base.name)
             if st is not None and st is not scope.module:
                 st.bind(attr, value if value is not None else self.eval(value_node, scope))
-        elif isinstance(base, ClassValue) and scope.is_module:
+        elif isinstance(base, ClassValue) and (scope.is_module or id(base) in self.installing):
             base.bind(attr, value if value is not None else self.eval(value_node, scope))
 
     def assign_subscript(self, target, value_node, scope, value):
@@ -553,6 +554,8 @@ class Interp(object):
         hook = self.x.knowledge.call_statement(self, func, call, scope)
         if hook:
             return
+        if scope.is_module and isinstance(func, FunctionValue):
+            self.install_members(func, f, call, scope)
         if isinstance(func, FunctionValue) and scope.is_module and isinstance(func.node, (ast.FunctionDef,
                                                                                           ast.AsyncFunctionDef)):
             # a module-level call of a library function: containers of the module it fills are no longer known
@@ -576,6 +579,31 @@ class Interp(object):
                         st.bind(key.value, self.eval(call.args[2], scope))
                 elif isinstance(target, ClassValue):
                     target.bind(key.value, self.eval(call.args[2], scope))
+
+    def install_members(self, func, f, call, scope):
+        """A module-level call that installs members on library classes: ``DataFrame._add_numeric_operations()``
+        (a classmethod whose body does ``cls.sum = make(...)``), ``install(SomeClass)``. The function's body runs
+        with those classes bound, and its ``cls.name = value`` assignments are the classes' members, as far as the
+        body is decided (what follows an undecided statement is not read)."""
+        args = []
+        if isinstance(f, ast.Attribute) and func.method_kind == "class":
+            owner = self.eval(f.value, scope)
+            if not isinstance(owner, ClassValue):
+                return
+            args.append(owner)
+        try:
+            args += [self.eval(a, scope) for a in call.args]
+        except (Raise, Return):
+            return
+        classes = [a for a in args if isinstance(a, ClassValue) and self.x.in_library(a.module_attr() or "")]
+        if not classes or call.keywords:
+            return
+        saved = self.installing
+        self.installing = saved | set(id(c) for c in classes)
+        try:
+            self._call_function_body(func, args)
+        finally:
+            self.installing = saved
 
     def _s_FunctionDef(self, node, scope):
         qual = scope.qualprefix + node.name
@@ -716,8 +744,9 @@ class Interp(object):
 
     _s_AsyncWith = _s_With
 
-    def _s_For(self, node, scope):
-        it = self.eval(node.iter, scope)
+    @staticmethod
+    def _loop_items(it):
+        """The values a loop over ``it`` takes, when known (at most MAX_UNROLL of them), else None."""
         items = None
         if isinstance(it, ContainerValue) and it.items is not None and it.complete:
             items = it.items
@@ -725,7 +754,11 @@ class Interp(object):
             items = [ConstValue(k) for k in it.keys]
         elif isinstance(it, ConstValue) and it.known and isinstance(it.value, (tuple, str)):
             items = [ConstValue(v) for v in it.value]
-        if items is not None and len(items) <= MAX_UNROLL:
+        return items if items is not None and len(items) <= MAX_UNROLL else None
+
+    def _s_For(self, node, scope):
+        items = self._loop_items(self.eval(node.iter, scope))
+        if items is not None:
             for v in items:
                 self.assign(node.target, None, scope, v)
                 try:
@@ -1145,6 +1178,11 @@ class Interp(object):
         hooked = self.x.knowledge.call_value(self, func, node, scope)
         if hooked is not None:
             return hooked
+        if isinstance(func, InstanceValue) and len(node.args) == 1 and not node.keywords and \
+                self.x.call_returns_argument(func.cls):
+            # ``Appender(doc)(read_csv)``: an instance of a decorator class whose __call__ hands its argument back
+            # (after setting its __doc__) is that argument
+            return self.eval(node.args[0], scope)
         if isinstance(func, ClassValue):
             return InstanceValue(func, node)
         if isinstance(func, ExternalValue):
@@ -1777,6 +1815,20 @@ class Interp(object):
                     elif not base.complete:
                         raise _Undecided()
                 self.exec_stmt(stmt, scope)
+            elif isinstance(stmt, ast.For) and self.installing:
+                # installing members: ``for name, method in new_methods.items(): setattr(cls, name, method)``
+                # over a dict the body built is read item by item
+                items = self._loop_items(self.eval(stmt.iter, scope))
+                if items is None or stmt.orelse:
+                    raise _Undecided()
+                for v in items:
+                    self.assign(stmt.target, None, scope, v)
+                    try:
+                        self._exec_function_body(stmt.body, scope)
+                    except _Break:
+                        break
+                    except _Continue:
+                        continue
             elif isinstance(stmt, (ast.For, ast.While, ast.With)):
                 raise _Undecided()
             else:

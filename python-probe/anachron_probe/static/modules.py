@@ -194,8 +194,9 @@ def _identifier(s):
 
 
 def _metadata_files(files):
-    """Core metadata a published file carries: an sdist's PKG-INFO (and its egg-info), a wheel's METADATA."""
-    return [f for f in files if f == "PKG-INFO" or (f.count("/") == 1 and (
+    """Core metadata a published file carries: an sdist's PKG-INFO (and its egg-info, beside the package:
+    ``lib/matplotlib.egg-info``), a wheel's METADATA."""
+    return [f for f in files if f == "PKG-INFO" or (f.count("/") <= 2 and (
         f.endswith(".egg-info/PKG-INFO") or f.endswith(".dist-info/METADATA")))]
 
 
@@ -291,7 +292,7 @@ def _requirements(extractor, files, library):
     # the metadata of a published file: Requires-Dist without an extra marker, egg-info's requires.txt
     texts.extend(v for v in _metadata_fields(extractor, files, "Requires-Dist") if "extra" not in v.partition(";")[2])
     for f in files:
-        if f.count("/") == 1 and f.endswith(".egg-info/requires.txt"):
+        if f.count("/") <= 2 and f.endswith(".egg-info/requires.txt"):  # lib/matplotlib.egg-info too
             texts.extend(requires_txt(extractor.read_text(f) or ""))
     for line in texts:
         line = line.split("#", 1)[0].strip()
@@ -378,6 +379,14 @@ def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=
         return _meson_active_mention(text, name, pythons)
 
     all_meson = None
+    # ``install_subdir('sklearn', ...)``: meson installs that folder whole (scikit-learn's top-level meson.build)
+    whole = set()
+    if meson:
+        for f in files:
+            if f == "meson.build" or f.endswith("/meson.build"):
+                base = f.rpartition("/")[0]
+                for m in re.finditer(r"""install_subdir\(\s*['"]([^'"]+)['"]""", extractor.read_text(f) or ""):
+                    whole.add((base + "/" if base else "") + m.group(1).strip("/"))
     out = set()
     for d in sorted(package_dirs, key=lambda p: p.count("/")):
         if d == package_dir:
@@ -391,7 +400,9 @@ def _installed_dirs(extractor, files, package_dir, package_dirs, meson, pythons=
             continue
         setup_file = parent + "/setup.py"
         meson_file = parent + "/meson.build"
-        if meson and meson_file in fileset:
+        if meson and any(d == w or d.startswith(w + "/") for w in whole):
+            ok = True
+        elif meson and meson_file in fileset:
             ok = meson_mentions(parent, name, d)
             if ok == "some" and conditional is not None:
                 conditional[d] = "installed for Python %s only" % _range_text(

@@ -49,6 +49,9 @@ export interface LibraryDocs {
   pages: string[][];
   /** Globs of `__init__.py` files whose module docstrings are reference pages too. */
   moduleDocstrings: string[];
+  /** Globs of Python files whose `API_REFERENCE` dict literal generates the reference pages (module -> sections
+   *  with `autosummary` lists; scikit-learn 1.6 and later). */
+  referenceDicts: string[];
 }
 
 export interface LibraryRuntime {
@@ -200,7 +203,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
   }
   if (releases && !staticSource && !data.runtime) r.fail('releases', 'needs a [static] or [runtime] section to read them from');
 
-  const dc = r.table(data, 'docs', '', ['from', 'repository', 'tag', 'release-commit', 'root', 'pages', 'module-docstrings']);
+  const dc = r.table(data, 'docs', '', ['from', 'repository', 'tag', 'release-commit', 'root', 'pages', 'module-docstrings', 'reference-dicts']);
   let docs: LibraryDocs | null = null;
   if (dc) {
     const from = r.choice(r.string(dc, 'from', 'docs.'), 'docs.from', ['git', 'sdist'] as const, 'git');
@@ -214,7 +217,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     if (tag !== null && !tag.includes('{version}')) r.fail('docs.tag', 'must contain {version}');
     const releaseCommit = r.string(dc, 'release-commit', 'docs.');
     if (releaseCommit !== null && !releaseCommit.includes('{version}')) r.fail('docs.release-commit', 'must contain {version}');
-    docs = { from, repository, tag, releaseCommit, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.') };
+    docs = { from, repository, tag, releaseCommit, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.'), referenceDicts: r.strings(dc, 'reference-dicts', 'docs.') };
   }
 
   const rt = r.table(data, 'runtime', '', ['venv', 'python', 'debian-package', 'debian-suites', 'debian-extra-packages', 'smoke-test']) ?? {};

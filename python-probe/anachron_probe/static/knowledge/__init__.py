@@ -172,7 +172,7 @@ def knowledge_for(library):
 
 def _template_module(x, name):
     """``mod.py.in`` next to where ``mod.py`` would be: a file configured at build time; placeholders
-    (``@NAME@``) become empty strings."""
+    (``@NAME@``) become ``0``."""
     rel = name.split(".")
     if rel[0] != x.library:
         return None
@@ -182,8 +182,9 @@ def _template_module(x, name):
         return None
     import re
 
-    text = re.sub(r"@[A-Za-z0-9_]+@", "", text)
-    x.note(name, "generated at build time from %s (placeholders left empty)" % path)
+    # a placeholder stands for a value (``version = @VCS_TAG@``) or the text of one (``"@VERSION@"``): 0 reads as both
+    text = re.sub(r"@[A-Za-z0-9_]+@", "0", text)
+    x.note(name, "generated at build time from %s (placeholders as 0)" % path)
     return ("generated", text)
 
 
