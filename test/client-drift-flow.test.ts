@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/eval/run-flow.js';
+import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, envAddArgs, environmentCreationConfirmation, missingDriftEnvironments, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/eval/run-flow.js';
 import { validateRunConfig } from '../server/src/eval/runs/config.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
-import { compareVersions } from '../server/src/core/versions.js';
+import { compareVersions, versionsEqual } from '../server/src/core/versions.js';
+import { bundledTaskLibraries, readTaskFile } from '../server/src/eval/drift/task-files.js';
 
 const base: PlanInput = {
   suite: { kind: 'drift' },
@@ -33,6 +34,20 @@ describe('the drift suite in the Run Benchmark flow', () => {
       { library: 'numpy', versions: ['1.19.5', '2.2.4'] },
       { library: 'scipy', versions: ['1.10.1'] },
     ]);
+  });
+
+  test("environments to make: the versions a task file names that no environment has (qiskit.json's three), as env add commands", () => {
+    const folder = join(__dirname, '..', 'tasks', 'drift');
+    assert.ok(bundledTaskLibraries(folder).includes('qiskit'));
+    const declared = new Map([['qiskit', readTaskFile(join(folder, 'qiskit.json')).versions!], ['numpy', ['1.24.2']]]);
+    assert.deepEqual(declared.get('qiskit'), ['0.43.3', '1.3.0', '2.0.0']);
+    const envs = [{ library: 'qiskit', version: '1.3' }, { library: 'numpy', version: '1.24.2' }];
+    const gaps = missingDriftEnvironments(declared, envs, versionsEqual);
+    assert.deepEqual(gaps, [{ library: 'qiskit', missing: ['0.43.3', '2.0.0'] }]);
+    assert.deepEqual(envAddArgs('qiskit', '0.43.3', '/store/environments'), ['env', 'add', 'qiskit==0.43.3', '--venv', join('/store/environments', 'qiskit-0.43.3'), '--create']);
+    const text = environmentCreationConfirmation(gaps, '/store/environments');
+    assert.match(text, /^anachron makes 2 virtual environments \(qiskit 0\.43\.3, 2\.0\.0\) in \/store\/environments, installed from the package index/);
+    assert.match(text, /Make them\?$/);
   });
 
   test('a plan: a drift config the CLI accepts, the environments\' versions, one folder per choice', () => {

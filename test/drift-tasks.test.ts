@@ -88,6 +88,7 @@ describe('shipped task sets', () => {
   test("qiskit.json: the paper's eight categories, each with at least five tasks, its version anchor, no execute() in a harness", () => {
     const set = parseTaskSet(readFileSync(join(TASK_DIR, 'qiskit.json'), 'utf8'));
     assert.deepEqual(set.categories, PAPER_CATEGORIES);
+    assert.deepEqual(set.versions, ENVIRONMENTS.qiskit, 'the versions editors and CI make environments for');
     for (const c of PAPER_CATEGORIES) assert.ok(set.tasks.filter((t) => t.category === c).length >= 5, c);
     for (const t of set.tasks) {
       assert.ok(t.prompt.startsWith('Using {library} v{version}, '), t.id);
@@ -114,6 +115,12 @@ describe('shipped task sets', () => {
     assert.ok(!twice.ok && messages(twice.issues).some((m) => /categories: names a category twice/.test(m)));
     const bad = loadTaskSet(file('io', 'io'));
     assert.ok(!bad.ok && messages(bad.issues).some((m) => /categories: must be a non-empty list/.test(m)));
+    const versions = (v: unknown) => loadTaskSet(JSON.stringify({ library: 'numpy', distribution: 'numpy', versions: v, tasks: [task()] }));
+    assert.deepEqual((versions(['1.24.2', '2.2.4']) as { taskSet: { versions: string[] } }).taskSet.versions, ['1.24.2', '2.2.4']);
+    for (const bad of [[], ['2.2.4', '1.24.2'], ['one'], '1.24.2']) {
+      const r = versions(bad);
+      assert.ok(!r.ok && messages(r.issues).some((m) => /^versions: must be/.test(m)), JSON.stringify(bad));
+    }
   });
 
   test('the README table lists the task counts of the files', () => {

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ProgressLocation, QuickPickItemKind, window, workspace, type LanguageModelChat, type QuickPickItem } from 'vscode';
+import { ProgressLocation, QuickPickItemKind, window, workspace, type CancellationToken, type LanguageModelChat, type QuickPickItem } from 'vscode';
 import { serveModelOverIpc } from '../../../server/src/eval/models/ipc-provider.js';
 import { makeRedactor } from '../../../server/src/eval/models/redact.js';
 import type { RunProgress } from '../../../server/src/eval/runs/runner.js';
@@ -24,6 +24,10 @@ import {
   DRIFT_SIZES,
   driftConfirmation,
   driftLibraryChoices,
+  envAddArgs,
+  environmentCreationConfirmation,
+  missingDriftEnvironments,
+  type DriftEnvironmentGap,
   type DriftLibraryChoice,
   type PlanInput,
   inspectSamplesFile,
@@ -46,8 +50,8 @@ import {
 import { availableChatModels, languageModelHandler } from './lm-provider.js';
 import { showBenchmarkReport } from './reports-command.js';
 import type { Anachron } from '../extension.js';
-import { compareVersions } from '../../../server/src/core/versions.js';
-import { bundledTaskLibraries } from '../../../server/src/eval/drift/task-files.js';
+import { compareVersions, versionsEqual } from '../../../server/src/core/versions.js';
+import { bundledTaskLibraries, readTaskFile } from '../../../server/src/eval/drift/task-files.js';
 
 const ENDPOINTS_KEY = 'anachron.bench.endpoints';
 const LIBRARIES_KEY = 'anachron.bench.libraries';
@@ -238,17 +242,34 @@ async function startPlanned(anachron: Anachron, base: PlanInput, model: PickedMo
 }
 
 /** Runs the bundled CLI with `args` on the server's runtime and returns its stdout (rejects on a non-zero exit). */
-function runCli(anachron: Anachron, args: string[]): Promise<string> {
+/** Runs the bundled CLI; `onLine` sees each line of its error output (progress), `token` stops it. */
+function runCli(anachron: Anachron, args: string[], options: { token?: CancellationToken; onLine?: (line: string) => void } = {}): Promise<string> {
   const node = anachron.runtime!.path;
   const cli = path.join(anachron.context.extensionPath, 'dist', 'cli.js');
   return new Promise((resolve, reject) => {
     const child = spawn(node, [cli, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const stop = options.token?.onCancellationRequested(() => child.kill());
     let stdout = '';
     let stderr = '';
+    let partial = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(stderr.trim().split('\n').pop() || `anachron ${args.join(' ')} exited with ${code}`))));
+    child.stderr.on('data', (c: Buffer) => {
+      const text = c.toString('utf8');
+      stderr = (stderr + text).slice(-16_000);
+      if (!options.onLine) return;
+      const lines = (partial + text).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) options.onLine(line);
+    });
+    child.on('error', (e) => {
+      stop?.dispose();
+      reject(e);
+    });
+    child.on('exit', (code) => {
+      stop?.dispose();
+      if (code === 0) resolve(stdout);
+      else reject(new Error(stderr.trim().split('\n').pop() || `anachron ${args.join(' ')} exited with ${code}`));
+    });
   });
 }
 
@@ -263,6 +284,55 @@ async function driftEnvironments(anachron: Anachron, withTasks: readonly string[
     envs = await list();
   }
   return envs;
+}
+
+/** The versions each bundled task file names (its `versions`), for the environments the editor can make. */
+function declaredTaskVersions(folder: string, libraries: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const library of libraries) {
+    try {
+      const versions = readTaskFile(path.join(folder, `${library}.json`)).versions;
+      if (versions) out.set(library, versions);
+    } catch {
+      // a broken task file is the run's to report
+    }
+  }
+  return out;
+}
+
+/**
+ * Makes the missing environments (anachron env add … --venv DIR --create, one after another, under the extension's
+ * storage) after the user agrees, with a cancellable progress notification that shows pip's last line; returns the
+ * environments registered afterwards, or undefined when the user declined or cancelled.
+ */
+async function makeEnvironments(anachron: Anachron, gaps: readonly DriftEnvironmentGap[]): Promise<{ library: string; version: string }[] | undefined> {
+  const folder = path.join(anachron.context.globalStorageUri.fsPath, 'environments');
+  const make = 'Make Environments';
+  if ((await window.showWarningMessage(environmentCreationConfirmation(gaps, folder), { modal: true }, make)) !== make) return undefined;
+  const failed: string[] = [];
+  const cancelled = await window.withProgress({ location: ProgressLocation.Notification, title: 'anachron: making environments', cancellable: true }, async (progress, token) => {
+    const all = gaps.flatMap((g) => g.missing.map((v) => ({ library: g.library, version: v })));
+    for (const [i, { library, version }] of all.entries()) {
+      if (token.isCancellationRequested) return true;
+      progress.report({ message: `${library} ${version} (${i + 1}/${all.length})`, increment: 100 / all.length });
+      try {
+        await runCli(anachron, envAddArgs(library, version, folder), {
+          token,
+          onLine: (line) => {
+            anachron.log.info(`env add ${library}==${version}: ${line}`);
+            if (/^\s*(python|dependencies|\$)/.test(line)) progress.report({ message: `${library} ${version}: ${line.trim().slice(0, 120)}` });
+          },
+        });
+      } catch (e) {
+        if (token.isCancellationRequested) return true;
+        failed.push(`${library} ${version}: ${(e as Error).message}`);
+      }
+    }
+    return false;
+  });
+  if (failed.length > 0) void window.showErrorMessage(`anachron: could not make ${failed.length === 1 ? 'an environment' : `${failed.length} environments`}: ${failed.join('; ')}`);
+  if (cancelled) return undefined;
+  return JSON.parse(await runCli(anachron, ['env', 'list', '--json'])) as { library: string; version: string }[];
 }
 
 /** The drift suite from the command palette: never in an untrusted workspace, and only after the user agrees to run generated code. */
@@ -281,18 +351,33 @@ async function driftFlow(anachron: Anachron, root: string, where: string): Promi
     void window.showErrorMessage(`anachron: cannot list the environments: ${(e as Error).message}`);
     return;
   }
+  // Task sets that name their versions (qiskit.json) and lack environments can have them made here.
+  const gaps = missingDriftEnvironments(declaredTaskVersions(tasksFolder, withTasks), envs, versionsEqual);
   const choices = driftLibraryChoices(withTasks, envs, compareVersions);
-  if (choices.length === 0) {
-    void window.showErrorMessage(`anachron: no environment runs ${withTasks.join(', ')}: add some with "anachron env add LIB==VERSION --python PATH" (or scripts/debian-python.sh, then "anachron env discover") and run the benchmark again.`);
+  if (choices.length === 0 && gaps.length === 0) {
+    void window.showErrorMessage(`anachron: no environment runs ${withTasks.join(', ')}: add some with "anachron env add LIB==VERSION --venv DIR --create" (or --python PATH, or scripts/debian-python.sh, then "anachron env discover") and run the benchmark again.`);
     return;
   }
-  // 2. libraries
+  // 2. libraries (and environments to make)
+  type LibraryItem = { kind: 'run'; choice: DriftLibraryChoice } | { kind: 'make'; gap: DriftEnvironmentGap };
   const picked = await window.showQuickPick(
-    choices.map((c): Item<DriftLibraryChoice> => ({ label: c.library, description: c.versions.join(', '), detail: c.versions.length < 2 ? 'one environment: fidelity only, no drift across versions' : `${c.versions.length} environments`, picked: c.library === 'numpy', value: c })),
+    [
+      ...choices.map((c): Item<LibraryItem> => ({ label: c.library, description: c.versions.join(', '), detail: c.versions.length < 2 ? 'one environment: fidelity only, no drift across versions' : `${c.versions.length} environments`, picked: c.library === 'numpy', value: { kind: 'run', choice: c } })),
+      ...gaps.map((g): Item<LibraryItem> => ({ label: `$(add) ${g.library}`, description: `make ${g.missing.join(', ')}`, detail: `${g.missing.length} environment${g.missing.length === 1 ? '' : 's'} from the package index, then run in all of them`, value: { kind: 'make', gap: g } })),
+    ],
     { title: `anachron: Run Benchmark (2/${total}): libraries`, placeHolder: 'Which libraries (tasks for each run in every environment listed)', canPickMany: true, ignoreFocusOut: true },
   );
   if (!picked || picked.length === 0) return;
-  const libraries = picked.map((i) => i.value!);
+  const toMake = picked.flatMap((i) => (i.value?.kind === 'make' ? [i.value.gap] : []));
+  let libraries = picked.flatMap((i) => (i.value?.kind === 'run' ? [i.value.choice] : []));
+  if (toMake.length > 0) {
+    const made = await makeEnvironments(anachron, toMake);
+    if (!made) return;
+    const again = driftLibraryChoices(withTasks, made, compareVersions);
+    const wanted = new Set([...libraries.map((l) => l.library), ...toMake.map((g) => g.library)]);
+    libraries = again.filter((c) => wanted.has(c.library));
+    if (libraries.length === 0) return;
+  }
   // 3. model
   const model = await pickModel(anachron, libraries.length === 1 ? libraries[0]!.library : `${libraries.length} libraries`, total, 'drift');
   if (!model) return;

@@ -67,6 +67,35 @@ export function driftLibraryChoices(withTasks: readonly string[], environments: 
     .filter((c) => c.versions.length > 0);
 }
 
+/** A library whose bundled tasks name the versions they were validated for, and those no registered environment has. */
+export interface DriftEnvironmentGap {
+  library: string;
+  missing: string[];
+}
+
+/** The versions each task set names (its file's `versions`) that no registered environment has, per library. */
+export function missingDriftEnvironments(declared: ReadonlyMap<string, readonly string[]>, environments: readonly { library: string; version: string }[], equal: (a: string, b: string) => boolean): DriftEnvironmentGap[] {
+  const gaps: DriftEnvironmentGap[] = [];
+  for (const [library, versions] of declared) {
+    const missing = versions.filter((v) => !environments.some((e) => e.library === library && equal(e.version, v)));
+    if (missing.length > 0) gaps.push({ library, missing });
+  }
+  return gaps;
+}
+
+/** The CLI arguments that make one missing environment: a virtual environment under `folder`, from the package index,
+ *  with the Python and the dependencies `anachron env add --create` chooses for the release. */
+export function envAddArgs(library: string, version: string, folder: string): string[] {
+  return ['env', 'add', `${library}==${version}`, '--venv', join(folder, `${library}-${version}`), '--create'];
+}
+
+/** What the editor says before making environments: what, where, what it costs. */
+export function environmentCreationConfirmation(gaps: readonly DriftEnvironmentGap[], folder: string): string {
+  const what = gaps.map((g) => `${g.library} ${g.missing.join(', ')}`).join('; ');
+  const n = gaps.reduce((k, g) => k + g.missing.length, 0);
+  return `anachron makes ${n} virtual environment${n === 1 ? '' : 's'} (${what}) in ${folder}, installed from the package index with the Python each release declares and the dependencies published with it (anachron env add --create): a few minutes and some hundred MB each. Make them?`;
+}
+
 /** What the confirmation before a drift run says: whose code runs where, and what contains it. */
 export function driftConfirmation(model: ModelChoice, libraries: readonly DriftLibraryChoice[]): string {
   const where = libraries.map((l) => `${l.library} ${l.versions.join(', ')}`).join('; ');

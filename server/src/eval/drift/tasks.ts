@@ -54,6 +54,9 @@ export interface DriftTaskSet {
   /** The categories the file's tasks are grouped in, in report order, when not DRIFT_CATEGORIES (the Qiskit set
    *  uses the quantum-api-drift paper's eight: circuit construction, gate operations, …). */
   categories?: string[];
+  /** The library versions the set was written and validated for, ascending: the environments an editor or CI makes
+   *  for it when none is registered (qiskit.json: the paper's 0.43.3, 1.3.0, 2.0.0). */
+  versions?: string[];
   tasks: DriftTask[];
 }
 
@@ -80,7 +83,7 @@ export class DriftTaskFormatError extends Error {
 
 export type DriftLoadResult = { ok: true; taskSet: DriftTaskSet } | { ok: false; issues: DriftTaskIssue[] };
 
-const TOP_FIELDS = ['library', 'distribution', 'categories', 'tasks', 'comment'] as const;
+const TOP_FIELDS = ['library', 'distribution', 'categories', 'versions', 'tasks', 'comment'] as const;
 const TASK_FIELDS = ['id', 'category', 'prompt', 'entryPoint', 'harness', 'solutions', 'apis', 'comment'] as const;
 const SOLUTION_FIELDS = ['versions', 'code'] as const;
 
@@ -364,6 +367,15 @@ export function validateTaskSet(data: unknown, options: ValidateOptions = {}): D
     } else if (new Set(c).size !== c.length) issues.push({ field: 'categories', message: 'names a category twice' });
     else categories = c as string[];
   }
+  let versions: string[] | null = null;
+  if (data.versions !== undefined) {
+    const v = data.versions;
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string' && isValidVersion(x))) {
+      issues.push({ field: 'versions', message: 'must be a non-empty list of PEP 440 versions' });
+    } else if ([...v].sort(compareVersions).join() !== v.join() || new Set(v).size !== v.length) {
+      issues.push({ field: 'versions', message: 'must be ascending, each version once' });
+    } else versions = v as string[];
+  }
   const rawTasks = data.tasks;
   const tasks: DriftTask[] = [];
   if (rawTasks === undefined) issues.push({ field: 'tasks', message: 'missing' });
@@ -383,7 +395,7 @@ export function validateTaskSet(data: unknown, options: ValidateOptions = {}): D
     });
   }
   if (issues.length > 0 || !library || !distribution) return { ok: false, issues };
-  return { ok: true, taskSet: { library, distribution, ...(categories ? { categories } : {}), tasks } };
+  return { ok: true, taskSet: { library, distribution, ...(categories ? { categories } : {}), ...(versions ? { versions } : {}), tasks } };
 }
 
 /**
