@@ -125,14 +125,16 @@ function keywordNames(signature: Signature): Set<string> {
   return new Set(signature.parameters.filter((p) => p.kind === 'positional_or_keyword' || p.kind === 'keyword_only').map((p) => p.name));
 }
 
-/** Where a name that is missing at `to` lives at `to`: the same leaf name elsewhere in the library (shortest path). */
+/** Where a name that is missing at `to` lives at `to`: the same leaf name elsewhere in the library, of the same kind
+ *  (a function is not where a method of that name went: qiskit.execute is not GenericPass.execute), shortest path. */
 function movedTo(matrix: LibraryMatrix, api: string, to: string, listing: MigrationInput['listing']): string | null {
   if (!listing) return null;
   const name = leafName(api);
+  const kind = matrix.lookup(api)?.kind;
   const candidates = listing(matrix).filter((p) => p !== api && leafName(p) === name && !p.split('.').some((s) => s.startsWith('_')));
   const present = candidates.filter((p) => {
     const h = matrix.lookup(p);
-    return h !== undefined && stateAt(h, to, matrix.versions).state === 'present';
+    return h !== undefined && (kind === undefined || h.kind === kind) && stateAt(h, to, matrix.versions).state === 'present';
   });
   present.sort((a, b) => a.split('.').length - b.split('.').length || a.length - b.length || (a < b ? -1 : 1));
   return present[0] ?? null;
