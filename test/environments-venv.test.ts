@@ -4,7 +4,7 @@
 // versions, the library file's smoke test), kept when they already exist, and refused with a clear message when the
 // release does not import.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import {
   uploadTimeFromProjectPage,
   type ReleaseMetadata,
 } from '../server/src/environments/release-metadata.js';
-import { planVenv } from '../server/src/environments/venv.js';
+import { planVenv, venvEnvironment } from '../server/src/environments/venv.js';
 import { startPackageIndex, type FakeIndex } from './support/package-index.js';
 
 const PYTHON = process.env.ANACHRON_SANDBOX_PYTHON ?? '/usr/bin/python3';
@@ -210,6 +210,26 @@ describe('environments made from a package index on 127.0.0.1', { skip: SKIP }, 
     assert.ok(again.some((l) => /already has fakedrift 2\.0 .*kept as it is/.test(l)), again.join('\n'));
     assert.ok(!again.some((l) => l.includes('$ ')), 'nothing installed again');
     await assert.rejects(runEnv(['add', 'fakedrift==2.0', '--venv', join(scratch, 'x'), '--newest-dependencies', '--file', file], () => {}, () => {}), /go with --venv DIR --create/);
+  });
+
+  test('the wheel cache: the first install keeps its wheels, the next one installs from them without any index', async () => {
+    const cache = join(scratch, 'wheels');
+    const first = join(scratch, 'cached-first');
+    const lines: string[] = [];
+    const entry = await venvEnvironment({ dir: first, library: 'fakedrift', version: '2.0', create: true, uv: null, indexUrl: withoutTimes.url, interpreters: [host], wheelCache: cache, onOutput: (l) => lines.push(l) });
+    const folder = join(cache, `fakedrift-2.0-py${hostMinor}`);
+    assert.ok(lines.some((l) => l.includes('pip wheel') || / wheel .*--wheel-dir/.test(l)), lines.join('\n'));
+    assert.match(entry.created!.dependencyReason, new RegExp(`the wheels kept in ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.ok(readdirSync(folder).some((f) => f.startsWith('fakedep-2.0-')), readdirSync(folder).join(', '));
+    const record = JSON.parse(readFileSync(join(folder, '.anachron-complete'), 'utf8'));
+    assert.equal(record.requirement, 'fakedrift==2.0');
+    // No index at all now (a closed port): the plan and the install come from the kept wheels.
+    const again: string[] = [];
+    const second = await venvEnvironment({ dir: join(scratch, 'cached-second'), library: 'fakedrift', version: '2.0', create: true, uv: null, indexUrl: 'http://127.0.0.1:9/simple', interpreters: [host], wheelCache: cache, onOutput: (l) => again.push(l) });
+    assert.equal(second.lastCheck?.ok, true);
+    assert.match(second.created!.dependencyReason, /installed from the wheels an earlier install kept in /);
+    assert.ok(again.some((l) => l.includes('--no-index') && l.includes(folder)), again.join('\n'));
+    assert.ok(!again.some((l) => l.includes('asking the package index')), again.join('\n'));
   });
 
   test("the check: a metapackage's version, not its module's; the library file's smoke test", async () => {

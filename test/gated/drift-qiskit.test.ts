@@ -1,8 +1,8 @@
 // Gated (ANACHRON_GATED=1): the quantum-api-drift paper's own system, reduced: both reference models on six Qiskit
 // tasks, prompted for and run in qiskit 0.43.3, 1.3.0 and 2.0.0, each a virtual environment `anachron env add
 // qiskit==VERSION --venv DIR --create` makes from the package index (its Python and its dependencies chosen for the
-// release), kept under ${ANACHRON_VENV_CACHE:-~/.cache/anachron/venvs} for the next run (pip's own cache keeps the
-// wheels), through the bundled CLI (`npm run build` first) and the sandbox. Skipped, with the reason, where no package
+// release), kept under ${ANACHRON_VENV_CACHE:-~/.cache/anachron/venvs} for the next run, their wheels under
+// ${ANACHRON_WHEEL_CACHE:-~/.cache/anachron/wheels} (a venv made again installs from them without the index), through the bundled CLI (`npm run build` first) and the sandbox. Skipped, with the reason, where no package
 // index answers. .ci/run runs it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ const VERSIONS = ['0.43.3', '1.3.0', '2.0.0'];
 // new in 1.3, and the QASM 2 exporter (0.45).
 const TASKS = ['qiskit/cnot-alias', 'qiskit/execute-counts', 'qiskit/sampler-distribution', 'qiskit/conditional-x', 'qiskit/real-amplitudes', 'qiskit/qasm2-export'];
 const CACHE = process.env.ANACHRON_VENV_CACHE ?? join(homedir(), '.cache', 'anachron', 'venvs');
+const WHEELS = process.env.ANACHRON_WHEEL_CACHE ?? join(homedir(), '.cache', 'anachron', 'wheels');
 
 let skip: string | false = process.env.ANACHRON_GATED === '1' ? false : 'set ANACHRON_GATED=1 to run a reduced Qiskit drift run in qiskit 0.43.3, 1.3.0 and 2.0.0 environments from the package index';
 before(async () => {
@@ -50,7 +51,7 @@ test('a reduced Qiskit drift run: 0.43.3, 1.3.0 and 2.0.0 from the package index
   const environments: Record<string, EnvironmentEntry> = {};
   for (const version of VERSIONS) {
     const t0 = Date.now();
-    const entry = await venvEnvironment({ dir: join(CACHE, `qiskit-${version}`), library: 'qiskit', version, create: true, onOutput: (l) => (/^(python|dependencies|\$|.*kept as it is)/.test(l) ? log(l) : undefined) });
+    const entry = await venvEnvironment({ dir: join(CACHE, `qiskit-${version}`), library: 'qiskit', version, create: true, wheelCache: WHEELS, onOutput: (l) => (/^(python|dependencies|\$|.*kept as it is)/.test(l) ? log(l) : undefined) });
     assert.equal(entry.lastCheck?.ok, true);
     assert.equal(entry.lastCheck?.smokeTest, 'passed', `qiskit ${version}: the smoke circuit on the basic simulator`);
     log(`qiskit ${version}: python ${entry.pythonVersion} in ${((Date.now() - t0) / 1000).toFixed(0)} s${entry.created ? `, ${(entry.created.bytes / 1e6).toFixed(0)} MB` : ''}`);

@@ -20,11 +20,13 @@ const ENV_USAGE = `usage: anachron env <command> [--file REGISTRY]
 
   list [LIB] [--json]                         the registered environments and their last check
   add LIB==VERSION --python PATH              an interpreter that has LIB==VERSION
-  add LIB==VERSION --venv DIR [--create] [--index-url URL] [--base-python PY|3.X] [--newest-dependencies]
+  add LIB==VERSION --venv DIR [--create] [--index-url URL] [--base-python PY|3.X] [--newest-dependencies] [--wheel-cache DIR]
                                               a virtual environment; --create makes it (uv, or venv + pip) from the
                                               newest interpreter found that the release declares (or --base-python:
                                               a path, or a version found by \`env pythons\`) with the dependencies
-                                              published by the end of its upload day (--newest-dependencies: today's)
+                                              published by the end of its upload day (--newest-dependencies: today's);
+                                              --wheel-cache (default ${'$'}ANACHRON_WHEEL_CACHE) keeps the wheels, and
+                                              the same release installs from them again without the index
   add LIB==VERSION --debian SUITE [--cache DIR]
                                               Debian SUITE's package, through scripts/debian-python.sh
       (add also takes --import MODULE when the module is not named after LIB)
@@ -95,6 +97,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
       import: { type: 'string' },
       refresh: { type: 'boolean', default: false },
       'newest-dependencies': { type: 'boolean', default: false },
+      'wheel-cache': { type: 'string' },
     },
   });
   const file = values.file ?? defaultEnvironmentsFile();
@@ -137,7 +140,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
       const sources = [values.python, values.venv, values.debian].filter((v) => v !== undefined);
       if (sources.length !== 1) throw new UsageError('say where the environment comes from, once: --python PATH, --venv DIR [--create] or --debian SUITE');
       if (values.create && !values.venv) throw new UsageError('--create goes with --venv DIR');
-      if ((values['newest-dependencies'] || values['base-python'] || values['index-url']) && !values.create) throw new UsageError('--base-python, --index-url and --newest-dependencies go with --venv DIR --create');
+      if ((values['newest-dependencies'] || values['base-python'] || values['index-url'] || values['wheel-cache']) && !values.create) throw new UsageError('--base-python, --index-url, --newest-dependencies and --wheel-cache go with --venv DIR --create');
       const options = { importName: values.import, onOutput: (line: string) => err(`  ${line}`) };
       let entry: EnvironmentEntry;
       try {
@@ -150,6 +153,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
               ...(values['index-url'] ? { indexUrl: values['index-url'] } : {}),
               ...(values['base-python'] ? { basePython: values['base-python'] } : {}),
               ...(values['newest-dependencies'] ? { dependencies: 'newest' as const } : {}),
+              ...(values['wheel-cache'] ? { wheelCache: values['wheel-cache'] } : {}),
             });
           }
           err(`building (or reusing) Debian ${values.debian} with ${library}…`);

@@ -4,8 +4,9 @@
 // by the end of its upload day (pip's --uploaded-prior-to, uv's --exclude-newer), so that a 2023 release does not meet
 // a 2024 numpy it never knew (qiskit 0.43.3 with numpy 2 does not import). Both choices are reported, and recorded
 // in the entry with the time and disk the environment took.
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { escapeRegExp } from '../core/api-path.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { discoverInterpreters, inspectInterpreter, type PythonInterpreter } from './interpreters.js';
 import { EnvironmentError, findOnPath, runCommand, verified, type PlannedCommand, type ProviderOptions } from './providers.js';
@@ -36,6 +37,9 @@ export interface VenvOptions {
   dependencies?: 'release-date' | 'newest';
   /** The interpreters to choose among (default: those discoverInterpreters finds). */
   interpreters?: readonly PythonInterpreter[];
+  /** A folder that keeps the wheels of each environment made (pip): the same release on the same Python installs
+   *  from them again without the index; default $ANACHRON_WHEEL_CACHE, else none. */
+  wheelCache?: string;
 }
 
 export interface VenvPlan {
@@ -51,15 +55,31 @@ export interface VenvPlan {
   cutoff: string | null;
   /** Why those dependencies. */
   dependencyReason: string;
+  /** The folder of this release's wheels in the wheel cache, and whether it holds a finished install's (then the
+   *  commands install from it without the index). */
+  wheels: { dir: string; complete: boolean } | null;
   commands: PlannedCommand[];
+}
+
+/** Marks a wheel folder whose install succeeded: every wheel the release needs on that Python is in it. */
+const WHEELS_COMPLETE = '.anachron-complete';
+
+/** The wheel folder of a release on a Python (LIB-VERSION-pyX.Y, "-newest" with today's dependencies). */
+export function wheelFolder(cache: string, library: string, version: string, pythonVersion: string | null, newest: boolean): string {
+  const minor = pythonVersion ? /^\d+\.\d+/.exec(pythonVersion)?.[0] : null;
+  return join(resolve(cache), `${library}-${version}-py${minor ?? 'unknown'}${newest ? '-newest' : ''}`);
 }
 
 export function venvPython(dir: string): string {
   return process.platform === 'win32' ? join(dir, 'Scripts', 'python.exe') : join(dir, 'bin', 'python');
 }
 
-/** The commands that create the environment and install LIBRARY==VERSION into it (dependencies before `cutoff`). */
-export function venvCommands(options: Pick<VenvOptions, 'dir' | 'library' | 'version' | 'basePython' | 'uv' | 'indexUrl'> & { cutoff?: string | null }): PlannedCommand[] {
+/**
+ * The commands that create the environment and install LIBRARY==VERSION into it (dependencies before `cutoff`). With
+ * a wheel folder (pip only; uv keeps its own cache): `pip wheel` fills it from the index first and the install reads
+ * only it; a folder a finished install left is read without the index at all.
+ */
+export function venvCommands(options: Pick<VenvOptions, 'dir' | 'library' | 'version' | 'basePython' | 'uv' | 'indexUrl'> & { cutoff?: string | null; wheels?: { dir: string; complete: boolean } | null }): PlannedCommand[] {
   const dir = resolve(options.dir);
   const requirement = `${options.library}==${options.version}`;
   const base = options.basePython ?? 'python3';
@@ -72,12 +92,26 @@ export function venvCommands(options: Pick<VenvOptions, 'dir' | 'library' | 'ver
       { argv: [uv, 'pip', 'install', '--python', python, ...index, ...(options.cutoff ? ['--exclude-newer', options.cutoff] : []), requirement] },
     ];
   }
-  const pip = [python, '-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--retries', '1', '--timeout', '30', ...index];
+  const pipArgs = (command: string) => [python, '-m', 'pip', command, '--disable-pip-version-check', '--no-input', '--retries', '1', '--timeout', '30'];
+  const env = { PIP_NO_INPUT: '1' };
+  const bounded = options.cutoff ? ['--uploaded-prior-to', options.cutoff] : [];
+  const wheels = options.wheels;
+  if (wheels?.complete) {
+    return [
+      { argv: [base, '-m', 'venv', dir] },
+      { argv: [...pipArgs('install'), '--no-index', '--find-links', wheels.dir, requirement], env },
+    ];
+  }
   return [
     { argv: [base, '-m', 'venv', dir] },
     // --uploaded-prior-to came with pip 26.0; the pip a venv is born with may be older.
-    ...(options.cutoff ? [{ argv: [...pip, 'pip>=26'], env: { PIP_NO_INPUT: '1' } }] : []),
-    { argv: [...pip, ...(options.cutoff ? ['--uploaded-prior-to', options.cutoff] : []), requirement], env: { PIP_NO_INPUT: '1' } },
+    ...(options.cutoff ? [{ argv: [...pipArgs('install'), ...index, 'pip>=26'], env }] : []),
+    ...(wheels
+      ? [
+        { argv: [...pipArgs('wheel'), ...index, ...bounded, '--wheel-dir', wheels.dir, requirement], env },
+        { argv: [...pipArgs('install'), '--no-index', '--find-links', wheels.dir, requirement], env },
+      ]
+      : [{ argv: [...pipArgs('install'), ...index, ...bounded, requirement], env }]),
   ];
 }
 
@@ -96,10 +130,60 @@ async function askRelease(tools: readonly string[], options: VenvOptions & Provi
   throw new EnvironmentError(last ? last.message : 'no interpreter with pip was found to ask the package index');
 }
 
-/** Decides the interpreter and the dependencies of a new environment (asks the index; installs nothing). */
+interface WheelsRecord {
+  requirement: string;
+  pythonVersion: string | null;
+  pythonReason: string;
+  cutoff: string | null;
+  dependencyReason: string;
+}
+
+/** A finished install's wheel folder of the release (same dependency rule), with an interpreter of its Python here:
+ *  the plan needs no index then. */
+function keptWheels(cache: string, options: VenvOptions, interpreters: readonly PythonInterpreter[]): { dir: string; record: WheelsRecord; interpreter: PythonInterpreter } | null {
+  const pattern = new RegExp(`^${escapeRegExp(`${normalizeDistributionName(options.library)}-${options.version}-py`)}(\\d+\\.\\d+)(-newest)?$`);
+  const asked = options.basePython && isPythonVersionRequest(options.basePython) ? options.basePython.trim() : null;
+  let names: string[];
+  try {
+    names = readdirSync(resolve(cache)).sort().reverse();
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const m = pattern.exec(name);
+    if (!m || Boolean(m[2]) !== (options.dependencies === 'newest')) continue;
+    if (asked && asked !== m[1] && !asked.startsWith(`${m[1]}.`)) continue;
+    let record: WheelsRecord;
+    try {
+      record = JSON.parse(readFileSync(join(resolve(cache), name, WHEELS_COMPLETE), 'utf8')) as WheelsRecord;
+    } catch {
+      continue; // not a finished install's folder
+    }
+    const interpreter = interpreters.find((i) => i.canVenv && i.minor === m[1] && (asked === null || asked === i.minor || asked === i.version));
+    if (interpreter) return { dir: join(resolve(cache), name), record, interpreter };
+  }
+  return null;
+}
+
+/** Decides the interpreter and the dependencies of a new environment (asks the index, unless a finished install's
+ *  wheels of the release are kept; installs nothing). */
 export async function planVenv(options: VenvOptions & ProviderOptions): Promise<VenvPlan> {
   const what = `${options.library}==${options.version}`;
   const given = options.basePython && !isPythonVersionRequest(options.basePython) ? options.basePython : undefined;
+  const uv = options.uv === undefined ? findOnPath('uv') : options.uv;
+  const cache = options.wheelCache ?? process.env.ANACHRON_WHEEL_CACHE;
+  if (cache && !uv && !given) {
+    const kept = keptWheels(cache, options, options.interpreters ?? await discoverInterpreters());
+    if (kept) {
+      const wheels = { dir: kept.dir, complete: true };
+      return {
+        basePython: kept.interpreter.path, pythonVersion: kept.interpreter.version,
+        pythonReason: kept.record.pythonReason, release: null, cutoff: kept.record.cutoff,
+        dependencyReason: `${kept.record.dependencyReason}; installed from the wheels an earlier install kept in ${kept.dir}`, wheels,
+        commands: venvCommands({ ...options, uv, basePython: kept.interpreter.path, cutoff: kept.record.cutoff, wheels }),
+      };
+    }
+  }
   let givenInterpreter: PythonInterpreter | null = null;
   if (given) {
     const path = isAbsolute(given) || given.includes('/') ? resolve(given) : findOnPath(given);
@@ -147,9 +231,14 @@ export async function planVenv(options: VenvOptions & ProviderOptions): Promise<
     }
   }
   const { tool: _tool, ...declared } = release;
+  let wheels: VenvPlan['wheels'] = null;
+  if (cache && !uv) {
+    wheels = { dir: wheelFolder(cache, normalizeDistributionName(options.library), options.version, pythonVersion, options.dependencies === 'newest'), complete: false };
+    dependencyReason += `; the wheels kept in ${wheels.dir}`;
+  }
   return {
-    basePython, pythonVersion, pythonReason, release: declared, cutoff, dependencyReason,
-    commands: venvCommands({ ...options, basePython, cutoff }),
+    basePython, pythonVersion, pythonReason, release: declared, cutoff, dependencyReason, wheels,
+    commands: venvCommands({ ...options, uv, basePython, cutoff, wheels }),
   };
 }
 
@@ -226,6 +315,10 @@ export async function venvEnvironment(options: VenvOptions & ProviderOptions & {
       const what = command.argv[command.argv.length - 1] === 'pip>=26' ? 'updating pip (for --uploaded-prior-to)' : installing ? `installing ${options.library}==${options.version} into ${dir}` : `creating the environment ${dir}`;
       throw new EnvironmentError(`${what} failed (exit ${code})${hint}:\n${output.slice(-12).join('\n')}`);
     }
+  }
+  if (plan.wheels && !plan.wheels.complete) {
+    const record: WheelsRecord = { requirement: `${options.library}==${options.version}`, pythonVersion: plan.pythonVersion, pythonReason: plan.pythonReason, cutoff: plan.cutoff, dependencyReason: plan.dependencyReason.replace(/; the wheels kept in .*$/, '') };
+    writeFileSync(join(plan.wheels.dir, WHEELS_COMPLETE), `${JSON.stringify(record, null, 2)}\n`);
   }
   const created: EnvironmentCreation = {
     basePython: plan.basePython,
