@@ -44,7 +44,7 @@ describe('the drift suite in the Run Benchmark flow', () => {
     const envs = [{ library: 'qiskit', version: '1.3' }, { library: 'numpy', version: '1.24.2' }];
     const gaps = missingDriftEnvironments(declared, envs, versionsEqual);
     assert.deepEqual(gaps, [{ library: 'qiskit', missing: ['0.43.3', '2.0.0'] }]);
-    assert.deepEqual(envAddArgs('qiskit', '0.43.3', '/store/environments'), ['env', 'add', 'qiskit==0.43.3', '--venv', join('/store/environments', 'qiskit-0.43.3'), '--create']);
+    assert.deepEqual(envAddArgs('qiskit', '0.43.3', '/store/environments', '/store/wheels'), ['env', 'add', 'qiskit==0.43.3', '--venv', join('/store/environments', 'qiskit-0.43.3'), '--create', '--wheel-cache', '/store/wheels']);
     const text = environmentCreationConfirmation(gaps, '/store/environments');
     assert.match(text, /^anachron makes 2 virtual environments \(qiskit 0\.43\.3, 2\.0\.0\) in \/store\/environments, installed from the package index/);
     assert.match(text, /Make them\?$/);

@@ -316,7 +316,7 @@ async function makeEnvironments(anachron: Anachron, gaps: readonly DriftEnvironm
       if (token.isCancellationRequested) return true;
       progress.report({ message: `${library} ${version} (${i + 1}/${all.length})`, increment: 100 / all.length });
       try {
-        await runCli(anachron, envAddArgs(library, version, folder), {
+        await runCli(anachron, envAddArgs(library, version, folder, path.join(anachron.context.globalStorageUri.fsPath, 'wheels')), {
           token,
           onLine: (line) => {
             anachron.log.info(`env add ${library}==${version}: ${line}`);

@@ -84,9 +84,10 @@ export function missingDriftEnvironments(declared: ReadonlyMap<string, readonly 
 }
 
 /** The CLI arguments that make one missing environment: a virtual environment under `folder`, from the package index,
- *  with the Python and the dependencies `anachron env add --create` chooses for the release. */
-export function envAddArgs(library: string, version: string, folder: string): string[] {
-  return ['env', 'add', `${library}==${version}`, '--venv', join(folder, `${library}-${version}`), '--create'];
+ *  with the Python and the dependencies `anachron env add --create` chooses for the release, its wheels kept in
+ *  `wheels` (made again, it installs from them). */
+export function envAddArgs(library: string, version: string, folder: string, wheels: string): string[] {
+  return ['env', 'add', `${library}==${version}`, '--venv', join(folder, `${library}-${version}`), '--create', '--wheel-cache', wheels];
 }
 
 /** What the editor says before making environments: what, where, what it costs. */
