@@ -4,14 +4,14 @@
 // reference models: six numpy tasks whose API changed between the two versions, 2 samples per prompt, repair with
 // migration notes from the bundled matrix. .ci/run runs it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { DriftResults } from '../../server/src/eval/drift/report.js';
 import { debianEnvironment } from '../../server/src/environments/providers.js';
 import { runCli } from '../support/cli.js';
+import { passMatrix, runReferenceModels } from '../support/drift-runs.js';
 
 const GATED = process.env.ANACHRON_GATED === '1';
 const SKIP = GATED ? false : 'set ANACHRON_GATED=1 to run a reduced drift run in Debian bookworm and trixie numpy environments';
@@ -25,30 +25,16 @@ test('a reduced drift run: numpy 1.24.2 (bookworm) and 2.2.4 (trixie), both refe
   const current = await debianEnvironment('numpy', '2.2.4', 'trixie', { onOutput: log });
   const envReady = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'anachron-drift-debian-'));
-  const config = (model: string) => {
-    const file = join(dir, `${model}.json`);
-    writeFileSync(
-      file,
-      JSON.stringify({
-        name: model,
-        suite: 'drift',
-        libraries: ['numpy'],
-        versions: { numpy: ['1.24.2', '2.2.4'] },
-        model: { provider: 'builtin', model },
-        seed: 1,
-        drift: { taskIds: TASKS, samplesPerPrompt: 2, repairRounds: 2, environments: { numpy: { '1.24.2': old.python, '2.2.4': current.python } } },
-      }),
-    );
-    return file;
-  };
-  const results: Record<string, DriftResults> = {};
-  for (const model of ['version-aware', 'version-oblivious']) {
-    const r = runCli(['bench', 'run', config(model), '--out', join(dir, model), '--quiet']);
-    assert.equal(r.code, 0, `${model}: ${r.stderr}\n${r.stdout}`);
-    process.stderr.write(r.stdout.split('\n').filter((l) => l.startsWith('run:') || l.startsWith('drift ')).map((l) => `  ${model}: ${l}\n`).join(''));
-    results[model] = JSON.parse(readFileSync(join(dir, model, 'results.json'), 'utf8')) as DriftResults;
-  }
-  const d = (model: string) => results[model]!.results[0]!.matrix.cells.map((row) => row.map((c) => c?.pass.value ?? null));
+  const results = runReferenceModels(dir, (model) => ({
+    name: model,
+    suite: 'drift',
+    libraries: ['numpy'],
+    versions: { numpy: ['1.24.2', '2.2.4'] },
+    model: { provider: 'builtin', model },
+    seed: 1,
+    drift: { taskIds: TASKS, samplesPerPrompt: 2, repairRounds: 2, environments: { numpy: { '1.24.2': old.python, '2.2.4': current.python } } },
+  }));
+  const d = (model: string) => passMatrix(results[model]!);
   // 6 tasks × 2 versions × 2 samples, each run in both environments.
   assert.equal(results['version-aware']!.counts.samples, 24);
   assert.equal(results['version-aware']!.counts.executions, 48);

@@ -5,17 +5,17 @@
 // ${ANACHRON_WHEEL_CACHE:-~/.cache/anachron/wheels} (a venv made again installs from them without the index), through the bundled CLI (`npm run build` first) and the sandbox. Skipped, with the reason, where no package
 // index answers. .ci/run runs it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { DriftResults } from '../../server/src/eval/drift/report.js';
 import { discoverInterpreters } from '../../server/src/environments/interpreters.js';
 import { releaseMetadata } from '../../server/src/environments/release-metadata.js';
 import { venvEnvironment } from '../../server/src/environments/venv.js';
 import type { EnvironmentEntry } from '../../server/src/environments/registry.js';
 import { runCli } from '../support/cli.js';
+import { passMatrix, runReferenceModels } from '../support/drift-runs.js';
 
 const VERSIONS = ['0.43.3', '1.3.0', '2.0.0'];
 // One task per kind of drift the set holds: a removed alias (0.45), execute() → BasicSimulator with transpile (0.46;
@@ -60,27 +60,16 @@ test('a reduced Qiskit drift run: 0.43.3, 1.3.0 and 2.0.0 from the package index
   // qiskit 0.43.3 declares Python 3.7–3.10 and predates numpy 2; 1.3.0 and 2.0.0 run on numpy 2.
   const envReady = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'anachron-drift-qiskit-'));
-  const config = (model: string) => {
-    const file = join(dir, `${model}.json`);
-    writeFileSync(file, JSON.stringify({
-      name: `qiskit, ${model}`,
-      suite: 'drift',
-      libraries: ['qiskit'],
-      versions: { qiskit: VERSIONS },
-      model: { provider: 'builtin', model },
-      seed: 1,
-      drift: { taskIds: TASKS, samplesPerPrompt: 1, repairRounds: 1, environments: { qiskit: Object.fromEntries(VERSIONS.map((v) => [v, environments[v]!.python])) } },
-    }));
-    return file;
-  };
-  const results: Record<string, DriftResults> = {};
-  for (const model of ['version-aware', 'version-oblivious']) {
-    const r = runCli(['bench', 'run', config(model), '--out', join(dir, model), '--quiet']);
-    assert.equal(r.code, 0, `${model}: ${r.stderr}\n${r.stdout}`);
-    process.stderr.write(r.stdout.split('\n').filter((l) => l.startsWith('run:') || l.startsWith('drift ')).map((l) => `  ${model}: ${l}\n`).join(''));
-    results[model] = JSON.parse(readFileSync(join(dir, model, 'results.json'), 'utf8')) as DriftResults;
-  }
-  const d = (model: string) => results[model]!.results[0]!.matrix.cells.map((row) => row.map((c) => c?.pass.value ?? null));
+  const results = runReferenceModels(dir, (model) => ({
+    name: `qiskit, ${model}`,
+    suite: 'drift',
+    libraries: ['qiskit'],
+    versions: { qiskit: VERSIONS },
+    model: { provider: 'builtin', model },
+    seed: 1,
+    drift: { taskIds: TASKS, samplesPerPrompt: 1, repairRounds: 1, environments: { qiskit: Object.fromEntries(VERSIONS.map((v) => [v, environments[v]!.python])) } },
+  }));
+  const d = (model: string) => passMatrix(results[model]!);
   // 6 tasks × 3 versions × 1 sample, each run in the three environments.
   assert.equal(results['version-aware']!.counts.samples, 18);
   assert.equal(results['version-aware']!.counts.executions, 54);

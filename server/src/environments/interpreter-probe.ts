@@ -63,21 +63,24 @@ export function probeEnvironment(python: PythonCommand): Record<string, string> 
   };
 }
 
-/**
- * Imports each module (`name` or `name=distribution`) in the interpreter and reports its versions. Rejects when the
- * interpreter does not run or prints no answer; a module that fails to import is reported in its `error`.
- */
-export function probeModules(python: PythonCommand, modules: string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<InterpreterProbe> {
-  const [exe, ...args] = python.argv;
+interface PythonRun {
+  /** Exit code, or null when killed. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The last 8,000 characters of its error output. */
+  stderr: string;
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+/** Runs `python -s -B -c CODE ARGS…` from a neutral folder in the probe environment, in a process group killed as a
+ *  whole on timeout or abort; rejects only when the interpreter cannot be started. */
+function runPython(python: PythonCommand, code: string, args: string[], options: { timeoutMs?: number; signal?: AbortSignal }): Promise<PythonRun> {
+  const [exe, ...prefix] = python.argv;
   if (!exe) return Promise.reject(new Error('empty python command'));
-  const shown = python.argv.join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn(exe, [...args, '-s', '-B', '-c', PROBE, ...modules], {
-      cwd: tmpdir(),
-      env: probeEnvironment(python),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(exe, [...prefix, '-s', '-B', '-c', code, ...args], { cwd: tmpdir(), env: probeEnvironment(python), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => {
@@ -98,68 +101,53 @@ export function probeModules(python: PythonCommand, modules: string[], options: 
       timedOut = true;
       kill();
     }, options.timeoutMs ?? 180_000);
-    const onAbort = () => kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (e) => {
+    options.signal?.addEventListener('abort', kill, { once: true });
+    const done = () => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      reject(new Error(`cannot run ${shown}: ${e.message}`));
+      options.signal?.removeEventListener('abort', kill);
+    };
+    child.on('error', (e) => {
+      done();
+      reject(new Error(`cannot run ${python.argv.join(' ')}: ${e.message}`));
     });
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      const at = stdout.lastIndexOf('@@anachron-probe@@');
-      if (at >= 0) {
-        try {
-          resolve(JSON.parse(stdout.slice(at + '@@anachron-probe@@'.length).split('\n')[0]!) as InterpreterProbe);
-          return;
-        } catch {
-          // fall through
-        }
-      }
-      const why = options.signal?.aborted ? 'cancelled' : timedOut ? `no answer within ${options.timeoutMs ?? 180_000} ms` : `exit ${code ?? signal}`;
-      const tail = stderr.trim().split('\n').slice(-8).join('\n');
-      reject(new Error(`${shown} did not answer (${why})${tail ? `:\n${tail}` : ''}`));
+      done();
+      resolve({ code, signal, stdout, stderr, timedOut, cancelled: options.signal?.aborted ?? false });
     });
   });
+}
+
+/**
+ * Imports each module (`name` or `name=distribution`) in the interpreter and reports its versions. Rejects when the
+ * interpreter does not run or prints no answer; a module that fails to import is reported in its `error`.
+ */
+export async function probeModules(python: PythonCommand, modules: string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<InterpreterProbe> {
+  const r = await runPython(python, PROBE, modules, options);
+  const at = r.stdout.lastIndexOf('@@anachron-probe@@');
+  if (at >= 0) {
+    try {
+      return JSON.parse(r.stdout.slice(at + '@@anachron-probe@@'.length).split('\n')[0]!) as InterpreterProbe;
+    } catch {
+      // fall through
+    }
+  }
+  const why = r.cancelled ? 'cancelled' : r.timedOut ? `no answer within ${options.timeoutMs ?? 180_000} ms` : `exit ${r.code ?? r.signal}`;
+  const tail = r.stderr.trim().split('\n').slice(-8).join('\n');
+  throw new Error(`${python.argv.join(' ')} did not answer (${why})${tail ? `:\n${tail}` : ''}`);
 }
 
 /**
  * Runs a piece of Python in the interpreter (as probeModules runs its probe: neutral folder, the sandbox's environment
  * variables, no user site); ok when it exits with 0, else the last line of its error output.
  */
-export function runSnippet(python: PythonCommand, code: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ ok: boolean; error?: string }> {
-  const [exe, ...args] = python.argv;
-  if (!exe) return Promise.resolve({ ok: false, error: 'empty python command' });
-  return new Promise((resolve) => {
-    const child = spawn(exe, [...args, '-s', '-B', '-c', code], { cwd: tmpdir(), env: probeEnvironment(python), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => {
-      stderr = (stderr + b.toString('utf8')).slice(-8000);
-    });
-    const kill = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    };
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, options.timeoutMs ?? 180_000);
-    options.signal?.addEventListener('abort', kill, { once: true });
-    const finish = (result: { ok: boolean; error?: string }) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', kill);
-      resolve(result);
-    };
-    child.on('error', (e) => finish({ ok: false, error: `cannot run ${python.argv.join(' ')}: ${e.message}` }));
-    child.on('close', (code, signal) => {
-      if (code === 0) return finish({ ok: true });
-      const last = stderr.trim().split('\n').filter(Boolean).pop();
-      finish({ ok: false, error: timedOut ? `no end within ${options.timeoutMs ?? 180_000} ms` : options.signal?.aborted ? 'cancelled' : `${last ?? `exit ${code ?? signal}`}` });
-    });
-  });
+export async function runSnippet(python: PythonCommand, code: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ ok: boolean; error?: string }> {
+  let r: PythonRun;
+  try {
+    r = await runPython(python, code, [], options);
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+  if (r.code === 0) return { ok: true };
+  const last = r.stderr.trim().split('\n').filter(Boolean).pop();
+  return { ok: false, error: r.timedOut ? `no end within ${options.timeoutMs ?? 180_000} ms` : r.cancelled ? 'cancelled' : last ?? `exit ${r.code ?? r.signal}` };
 }
