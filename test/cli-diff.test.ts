@@ -34,7 +34,7 @@ interface JsonFinding { file: string; line: number; api: string; parameter: stri
 
 function diffCheck(dir: string, ...args: string[]): { code: number; findings: JsonFinding[]; stderr: string } {
   const r = runCli(['check', ...args, '--format', 'json'], dir);
-  return { code: r.code, findings: r.code === 2 ? [] : (JSON.parse(r.stdout) as JsonFinding[]), stderr: r.stderr };
+  return { code: r.code, findings: r.code === 2 ? [] : (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings, stderr: r.stderr };
 }
 
 const at = (findings: JsonFinding[]) => findings.map((f) => `${f.file}:${f.line} ${f.api}${f.parameter ? `(${f.parameter})` : ''}`);

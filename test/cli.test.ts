@@ -25,7 +25,7 @@ interface JsonFinding {
 
 function check(dir: string, ...args: string[]): { code: number; findings: JsonFinding[]; stderr: string } {
   const r = runCli(['check', ...args, '--format', 'json'], dir);
-  return { code: r.code, findings: r.code === 2 ? [] : (JSON.parse(r.stdout) as JsonFinding[]), stderr: r.stderr };
+  return { code: r.code, findings: r.code === 2 ? [] : (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings, stderr: r.stderr };
 }
 
 describe('anachron check', () => {

@@ -36,7 +36,7 @@ describe('fixtures through the CLI', () => {
     exitCode = r.code;
     assert.ok(r.code === 0 || r.code === 1, r.stderr);
     byFile = new Map();
-    for (const f of JSON.parse(r.stdout) as { file: string; line: number; column: number; endColumn: number; code: string; api: string; parameter: string | null }[]) {
+    for (const f of (JSON.parse(r.stdout) as { findings: unknown[] }).findings as { file: string; line: number; column: number; endColumn: number; code: string; api: string; parameter: string | null }[]) {
       const list = byFile.get(f.file) ?? [];
       list.push({ line: f.line, column: f.column, endColumn: f.endColumn, code: f.code, api: f.api, parameter: f.parameter });
       byFile.set(f.file, list);

@@ -39,7 +39,7 @@ describe('anachron matrix add', () => {
     writeFileSync(join(root, 'use.py'), 'import toylib\ntoylib.volume(1)\ntoylib.area(1, precise=True)\n');
     const r = runCli(['check', 'use.py', '--pin', 'toylib==1.0', '--matrices', matrices, '--format', 'json'], root);
     assert.equal(r.code, 1, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).map((f: { code: string; api: string }) => `${f.code} ${f.api}`), ['anachronistic-api toylib.volume', 'anachronistic-parameter toylib.area']);
+    assert.deepEqual(JSON.parse(r.stdout).findings.map((f: { code: string; api: string }) => `${f.code} ${f.api}`), ['anachronistic-api toylib.volume', 'anachronistic-parameter toylib.area']);
     assert.match(runCli(['history', 'toylib.area', '--matrices', matrices]).stdout, /1\.0\s+present\s+area\(r\)/);
   });
 

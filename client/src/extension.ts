@@ -47,6 +47,7 @@ import { describeInterpreter, installedDistributions, Interpreters } from './int
 import { createLogChannel, type LeveledChannel } from './log.js';
 import { chooseRuntime, describeRuntime, type Runtime } from './server-runtime.js';
 import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, logLevel, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
+import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
 import { PinsStatus } from './status.js';
 
 /** Manifests whose edits can change the pins in force. */
@@ -310,6 +311,10 @@ async function showPins(anachron: Anachron): Promise<void> {
     line: p.originLine ?? undefined,
   }));
   if (pins.unpinned.length) items.push({ label: `$(circle-slash) ${pins.unpinned.join(', ')}`, description: 'tracked, but nothing pins them: not checked' });
+  for (const e of pins.coverage ?? []) {
+    if (e.state === 'checked' || e.reason === 'unpinned') continue;
+    items.push({ label: `$(warning) ${coverageRequirement(e)}`, description: `${e.state === 'inferred' ? 'not tracked' : 'not checked'}: ${describeCoverageReason(e)}`, detail: e.fetch ? `anachron matrix fetch ${e.fetch}` : undefined });
+  }
   if (pins.manifestsOff.length) items.push({ label: `$(settings-gear) manifests switched off: ${pins.manifestsOff.join(', ')}`, description: 'anachron.manifests' });
   for (const p of pins.problems) items.push({ label: `$(warning) ${p}` });
   const picked = await window.showQuickPick(items, { title: `anachron: pins for ${workspace.asRelativePath(doc.uri)}`, placeHolder: 'Pick a pin to open where it is written', matchOnDescription: true, matchOnDetail: true });
@@ -377,7 +382,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     workspace.onDidChangeWorkspaceFolders(() => anachron.scheduleRestart()),
     window.onDidChangeActiveTextEditor(() => anachron.schedulePins(0)),
     workspace.onDidChangeTextDocument((e) => {
+      // A manifest changes the pins; the active Python file's imports change what is covered.
       if (MANIFEST_NAME.test(path.basename(e.document.uri.fsPath))) anachron.schedulePins();
+      else if (e.document === window.activeTextEditor?.document && e.document.languageId === 'python' && e.contentChanges.length) anachron.schedulePins(1000);
     }),
     workspace.onDidSaveTextDocument((d) => {
       if (MANIFEST_NAME.test(path.basename(d.uri.fsPath))) anachron.schedulePins();

@@ -1,7 +1,9 @@
 // The language status item on Python files: the pins in force for the active file and where they come from (its
-// command opens that manifest line) and which SQLite reads the matrices, or why anachron is not running. Also the
+// command opens that manifest line), the libraries the file imports that are not checked at their pins (and why),
+// and which SQLite reads the matrices, or why anachron is not running. Also the
 // shared "what state are we in".
 import { languages, LanguageStatusSeverity, type Disposable, type LanguageStatusItem } from 'vscode';
+import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
 import type { PinInfo, PinsResult } from '../../server/src/lsp/protocol.js';
 
 export type ServerState = { kind: 'starting' } | { kind: 'running' } | { kind: 'restarting'; reason: string } | { kind: 'failed'; reason: string } | { kind: 'stopped' };
@@ -77,15 +79,19 @@ export class PinsStatus implements Disposable {
       return;
     }
     const tracked = pins.pins.filter((p) => p.library !== null);
+    // What the open file imports and could not be checked at its pin: a warning, with why.
+    const uncovered = (pins.coverage ?? []).filter((e) => e.state !== 'checked' && e.reason !== 'unpinned');
+    const coverage = uncovered.length ? ` · not checked: ${uncovered.map((e) => `${coverageRequirement(e)} (${describeCoverageReason(e)})`).join(', ')}` : '';
+    if (uncovered.length) item.severity = LanguageStatusSeverity.Warning;
     if (tracked.length === 0) {
-      item.text = '$(history) anachron: no pins';
-      item.detail = `${pins.unpinned.length ? `${pins.unpinned.join(', ')} unpinned: not checked` : 'no tracked library'}${restricted}`;
+      item.text = `$(history) anachron: ${uncovered.length ? `${uncovered.length} not checked` : 'no pins'}`;
+      item.detail = `${pins.unpinned.length ? `${pins.unpinned.join(', ')} unpinned: not checked` : uncovered.length ? '' : 'no tracked library'}${coverage}${restricted}`.replace(/^ · /, '');
       item.command = { title: 'Show Pins', command: 'anachron.showPins' };
       return;
     }
     const first = tracked[0]!;
-    item.text = `$(history) ${tracked.map(pinLabel).slice(0, 2).join(', ')}${tracked.length > 2 ? ` +${tracked.length - 2}` : ''}`;
-    item.detail = `${tracked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}${restricted}`;
+    item.text = `$(history) ${tracked.map(pinLabel).slice(0, 2).join(', ')}${tracked.length > 2 ? ` +${tracked.length - 2}` : ''}${uncovered.length ? ` · ${uncovered.length} not checked` : ''}`;
+    item.detail = `${tracked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}${coverage}${restricted}`;
     item.command = first.originUri
       ? { title: `Open ${first.origin}`, command: 'anachron.openPinSource', arguments: [first.originUri, first.originLine ?? 0] }
       : { title: 'Show Pins', command: 'anachron.showPins' };

@@ -2,20 +2,18 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { normalizeDistributionName } from '../core/library-names.js';
-import { parseCommandLinePin, type Pin } from '../core/pins.js';
 import { changedLinesSince, repositoryRoot, repositoryRootOrUndefined, resolveCommit, untrackedFiles } from '../git/git.js';
-import { touchesLines, type LineRanges } from '../report/diff.js';
+import type { LineRanges } from '../report/diff.js';
+import { coverageSummaryLines } from '../report/coverage.js';
 import { formatFindingLine, type ReportedFinding } from '../report/reported-finding.js';
 import { relativeArtifactUri, renderSarif, SRCROOT, type SarifArtifactLocation } from '../report/sarif.js';
-import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
 import { collectPythonFiles } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
 import { toolInfo } from './tool-info.js';
 import { UsageError } from './usage-error.js';
-import { runJobs } from './worker-pool.js';
 
 /** The JSON format's finding: see README "The CLI". */
 export type JsonFinding = ReportedFinding;
@@ -63,13 +61,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
   });
   if (!(FORMATS as readonly string[]).includes(values.format!)) throw new UsageError(`--format must be text or json or sarif, not ${values.format}`);
   const format = values.format as Format;
-  const overrides = new Map<string, Pin>();
-  for (const text of values.pin ?? []) {
-    const pin = parseCommandLinePin(text);
-    if ('error' in pin) throw new UsageError(`--pin ${text}: ${pin.error}`);
-    if (pin.specifier === '') throw new UsageError(`--pin ${text}: give a version, e.g. --pin ${pin.distribution}==1.24.2`);
-    overrides.set(normalizeDistributionName(pin.distribution), pin);
-  }
+  const overrides = pinOverrides(values.pin ?? []);
   if (values.diff !== undefined && values.diff.trim() === '') throw new UsageError('--diff needs a revision, e.g. --diff origin/main');
   const { files: collected, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
@@ -89,37 +81,12 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
   }
 
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
-  // The folder's problems are reported now; a broken matrix where a file first needs it (in the job's result).
-  const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => err(`anachron: warning: ${p}`) });
-  const usable = catalog.names.length > 0;
-  catalog.close();
-  if (!usable) throw new UsageError('no usable matrices: nothing can be checked');
-  const checked = await runJobs('check', { matricesFolder, cwd, overrides: [...overrides] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
-  const results: { finding: ReportedFinding; absolute: string }[] = [];
-  const reportedManifestProblems = new Set<string>();
-  const reportedMatrixProblems = new Set<string>();
-  files.forEach((file, i) => {
-    const { findings, problems, matrixProblems, readError } = checked[i]!;
-    if (readError !== null) err(`anachron: warning: cannot read ${file}: ${readError}`);
-    for (const p of problems) {
-      const key = `${p.file}:${p.line}`;
-      if (!reportedManifestProblems.has(key)) err(`anachron: warning: ${p.file}:${p.line}: ${p.message}`);
-      reportedManifestProblems.add(key);
-    }
-    for (const p of matrixProblems) {
-      if (!reportedMatrixProblems.has(p)) err(`anachron: warning: ${p}`);
-      reportedMatrixProblems.add(p);
-    }
-    const lines = linesByFile.get(file);
-    for (const reported of findings) {
-      if (lines !== undefined && lines !== 'all' && !touchesLines(lines, reported.line, reported.endLine)) continue;
-      results.push({ finding: reported, absolute: resolve(file) });
-    }
-  });
+  requireMatrices(matricesFolder, err);
+  const { results, coverage } = await checkFiles(files, { matricesFolder, overrides, cwd, err, threads: jobsOption(values.jobs), sizes, linesOf: scope ? (f) => linesByFile.get(f) : undefined });
 
   const findings = results.map((r) => r.finding);
   if (format === 'json') {
-    out(JSON.stringify(findings, null, 2));
+    out(JSON.stringify({ findings, coverage }, null, 2));
   } else if (format === 'sarif') {
     const root = scope?.root ?? realRoot(repositoryRootOrUndefined(cwd) ?? cwd);
     const tool = toolInfo();
@@ -131,6 +98,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     out(JSON.stringify(sarif, null, 2));
   } else {
     for (const r of findings) out(formatFindingLine(r));
+    for (const line of coverageSummaryLines(coverage)) out(line);
     out(summary(findings, files.length, scope?.rev));
   }
   return findings.length > 0 && !values['exit-zero'] ? 1 : 0;

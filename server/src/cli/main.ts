@@ -32,6 +32,9 @@ commands:
   matrix add LIB==VERSION (--python PATH | --source DIR [--package-dir SUBPATH]) [--matrices DIR]
       Add (or replace) one version column: probe an interpreter that has LIB==VERSION, or extract it statically
       from a source tree, then rebuild that library's matrix.
+  coverage [PATH…] [--pin LIB==VERSION]… [--format text|json] [--matrices DIR]
+      Per imported library: the pin, where it is written, the matrix and its columns, and whether the code is
+      checked there (or why not, and the command that would cover it).
   compare-surfaces REFERENCE CANDIDATE [--documented DOCS] [--format text|json] [--limit N]
       How far two surfaces of one version agree (e.g. runtime against static extraction).
   env list [--json] | env add LIB==VERSION (--python PATH | --venv DIR [--create] | --debian SUITE) |
@@ -73,6 +76,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'matrix':
         if (rest[0] === 'add') return await (await import('./matrix-add-command.js')).runMatrixAdd(rest.slice(1), out, err);
         throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix add LIB==VERSION --python PATH)`);
+      case 'coverage':
+        return await (await import('./coverage-command.js')).runCoverage(rest, out, err);
       case 'compare-surfaces':
         return await (await import('./compare-surfaces-command.js')).runCompareSurfaces(rest, out);
       case 'bench':

@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { analyzeSyntax } from '../core/analyze.js';
 import { CheckMemo } from '../core/check-memo.js';
+import { coverageOf, type CoverageEntry } from '../core/coverage.js';
+import { importRootsOf } from '../core/python/import-roots.js';
+import { distributionsOfImport } from '../libraries/import-distributions.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, parseCommandLinePin, type ManifestProblem, type Pin } from '../core/pins.js';
@@ -69,6 +72,8 @@ export interface CheckSetup {
 
 export interface CheckResult {
   findings: ReportedFinding[];
+  /** Per library the file imports: checked at its pin, inferred, or not checked and why. */
+  coverage: CoverageEntry[];
   /** Problems in the manifests that govern the file (the caller reports each once). */
   problems: ManifestProblem[];
   /** Problems with matrices first opened for this file (a broken matrix of a library it imports). */
@@ -81,19 +86,22 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
   async start({ matricesFolder, cwd, overrides }) {
     const { parser, catalog, pinsOf, problems: matrixProblems } = await openTools(matricesFolder, cwd);
     const memo = new CheckMemo();
+    const distributionsOf = distributionsOfImport();
     return {
       run(file) {
         let text: string;
         try {
           text = readFileSync(file, 'utf8');
         } catch (e) {
-          return { findings: [], problems: [], matrixProblems: [], readError: (e as Error).message };
+          return { findings: [], coverage: [], problems: [], matrixProblems: [], readError: (e as Error).message };
         }
         const manifest = pinsOf(file);
         const pins = new Map([...manifest.pins, ...overrides]);
         const shown = relative(cwd, resolve(file)) || file;
-        const findings = analyzeSyntax(parseFile(parser, text), { catalog, pins, settings: manifest.settings }, memo);
-        return { findings: findings.map((f) => toReportedFinding(shown, f)), problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
+        const syntax = parseFile(parser, text);
+        const findings = analyzeSyntax(syntax, { catalog, pins, settings: manifest.settings }, memo);
+        const coverage = coverageOf({ importRoots: importRootsOf(syntax.references), pins, catalog, distributionsOf: (root) => distributionsOf(root, pins.keys()) });
+        return { findings: findings.map((f) => toReportedFinding(shown, f)), coverage, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },
       close: () => catalog.close(),
     };

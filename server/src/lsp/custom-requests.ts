@@ -38,7 +38,10 @@ import {
   type PinsResult,
 } from './protocol.js';
 import { findingToDiagnostic } from './to-diagnostic.js';
-import { openLayeredCatalog, type LayeredCatalog } from './user-matrices.js';
+import { coverageOf } from '../core/coverage.js';
+import { importRootsOf } from '../core/python/import-roots.js';
+import { distributionsOfImport } from '../libraries/import-distributions.js';
+import { openLayeredCatalog, type LayeredCatalog } from '../store/layered-catalog.js';
 
 /** What server.ts shares with this module. */
 export interface ServerParts {
@@ -72,6 +75,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   const checkedFromDisk = new Set<string>();
 
   const userVersionsOf = (library: string) => layered?.userVersionsOf(library) ?? [];
+  const distributionsOf = distributionsOfImport();
 
   function matrixForDistribution(distribution: string): LibraryMatrix | undefined {
     return parts.catalog()?.libraries().find((m) => normalizeDistributionName(m.distribution) === distribution);
@@ -150,6 +154,9 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       })
       .sort((a, b) => Number(b.library !== null) - Number(a.library !== null) || (a.distribution < b.distribution ? -1 : 1));
     const pinned = new Set(pins.map((p) => p.distribution));
+    const doc = parts.documents.get(params.uri);
+    const syntax = doc && doc.languageId === 'python' ? parts.analyses()?.syntaxFor(params.uri, doc.getText()) : undefined;
+    const coverage = syntax ? coverageOf({ importRoots: importRootsOf(syntax.references), pins: ctx.pins, catalog: ctx.catalog, distributionsOf: (root) => distributionsOf(root, ctx.pins.keys()) }) : [];
     return {
       file,
       pins,
@@ -158,6 +165,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       manifestsOff: extra?.manifestsOff ?? [],
       problems: manifest.problems.map((p) => `${p.file}:${p.line}: ${p.message}`),
       unpinned: (parts.catalog()?.libraries() ?? []).filter((m) => !pinned.has(normalizeDistributionName(m.distribution))).map((m) => m.library),
+      coverage,
     };
   });
 

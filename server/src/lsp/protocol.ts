@@ -1,5 +1,6 @@
 // The custom requests and notifications between the VS Code client and the language server, beyond LSP. Plain
 // types and method names only (no runtime imports), so both bundles can share them.
+import type { CoverageEntry } from '../core/coverage.js';
 
 /** Manifest kinds a user can switch off with `anachron.manifests`. */
 export const MANIFEST_KINDS = ['requirements', 'pyproject', 'setup.cfg', 'pipfile', 'conda', 'lock'] as const;
@@ -103,6 +104,8 @@ export interface PinsResult {
   problems: string[];
   /** Tracked libraries without any pin for this file: their APIs are not checked. */
   unpinned: string[];
+  /** Per library the open file imports: checked at its pin, inferred from the columns around it, or not checked (why). */
+  coverage: CoverageEntry[];
 }
 
 /** What the matrix says about one API, for the history webview. */

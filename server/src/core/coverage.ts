@@ -1,0 +1,132 @@
+// Coverage: for each library a file imports, whether the checker could judge it at the version the project pins,
+// and if not, why and what would make it covered. Pure: the import roots, pins, catalog and the distribution names
+// of imports arrive as arguments. The CLI's "not checked" lines, `anachron coverage`, the JSON report's coverage
+// section and the editor's status item and automatic fetches all read this one answer.
+import type { LibraryMatrix, MatrixCatalog } from './api-model.js';
+import { versionsUnderPin } from './checker.js';
+import { normalizeDistributionName } from './library-names.js';
+import { describeOrigin, type Pin } from './pins.js';
+import { compareVersions, placeVersion } from './versions.js';
+
+export type CoverageState = 'checked' | 'inferred' | 'not-checked';
+
+export type CoverageReason =
+  /** Every version the pin allows is a column of the matrix. */
+  | 'tracked'
+  /** An exact pin between two tracked versions: judged where they agree. */
+  | 'between-tracked'
+  /** An exact pin below the first or above the last tracked version: no column vouches for it. */
+  | 'outside-tracked'
+  /** A range that allows none of the tracked versions. */
+  | 'no-tracked-version-allowed'
+  /** The distribution is pinned, but no matrix tracks it. */
+  | 'no-matrix'
+  /** A matrix tracks it, but nothing pins it for this file. */
+  | 'unpinned';
+
+export interface CoverageEntry {
+  /** The import name ("pandas", "attr"). */
+  library: string;
+  /** Normalised distribution name. */
+  distribution: string;
+  /** "==2.0.3", ">=1.21,<2"; null when unpinned. */
+  specifier: string | null;
+  exactVersion: string | null;
+  /** Where the pin is written ("requirements.txt:3", "interpreter /venv/bin/python"); null when unpinned. */
+  pinSource: string | null;
+  pinKind: Pin['kind'] | null;
+  /** Versions the matrix tracks (ascending); empty without a matrix. */
+  trackedVersions: string[];
+  /** The versions the checker judged the code at. */
+  checkedVersions: string[];
+  /** For an exact pin the matrix does not track: the tracked versions either side of it (null past an end). */
+  neighbours: { below: string | null; above: string | null } | null;
+  state: CoverageState;
+  reason: CoverageReason;
+  /** What `anachron matrix fetch` takes to cover it ("pandas==2.0.3", "pandas>=2"); null when nothing would. */
+  fetch: string | null;
+}
+
+export interface CoverageInputs {
+  /** The top-level modules the file imports. */
+  importRoots: Iterable<string>;
+  pins: ReadonlyMap<string, Pin>;
+  catalog: MatrixCatalog;
+  /**
+   * The distributions (normalised) that may install a top-level module, for imports no matrix tracks: the library
+   * files, distributions.toml, the columns fetched before, the rule that `-` becomes `_`.
+   */
+  distributionsOf(importRoot: string): readonly string[];
+}
+
+function fetchRequirement(distribution: string, pin: Pin): string | null {
+  if (pin.exactVersion !== null) return `${distribution}==${pin.exactVersion}`;
+  return pin.specifier ? `${distribution}${pin.specifier}` : null;
+}
+
+function withMatrix(library: string, matrix: LibraryMatrix, pin: Pin | undefined): CoverageEntry {
+  const distribution = normalizeDistributionName(matrix.distribution);
+  const base = { library, distribution, trackedVersions: [...matrix.versions], neighbours: null };
+  if (!pin) return { ...base, specifier: null, exactVersion: null, pinSource: null, pinKind: null, checkedVersions: [], state: 'not-checked', reason: 'unpinned', fetch: null };
+  const pinned = { specifier: pin.specifier, exactVersion: pin.exactVersion, pinSource: describeOrigin(pin.origin), pinKind: pin.kind ?? 'requirement' };
+  const checkedVersions = versionsUnderPin(pin, matrix);
+  if (pin.exactVersion !== null) {
+    const place = placeVersion(pin.exactVersion, matrix.versions);
+    if (place.kind === 'exact') return { ...base, ...pinned, checkedVersions, state: 'checked', reason: 'tracked', fetch: null };
+    const inside = place.below !== null && place.above !== null;
+    const neighbours = { below: place.below === null ? null : matrix.versions[place.below]!, above: place.above === null ? null : matrix.versions[place.above]! };
+    return { ...base, ...pinned, neighbours, checkedVersions, state: inside ? 'inferred' : 'not-checked', reason: inside ? 'between-tracked' : 'outside-tracked', fetch: fetchRequirement(distribution, pin) };
+  }
+  if (checkedVersions.length === 0) return { ...base, ...pinned, checkedVersions, state: 'not-checked', reason: pin.specifier ? 'no-tracked-version-allowed' : 'unpinned', fetch: fetchRequirement(distribution, pin) };
+  return { ...base, ...pinned, checkedVersions, state: 'checked', reason: 'tracked', fetch: null };
+}
+
+/** One entry per imported library that is pinned or tracked, sorted by library name. */
+export function coverageOf(inputs: CoverageInputs): CoverageEntry[] {
+  const out = new Map<string, CoverageEntry>();
+  for (const root of inputs.importRoots) {
+    if (out.has(root) || root.startsWith('_') || root === '') continue;
+    const matrix = inputs.catalog.forImportRoot(root);
+    if (matrix) {
+      out.set(root, withMatrix(root, matrix, inputs.pins.get(normalizeDistributionName(matrix.distribution))));
+      continue;
+    }
+    const distribution = inputs.distributionsOf(root).find((d) => inputs.pins.has(d));
+    if (!distribution) continue; // the standard library, the project's own modules, or nothing anyone pins
+    const pin = inputs.pins.get(distribution)!;
+    out.set(root, {
+      library: root,
+      distribution,
+      specifier: pin.specifier,
+      exactVersion: pin.exactVersion,
+      pinSource: describeOrigin(pin.origin),
+      pinKind: pin.kind ?? 'requirement',
+      trackedVersions: [],
+      checkedVersions: [],
+      neighbours: null,
+      state: 'not-checked',
+      reason: 'no-matrix',
+      fetch: pin.specifier ? fetchRequirement(distribution, pin) : null,
+    });
+  }
+  return [...out.values()].sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : 0));
+}
+
+export interface FileCoverageEntry extends CoverageEntry {
+  /** The files that import the library under this pin (as the caller names them). */
+  files: string[];
+}
+
+/** The same library reached from several files under one pin is one entry, with the files: what a report shows. */
+export function mergeCoverage(perFile: Iterable<{ file: string; entries: readonly CoverageEntry[] }>): FileCoverageEntry[] {
+  const byKey = new Map<string, FileCoverageEntry>();
+  for (const { file, entries } of perFile) {
+    for (const e of entries) {
+      const key = `${e.library}\0${e.specifier ?? ''}\0${e.pinSource ?? ''}`;
+      const merged = byKey.get(key);
+      if (!merged) byKey.set(key, { ...e, files: [file] });
+      else if (!merged.files.includes(file)) merged.files.push(file);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : 0) || compareVersions(a.exactVersion ?? '0', b.exactVersion ?? '0'));
+}
