@@ -1,11 +1,16 @@
-// A real package index on 127.0.0.1 for tests: pure-Python wheels built here (by the host's Python zipfile), served as
-// PEP 503 HTML and PEP 691 JSON pages (upload-time when a release has one), the file bytes under /files/.
+// A real package index on 127.0.0.1 for tests: wheels and sdists built here (by the host's Python zipfile and
+// tarfile), served as PEP 503 HTML and PEP 691 JSON pages (PEP 592 yanked, upload-time when a release has one), the
+// file bytes under /files/. Faults a real index has are played on request: HTTP 500, a page or file that never
+// answers, bytes that do not match the hash the page gives, a truncated archive (whose hash the page vouches for),
+// basic auth, redirects of the files to another origin.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+
+export type FileFault = 'hash-mismatch' | 'truncated' | 'status-500' | 'hang';
 
 export interface FakeRelease {
   name: string;
@@ -16,36 +21,63 @@ export interface FakeRelease {
   classifiers?: string[];
   /** ISO upload time; absent: the page gives none. */
   uploadedAt?: string;
-  /** The module's source (NAME/__init__.py, NAME with "-" as "_"). */
+  /** The package's __init__.py (NAME with "-" as "_"). */
   code: string;
+  /** More files of the package, by path relative to it ("core/frame.py"). */
+  modules?: Record<string, string>;
+  /** Which files the release has: a wheel (default), an sdist, or both. */
+  dist?: 'wheel' | 'sdist' | 'both';
+  /** The sdist's setup.py (default: a plain setuptools call). */
+  setupPy?: string;
+  /** PEP 592: yanked, with this reason ('' for none). */
+  yanked?: string;
+  /** A fault of this release's files. */
+  fault?: FileFault;
 }
 
 const BUILD = String.raw`
-import base64, hashlib, json, os, sys, zipfile
+import base64, hashlib, io, json, os, sys, tarfile, zipfile
 spec = json.load(open(sys.argv[1]))
 out = sys.argv[2]
 for r in spec:
     mod = r["name"].replace("-", "_")
-    dist = "%s-%s.dist-info" % (mod, r["version"])
     meta = ["Metadata-Version: 2.1", "Name: " + r["name"], "Version: " + r["version"]]
     if r.get("requiresPython"): meta.append("Requires-Python: " + r["requiresPython"])
     meta += ["Classifier: " + c for c in r.get("classifiers", [])]
     meta += ["Requires-Dist: " + d for d in r.get("requires", [])]
-    files = {
-        mod + "/__init__.py": r["code"],
-        dist + "/METADATA": "\n".join(meta) + "\n",
-        dist + "/WHEEL": "Wheel-Version: 1.0\nGenerator: anachron-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = []
-    for name, text in files.items():
-        data = text.encode()
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.append("%s,sha256=%s,%d" % (name, digest, len(data)))
-    record.append(dist + "/RECORD,,")
-    files[dist + "/RECORD"] = "\n".join(record) + "\n"
-    with zipfile.ZipFile(os.path.join(out, "%s-%s-py3-none-any.whl" % (mod, r["version"])), "w") as z:
+    package = {mod + "/__init__.py": r["code"]}
+    for rel, text in sorted((r.get("modules") or {}).items()):
+        package[mod + "/" + rel] = text
+    kind = r.get("dist", "wheel")
+    if kind in ("wheel", "both"):
+        dist = "%s-%s.dist-info" % (mod, r["version"])
+        files = dict(package)
+        files[dist + "/METADATA"] = "\n".join(meta) + "\n"
+        files[dist + "/WHEEL"] = "Wheel-Version: 1.0\nGenerator: anachron-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        files[dist + "/top_level.txt"] = mod + "\n"
+        record = []
         for name, text in files.items():
-            z.writestr(name, text)
+            data = text.encode()
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append("%s,sha256=%s,%d" % (name, digest, len(data)))
+        record.append(dist + "/RECORD,,")
+        files[dist + "/RECORD"] = "\n".join(record) + "\n"
+        with zipfile.ZipFile(os.path.join(out, "%s-%s-py3-none-any.whl" % (mod, r["version"])), "w", zipfile.ZIP_DEFLATED) as z:
+            for name, text in files.items():
+                z.writestr(name, text)
+    if kind in ("sdist", "both"):
+        root = "%s-%s" % (mod, r["version"])
+        files = dict(package)
+        files["PKG-INFO"] = "\n".join(meta) + "\n"
+        files["setup.py"] = r.get("setupPy") or "from setuptools import setup\nsetup(name=%r, version=%r, packages=[%r])\n" % (r["name"], r["version"], mod)
+        files["tests/test_it.py"] = "def test_nothing():\n    pass\n"
+        with tarfile.open(os.path.join(out, root + ".tar.gz"), "w:gz") as t:
+            for name, text in sorted(files.items()):
+                data = text.encode()
+                info = tarfile.TarInfo(root + "/" + name)
+                info.size = len(data)
+                info.mtime = 0
+                t.addfile(info, io.BytesIO(data))
 `;
 
 export interface FakeIndex {
@@ -53,58 +85,114 @@ export interface FakeIndex {
   url: string;
   /** Project pages asked for, in order ("json" or "html"). */
   requests: string[];
+  /** Every path asked for, in order, with the Authorization header seen (or null). */
+  hits: { path: string; authorization: string | null }[];
+  /** The files served, by name, with their sha256 as the page gives it. */
+  files: Map<string, string>;
   close(): Promise<void>;
 }
 
-/** Builds the wheels into `dir` with `python` and serves them; `json: false` serves HTML pages only. */
-export async function startPackageIndex(python: string, dir: string, releases: FakeRelease[], options: { json?: boolean } = {}): Promise<FakeIndex> {
+export interface IndexOptions {
+  /** false: HTML pages only (a PEP 503 index). */
+  json?: boolean;
+  /** Every request must carry these credentials (HTTP 401 otherwise). */
+  auth?: { login: string; password: string };
+  /** File links point at this other origin, which redirects back (credentials must not follow). */
+  filesOrigin?: 'same' | 'redirect-elsewhere';
+  /** Pages answer HTTP 500 (the index is broken). */
+  pagesFail?: boolean;
+  /** Pages never answer (an index that accepts the connection and hangs). */
+  pagesHang?: boolean;
+}
+
+function fileNameOf(r: FakeRelease, kind: 'wheel' | 'sdist'): string {
+  const mod = r.name.replace(/-/g, '_');
+  return kind === 'wheel' ? `${mod}-${r.version}-py3-none-any.whl` : `${mod}-${r.version}.tar.gz`;
+}
+
+/** Builds the release files into `dir` with `python` and serves them. */
+export async function startPackageIndex(python: string, dir: string, releases: FakeRelease[], options: IndexOptions = {}): Promise<FakeIndex> {
   mkdirSync(dir, { recursive: true });
   const specFile = join(dir, 'spec.json');
   writeFileSync(specFile, JSON.stringify(releases));
   const built = spawnSync(python, ['-c', BUILD, specFile, dir], { encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`building the test wheels failed: ${built.stderr}`);
-  const wheels = readdirSync(dir).filter((f) => f.endsWith('.whl'));
-  const sha = (f: string) => createHash('sha256').update(readFileSync(join(dir, f))).digest('hex');
+  if (built.status !== 0) throw new Error(`building the test release files failed: ${built.stderr}`);
+  const onDisk = new Set(readdirSync(dir));
+  const filesOf = (r: FakeRelease) => (r.dist === 'both' ? ['wheel', 'sdist'] : [r.dist ?? 'wheel']).map((k) => fileNameOf(r, k as 'wheel' | 'sdist')).filter((f) => onDisk.has(f));
+  const releaseOf = new Map(releases.flatMap((r) => filesOf(r).map((f) => [f, r] as const)));
+  const bytesOf = (f: string): Buffer => {
+    const data = readFileSync(join(dir, f));
+    return releaseOf.get(f)?.fault === 'truncated' ? data.subarray(0, Math.floor(data.length / 2)) : data;
+  };
+  const files = new Map([...releaseOf.keys()].map((f) => [f, createHash('sha256').update(bytesOf(f)).digest('hex')] as const));
   const requests: string[] = [];
+  const hits: FakeIndex['hits'] = [];
   const normalized = (n: string) => n.toLowerCase().replace(/[-_.]+/g, '-');
-  const server: Server = createServer((req, res) => {
+  const expected = options.auth ? `Basic ${Buffer.from(`${options.auth.login}:${options.auth.password}`).toString('base64')}` : null;
+  let otherPort = 0;
+
+  const serveFile = (name: string, res: ServerResponse) => {
+    const r = releaseOf.get(name)!;
+    if (r.fault === 'status-500') return void res.writeHead(500).end('internal error');
+    if (r.fault === 'hang') return; // never answers
+    const data = r.fault === 'hash-mismatch' ? Buffer.concat([bytesOf(name), Buffer.from('tampered')]) : bytesOf(name);
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(data.length) }).end(data);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
-    const file = /^\/files\/([^/]+)$/.exec(url);
-    if (file && wheels.includes(file[1]!)) {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(join(dir, file[1]!)));
-      return;
-    }
+    hits.push({ path: url, authorization: req.headers.authorization ?? null });
+    if (expected && req.headers.authorization !== expected) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end('credentials, please');
+    const file = /^\/files\/([^/?#]+)$/.exec(url);
+    if (file && releaseOf.has(decodeURIComponent(file[1]!))) return serveFile(decodeURIComponent(file[1]!), res);
     const page = /^\/simple\/([^/]+)\/?$/.exec(url);
     const project = page ? normalized(page[1]!) : null;
     const mine = releases.filter((r) => normalized(r.name) === project);
-    if (!project || mine.length === 0) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    const files = mine.map((r) => ({ r, filename: `${r.name.replace(/-/g, '_')}-${r.version}-py3-none-any.whl` }));
+    if (!project || mine.length === 0) return void res.writeHead(404).end('not found');
+    if (options.pagesFail) return void res.writeHead(500).end('the index is down');
+    if (options.pagesHang) return; // never answers
+    const base = options.filesOrigin === 'redirect-elsewhere' ? `http://localhost:${otherPort}/files/` : '../../files/';
+    const listed = mine.flatMap((r) => filesOf(r).map((filename) => ({ r, filename })));
     const wantsJson = options.json !== false && (req.headers.accept ?? '').includes('application/vnd.pypi.simple.v1+json');
     requests.push(wantsJson ? 'json' : 'html');
     if (wantsJson) {
-      res.writeHead(200, { 'content-type': 'application/vnd.pypi.simple.v1+json' }).end(JSON.stringify({
+      return void res.writeHead(200, { 'content-type': 'application/vnd.pypi.simple.v1+json' }).end(JSON.stringify({
         meta: { 'api-version': '1.1' },
         name: project,
-        files: files.map(({ r, filename }) => ({
-          filename, url: `../../files/${filename}`, hashes: { sha256: sha(filename) },
+        files: listed.map(({ r, filename }) => ({
+          filename, url: `${base}${filename}`, hashes: { sha256: files.get(filename) },
           ...(r.requiresPython ? { 'requires-python': r.requiresPython } : {}),
           ...(r.uploadedAt ? { 'upload-time': r.uploadedAt } : {}),
+          ...(r.yanked !== undefined ? { yanked: r.yanked === '' ? true : r.yanked } : {}),
         })),
         versions: [...new Set(mine.map((r) => r.version))],
       }));
-      return;
     }
-    const links = files.map(({ r, filename }) => `<a href="../../files/${filename}#sha256=${sha(filename)}"${r.requiresPython ? ` data-requires-python="${r.requiresPython.replace(/>/g, '&gt;').replace(/</g, '&lt;')}"` : ''}>${filename}</a>`);
+    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/>/g, '&gt;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+    const links = listed.map(({ r, filename }) => `<a href="${base}${filename}#sha256=${files.get(filename)}"${r.requiresPython ? ` data-requires-python="${esc(r.requiresPython)}"` : ''}${r.yanked !== undefined ? ` data-yanked="${esc(r.yanked)}"` : ''}>${filename}</a>`);
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!DOCTYPE html><html><body>${links.join('<br>')}</body></html>`);
-  });
+  };
+
+  const server: Server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
+  // The other origin (localhost instead of 127.0.0.1) redirects each file back to the index.
+  const other: Server = createServer((req, res) => {
+    hits.push({ path: `elsewhere:${req.url}`, authorization: req.headers.authorization ?? null });
+    res.writeHead(302, { location: `http://127.0.0.1:${port}${req.url}` }).end();
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  otherPort = (other.address() as AddressInfo).port;
+  const sockets = new Set<import('node:net').Socket>();
+  for (const s of [server, other]) s.on('connection', (c) => (sockets.add(c), c.on('close', () => sockets.delete(c))));
   return {
     url: `http://127.0.0.1:${port}/simple`,
     requests,
-    close: () => new Promise((r) => server.close(() => r())),
+    hits,
+    files,
+    close: async () => {
+      for (const c of sockets) c.destroy();
+      await Promise.all([server, other].map((s) => new Promise<void>((r) => s.close(() => r()))));
+    },
   };
 }

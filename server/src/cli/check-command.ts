@@ -1,4 +1,4 @@
-// `anachron check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV]`
+// `anachron check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--fetch]`
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -8,7 +8,9 @@ import { coverageSummaryLines } from '../report/coverage.js';
 import { formatFindingLine, type ReportedFinding } from '../report/reported-finding.js';
 import { relativeArtifactUri, renderSarif, SRCROOT, type SarifArtifactLocation } from '../report/sarif.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { fetchAndCheckAgain } from './check-fetch.js';
 import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
+import { COLUMN_OPTIONS, userStoreOf } from './column-options.js';
 import { collectPythonFiles } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
@@ -57,6 +59,8 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
       diff: { type: 'string' },
       'exit-zero': { type: 'boolean', default: false },
       jobs: { type: 'string' },
+      fetch: { type: 'boolean', default: false },
+      ...COLUMN_OPTIONS,
     },
   });
   if (!(FORMATS as readonly string[]).includes(values.format!)) throw new UsageError(`--format must be text or json or sarif, not ${values.format}`);
@@ -82,7 +86,11 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
 
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   requireMatrices(matricesFolder, err);
-  const { results, coverage } = await checkFiles(files, { matricesFolder, overrides, cwd, err, threads: jobsOption(values.jobs), sizes, linesOf: scope ? (f) => linesByFile.get(f) : undefined });
+  const store = userStoreOf(values);
+  const check = () => checkFiles(files, { matricesFolder, store, overrides, cwd, err, threads: jobsOption(values.jobs), sizes, linesOf: scope ? (f) => linesByFile.get(f) : undefined });
+  let checked = await check();
+  if (values.fetch) checked = await fetchAndCheckAgain(checked, check, { ...values, matrices: matricesFolder }, err);
+  const { results, coverage } = checked;
 
   const findings = results.map((r) => r.finding);
   if (format === 'json') {

@@ -8,6 +8,7 @@ import { parseCommandLinePin, type Pin } from '../core/pins.js';
 import { touchesLines, type LineRanges } from '../report/diff.js';
 import type { ReportedFinding } from '../report/reported-finding.js';
 import { openMatrixCatalog } from '../store/catalog.js';
+import type { UserMatrixStore } from '../store/user-store.js';
 import { UsageError } from './usage-error.js';
 import { runJobs } from './worker-pool.js';
 
@@ -30,6 +31,8 @@ export interface CheckedFiles {
 
 export interface CheckFilesOptions {
   matricesFolder: string;
+  /** The user's matrix store: its columns join the bundled ones, its records name the modules of fetched releases. */
+  store?: UserMatrixStore;
   overrides: ReadonlyMap<string, Pin>;
   cwd: string;
   err: (line: string) => void;
@@ -52,7 +55,10 @@ export function requireMatrices(matricesFolder: string, err: (line: string) => v
 
 export async function checkFiles(files: readonly string[], options: CheckFilesOptions): Promise<CheckedFiles> {
   const { cwd, err } = options;
-  const checked = await runJobs('check', { matricesFolder: options.matricesFolder, cwd, overrides: [...options.overrides] }, files, {
+  const knownImports = new Map<string, string[]>();
+  for (const c of options.store?.columns() ?? []) for (const l of c.libraries) knownImports.set(l, [...new Set([...(knownImports.get(l) ?? []), c.distribution])]);
+  const setup = { matricesFolder: options.matricesFolder, userMatricesFolders: options.store ? [options.store.folder] : [], knownImports: [...knownImports], cwd, overrides: [...options.overrides] };
+  const checked = await runJobs('check', setup, files, {
     threads: options.threads,
     bytes: files.reduce((n, f) => n + (options.sizes?.get(f) ?? 0), 0),
   });

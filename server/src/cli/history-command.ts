@@ -1,28 +1,33 @@
-// `anachron history API… [--format text|json]`: what the matrix says about APIs, version by version.
-import { resolve } from 'node:path';
+// `anachron history API… [--format text|json] [--user-matrices DIR]`: what the matrix says about APIs, version by version.
 import { parseArgs } from 'node:util';
 import type { Signature } from '../core/api-model.js';
 import { bands } from '../core/hover.js';
-import { openMatrixCatalog } from '../store/catalog.js';
-import { defaultMatricesFolder } from '../store/matrices-folder.js';
+import { COLUMN_OPTIONS, openCatalogFor } from './column-options.js';
 import { UsageError } from './usage-error.js';
 
 export interface JsonHistory {
   api: string;
   library: string;
   kind: string | null;
-  versions: { version: string; state: 'present' | 'absent' | 'unknown'; signature: Signature | null }[];
+  versions: { version: string; state: 'present' | 'absent' | 'unknown'; signature: Signature | null; provenance?: Record<string, string> }[];
+}
+
+/** Where a column of the user's store came from, for people: "toylib-2.1.0-py3-none-any.whl from URL (sha256 …)". */
+export function describeColumnSource(provenance: Record<string, string>): string {
+  if (provenance.file) return `${provenance.file} from ${provenance.index ?? 'a package index'}${provenance.sha256 ? ` (sha256 ${provenance.sha256.slice(0, 12)})` : ''}`;
+  if (provenance.python) return `probed in ${provenance.python}`;
+  return Object.entries(provenance).map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
 export function runHistory(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, 'every-version': { type: 'boolean', default: false } },
+    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, 'user-matrices': COLUMN_OPTIONS['user-matrices'], 'every-version': { type: 'boolean', default: false } },
   });
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
   if (positionals.length === 0) throw new UsageError('name at least one API, e.g. anachron history numpy.trapezoid');
-  const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron: warning: ${p}`) });
+  const { catalog } = openCatalogFor(values, err);
   try {
     const entries: JsonHistory[] = positionals.map((api) => {
       const root = api.split('.')[0]!;
@@ -38,7 +43,8 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
         kind: history?.kind ?? null,
         versions: matrix.versions.map((version, i) => {
           const cell = history?.versions[i];
-          return { version, state: cell?.state ?? 'absent', signature: cell?.signature ? { parameters: cell.signature.parameters } : null };
+          const mine = catalog.userVersionsOf(matrix.library).includes(version) ? catalog.provenanceOf(matrix.library, version) : undefined;
+          return { version, state: cell?.state ?? 'absent', signature: cell?.signature ? { parameters: cell.signature.parameters } : null, ...(mine ? { provenance: mine } : {}) };
         }),
       };
     });
@@ -53,6 +59,8 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
           const label = band.count === 1 ? band.first : `${band.first}–${band.last} (${band.count})`;
           out(`  ${label.padEnd(22)} ${band.state.padEnd(8)} ${band.signature}`.trimEnd());
         }
+        // Columns of the user's store: where each came from (the index, the file, its sha256; or the interpreter).
+        for (const v of entry.versions) if (v.provenance) out(`  ${v.version}: your column, ${describeColumnSource(v.provenance)}`);
       }
     }
     return 0;

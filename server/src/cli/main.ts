@@ -7,8 +7,10 @@ const USAGE = `usage: anachron <command> [options]
 
 commands:
   check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--jobs N] [--exit-zero]
+        [--fetch [--offline] [--index-url URL]…] [--user-matrices DIR]
       Check Python files (folders are searched for *.py). Pins come from the nearest requirements*.txt
-      above each file; --pin overrides them. --diff REV reports only findings on lines added or changed
+      above each file; --pin overrides them. Libraries not checked at their pins are named after the findings;
+      --fetch first covers them from the package index (as matrix fetch), then narrows "added between" by bisection. --diff REV reports only findings on lines added or changed
       since REV (committed, staged or not; untracked files count as added). --format sarif writes SARIF
       2.1.0 for code scanning. --jobs N: threads to use (default: one per core for large inputs).
       Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error.
@@ -32,7 +34,14 @@ commands:
   matrix add LIB==VERSION (--python PATH | --source DIR [--package-dir SUBPATH]) [--matrices DIR]
       Add (or replace) one version column: probe an interpreter that has LIB==VERSION, or extract it statically
       from a source tree, then rebuild that library's matrix.
-  coverage [PATH…] [--pin LIB==VERSION]… [--format text|json] [--matrices DIR]
+  matrix fetch DIST==VERSION… [--no-newest] [--refresh] [--index-url URL] [--extra-index-url URL]… [--offline]
+               [--python PATH] [--user-matrices DIR] [--cache DIR]
+      Version columns from the package index pip/uv are configured for (PIP_INDEX_URL, pip.conf, UV_DEFAULT_INDEX,
+      [[tool.uv.index]], --index-url lines; netrc; HTTP(S)_PROXY), read statically from the release's wheel or
+      sdist (verified by its sha256; nothing built or run), into your matrices; also the newest release, for history.
+  matrix cache list [--json] | matrix cache prune [--max-size MB | --all] [--cache DIR] [--user-matrices DIR]
+      What was downloaded (files, sizes, the columns they gave) and removing it (least recently used first).
+  coverage [PATH…] [--pin LIB==VERSION]… [--format text|json] [--matrices DIR] [--user-matrices DIR] [--fetch]
       Per imported library: the pin, where it is written, the matrix and its columns, and whether the code is
       checked there (or why not, and the command that would cover it).
   compare-surfaces REFERENCE CANDIDATE [--documented DOCS] [--format text|json] [--limit N]
@@ -75,7 +84,9 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./build-matrices-command.js')).runBuildMatrices(rest, out, err);
       case 'matrix':
         if (rest[0] === 'add') return await (await import('./matrix-add-command.js')).runMatrixAdd(rest.slice(1), out, err);
-        throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix add LIB==VERSION --python PATH)`);
+        if (rest[0] === 'fetch') return await (await import('./matrix-fetch-command.js')).runMatrixFetch(rest.slice(1), out, err);
+        if (rest[0] === 'cache') return (await import('./matrix-cache-command.js')).runMatrixCache(rest.slice(1), out);
+        throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix fetch DIST==VERSION, matrix add LIB==VERSION --python PATH, matrix cache list)`);
       case 'coverage':
         return await (await import('./coverage-command.js')).runCoverage(rest, out, err);
       case 'compare-surfaces':

@@ -23,6 +23,7 @@ import { harvestApiCFile, type ApiCFileHarvest } from '../eval/libevobench/datas
 import type { CallTarget, TrackedLibrary } from '../eval/libevobench/datasets/call-sites.js';
 import type { CorpusFile } from '../eval/libevobench/datasets/corpus.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+import { openLayeredCatalog } from '../store/layered-catalog.js';
 import { chooseSqlite } from '../store/sqlite/driver.js';
 import { pinsForFile, type ManifestPins } from '../workspace/manifests.js';
 
@@ -39,11 +40,13 @@ export interface JobKind<S, J, R> {
  * What every job kind opens: the parser, the matrices, pins per folder (manifests read once per folder). A thread makes
  * its own choice of SQLite implementation, as the CLI's main thread does (the same environment decides it).
  */
-async function openTools(matricesFolder: string, cwd: string): Promise<{ parser: PythonParser; catalog: LoadedCatalog; pinsOf(file: string): ManifestPins; problems: string[] }> {
+async function openTools(matricesFolder: string, cwd: string, userMatricesFolders: readonly string[] = []): Promise<{ parser: PythonParser; catalog: LoadedCatalog; pinsOf(file: string): ManifestPins; problems: string[] }> {
   await chooseSqlite(undefined, { baselineCompiler: true });
   const parser = await loadPythonParser();
   const problems: string[] = [];
-  const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => problems.push(p) });
+  const onProblem = (p: string) => problems.push(p);
+  // The user's columns (fetched, probed, added) join the bundled ones; without a store, the folder alone.
+  const catalog = userMatricesFolders.length ? openLayeredCatalog(matricesFolder, userMatricesFolders, onProblem) : openMatrixCatalog(matricesFolder, { onProblem });
   const byFolder = new Map<string, ManifestPins>();
   const pinsOf = (file: string) => {
     const folder = dirname(resolve(file));
@@ -65,6 +68,10 @@ function parseFile(parser: PythonParser, text: string) {
 
 export interface CheckSetup {
   matricesFolder: string;
+  /** The user's matrix folders, layered over the bundled ones. */
+  userMatricesFolders?: string[];
+  /** Import name -> distributions whose fetched columns gave it (the user's store knows what the files held). */
+  knownImports?: [string, string[]][];
   cwd: string;
   /** `--pin` overrides, keyed by normalised distribution name. */
   overrides: [string, Pin][];
@@ -83,10 +90,11 @@ export interface CheckResult {
 
 /** `anachron check`: one file's findings at its pins. */
 const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
-  async start({ matricesFolder, cwd, overrides }) {
-    const { parser, catalog, pinsOf, problems: matrixProblems } = await openTools(matricesFolder, cwd);
+  async start({ matricesFolder, userMatricesFolders, knownImports, cwd, overrides }) {
+    const { parser, catalog, pinsOf, problems: matrixProblems } = await openTools(matricesFolder, cwd, userMatricesFolders);
     const memo = new CheckMemo();
-    const distributionsOf = distributionsOfImport();
+    const known = new Map(knownImports ?? []);
+    const distributionsOf = distributionsOfImport((root) => known.get(root) ?? []);
     return {
       run(file) {
         let text: string;

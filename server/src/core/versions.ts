@@ -27,6 +27,12 @@ export function isValidSpecifier(specifier: string): boolean {
   return pep440.validRange(specifier);
 }
 
+/** Neither a pre-release nor a development release (post-releases are final). */
+export function isFinalRelease(version: string): boolean {
+  const v = pep440.explain(version);
+  return v !== null && !v.is_prerelease;
+}
+
 export function satisfies(version: string, specifier: string): boolean {
   return pep440.satisfies(version, specifier, { prereleases: true });
 }

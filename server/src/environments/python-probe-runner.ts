@@ -1,6 +1,6 @@
 // Runs python-probe (runtime introspection or static extraction) as a child process: the only place that executes
 // Python on the user's behalf for the matrix. Progress lines from the probe are passed through.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,4 +59,31 @@ export async function runProbe(run: ProbeRun): Promise<Surface> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export interface ReleaseModules {
+  name: string | null;
+  version: string | null;
+  requires_python: string | null;
+  /** Top-level import names the release installs. */
+  modules: string[];
+  layout: 'top_level.txt' | 'files';
+}
+
+/** What a release file says about itself (python-probe/release_modules.py: read in memory, nothing run from it). */
+export function readReleaseModules(python: string, archive: string, signal?: AbortSignal, timeoutMs = 120_000): Promise<ReleaseModules> {
+  return new Promise((resolve, reject) => {
+    execFile(python, [join(probeFolder(), 'release_modules.py'), archive], { timeout: timeoutMs, maxBuffer: 4 << 20, signal, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } }, (error, stdout, stderr) => {
+      if (error) {
+        const said = stderr.trim().replace(/^error: /, '').split('\n').pop() ?? '';
+        reject(new Error((error as NodeJS.ErrnoException).code === 'ENOENT' ? `cannot run ${python}: not found` : said || error.message));
+        return;
+      }
+      try {
+        resolve(JSON.parse(stdout) as ReleaseModules);
+      } catch (e) {
+        reject(new Error(`release_modules.py printed something that is not JSON: ${(e as Error).message}`));
+      }
+    });
+  });
 }

@@ -42,6 +42,7 @@ import { coverageOf } from '../core/coverage.js';
 import { importRootsOf } from '../core/python/import-roots.js';
 import { distributionsOfImport } from '../libraries/import-distributions.js';
 import { openLayeredCatalog, type LayeredCatalog } from '../store/layered-catalog.js';
+import { defaultUserMatricesFolder } from '../store/user-store.js';
 
 /** What server.ts shares with this module. */
 export interface ServerParts {
@@ -260,7 +261,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       const options = (initializationOptions ?? {}) as ClientInitializationOptions;
       setFolderSettings(state, options.editorSettings ?? []);
       setEnvironments(state, options.environments ?? []);
-      layered = openLayeredCatalog(bundledFolder, options.userMatricesFolder, onProblem);
+      // The CLI's store (`anachron matrix fetch`) under the editor's own (Add Matrix Column…): both are the user's.
+      layered = openLayeredCatalog(bundledFolder, [defaultUserMatricesFolder(), options.userMatricesFolder], onProblem);
       return layered;
     },
     context(file, ctx) {

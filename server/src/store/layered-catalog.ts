@@ -1,10 +1,12 @@
-// The bundled matrices plus the ones a user built in the editor (anachron: Add Matrix Column from Interpreter):
-// for a library in both, the user's version columns join the bundled ones (the user's cell wins for a version
-// both have). The core sees one MatrixCatalog either way.
+// The bundled matrices plus the user's (columns fetched from a package index, probed from an interpreter, or added
+// with `anachron matrix add`): for a library in both, the user's version columns join the bundled ones (the user's
+// cell wins for a version both have). The core sees one MatrixCatalog either way. The user's folders are read
+// again on reopenUser(), when a column has landed.
 import { existsSync } from 'node:fs';
 import type { ApiHistory, LibraryMatrix, VersionCell } from '../core/api-model.js';
 import { sortVersions, versionsEqual } from '../core/versions.js';
-import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
+import { openMatrixCatalog, type LoadedCatalog } from './catalog.js';
+import type { SqliteMatrix } from './sqlite-matrix.js';
 
 /** One library's columns from two matrices; `user` wins where both track a version. */
 export class CombinedMatrix implements LibraryMatrix {
@@ -54,6 +56,14 @@ export class CombinedMatrix implements LibraryMatrix {
     return this.user.isUnresolved(api) || this.bundled.isUnresolved(api);
   }
 
+  removalNote(api: string): { note: string; version: string } | null {
+    return this.user.removalNote?.(api) ?? this.bundled.removalNote?.(api) ?? null;
+  }
+
+  hasMembers(api: string): boolean {
+    return (this.user.hasMembers?.(api) ?? false) || (this.bundled.hasMembers?.(api) ?? true);
+  }
+
   apisWithDoc(doc: string): string[] {
     return [...new Set([...this.bundled.apisWithDoc(doc), ...this.user.apisWithDoc(doc)])].sort();
   }
@@ -68,38 +78,79 @@ export class CombinedMatrix implements LibraryMatrix {
 export interface LayeredCatalog extends LoadedCatalog {
   /** Versions per library that come from the user's matrices. */
   userVersionsOf(library: string): readonly string[];
+  /** Where a version column came from (index, file, sha256; or the interpreter), the user's before the bundled. */
+  provenanceOf(library: string, version: string): Record<string, string> | undefined;
+  /** Reads the user's folders again (a column landed). */
+  reopenUser(): void;
+  /** Closes the user's matrices (before their files are replaced) until reopenUser(). */
+  closeUser(): void;
 }
 
-/** The bundled catalog, with the user's matrices layered on top when that folder exists; both opened lazily. */
-export function openLayeredCatalog(bundledFolder: string, userFolder: string | undefined, onProblem?: (problem: string) => void): LayeredCatalog {
+function versionInfoOf(matrix: LibraryMatrix | undefined): SqliteMatrix['versionInfo'] {
+  return (matrix as Partial<SqliteMatrix> | undefined)?.versionInfo ?? [];
+}
+
+/**
+ * The bundled catalog, with the user's matrix folders layered on top (a later folder's columns win); every matrix
+ * opened when first needed. A folder that does not exist yet is looked at again by reopenUser().
+ */
+export function openLayeredCatalog(bundledFolder: string, userFolders: string | readonly (string | undefined)[] | undefined, onProblem?: (problem: string) => void): LayeredCatalog {
   const bundled = openMatrixCatalog(bundledFolder, { onProblem });
+  const folders = (typeof userFolders === 'string' ? [userFolders] : [...(userFolders ?? [])]).filter((f): f is string => !!f);
   // A user's broken matrix is reported like a bundled one; the bundled matrices still work. No folder (or an empty
   // one) is the usual case, not a problem.
-  const user = userFolder && existsSync(userFolder) ? openMatrixCatalog(userFolder, { onProblem: (p) => !p.startsWith('no matrices') && onProblem?.(`your matrices (${userFolder}): ${p}`) }) : undefined;
+  const openUser = (folder: string): LoadedCatalog | undefined =>
+    existsSync(folder) ? openMatrixCatalog(folder, { onProblem: (p) => !p.startsWith('no matrices') && onProblem?.(`your matrices (${folder}): ${p}`) }) : undefined;
+  let users = folders.map(openUser);
   const combined = new Map<string, LibraryMatrix | undefined>();
+  const mineOf = (root: string): LibraryMatrix | undefined =>
+    users.reduce<LibraryMatrix | undefined>((acc, u) => {
+      const m = u?.forImportRoot(root);
+      return acc && m ? new CombinedMatrix(acc, m) : (m ?? acc);
+    }, undefined);
   const forImportRoot = (root: string): LibraryMatrix | undefined => {
     if (!combined.has(root)) {
       const base = bundled.forImportRoot(root);
-      const mine = user?.forImportRoot(root);
+      const mine = mineOf(root);
       combined.set(root, base && mine ? new CombinedMatrix(base, mine) : (mine ?? base));
     }
     return combined.get(root);
   };
-  const names = [...new Set([...bundled.names, ...(user?.names ?? [])])].sort();
+  const names = () => [...new Set([...bundled.names, ...users.flatMap((u) => u?.names ?? [])])].sort();
   return {
-    names,
+    get names() {
+      return names();
+    },
     get problems() {
-      return [...bundled.problems, ...(user?.problems ?? []).filter((p) => !p.startsWith('no matrices')).map((p) => `your matrices (${userFolder}): ${p}`)];
+      return [...bundled.problems, ...users.flatMap((u, i) => (u?.problems ?? []).filter((p) => !p.startsWith('no matrices')).map((p) => `your matrices (${folders[i]}): ${p}`))];
     },
     get matrices() {
-      return [...bundled.matrices, ...(user?.matrices ?? [])];
+      return [...bundled.matrices, ...users.flatMap((u) => u?.matrices ?? [])];
     },
     forImportRoot,
-    libraries: () => names.map(forImportRoot).filter((m): m is LibraryMatrix => m !== undefined),
-    userVersionsOf: (library) => user?.forImportRoot(library)?.versions ?? [],
+    libraries: () => names().map(forImportRoot).filter((m): m is LibraryMatrix => m !== undefined),
+    userVersionsOf: (library) => mineOf(library)?.versions ?? [],
+    provenanceOf(library, version) {
+      for (const u of [...users].reverse()) {
+        const info = versionInfoOf(u?.forImportRoot(library)).find((v) => versionsEqual(v.version, version));
+        if (info) return info.provenance;
+      }
+      return versionInfoOf(bundled.forImportRoot(library)).find((v) => versionsEqual(v.version, version))?.provenance;
+    },
+    reopenUser() {
+      // Cheap: matrices are opened lazily, so reopening costs a listing of each folder.
+      users.forEach((u) => u?.close());
+      users = folders.map(openUser);
+      combined.clear();
+    },
+    closeUser() {
+      users.forEach((u) => u?.close());
+      users = folders.map(() => undefined);
+      combined.clear();
+    },
     close: () => {
       bundled.close();
-      user?.close();
+      users.forEach((u) => u?.close());
     },
   };
 }

@@ -1,0 +1,285 @@
+// Version columns from a package index, end to end through the real CLI: a PEP 691/503 index on 127.0.0.1 serving
+// wheels and sdists built here for toylib at six releases (new_api added at 1.2.0, scale's keyword factor renamed
+// ratio at 2.0.0, old_api removed at 3.0.0); `check` says what it cannot judge, `check --fetch` and `matrix fetch`
+// cover it statically (nothing of the release run), bisection finds the exact boundaries; the index's faults give
+// clear messages and leave nothing wrong in the cache or the store; `matrix cache` lists and prunes.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCliAsync } from './support/cli.js';
+import { startPackageIndex, type FakeIndex, type FakeRelease } from './support/package-index.js';
+
+const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
+const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '2.1.0', '3.0.0'];
+
+function toylibCode(v: string): string {
+  const parts = [`__version__ = "${v}"\n`, 'def area(r):\n    return 3.14 * r * r\n'];
+  if (v !== '3.0.0') parts.push('def old_api():\n    return 1\n');
+  if (!['1.0.0', '1.1.0'].includes(v)) parts.push('def new_api():\n    return 2\n');
+  parts.push(v.startsWith('1.') ? 'def scale(x, factor=1):\n    return x * factor\n' : 'def scale(x, ratio=1):\n    return x * ratio\n');
+  return parts.join('\n');
+}
+
+const USE = 'import toylib\ntoylib.new_api()\ntoylib.scale(2, ratio=3)\ntoylib.old_api()\n';
+
+function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `anachron-${prefix}-`));
+}
+
+function project(files: Record<string, string>): string {
+  const dir = tempDir('fetch-project');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+/** A user with nothing configured: their own (empty) store, cache and home; pip and uv files of the machine not read. */
+function user(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const home = tempDir('fetch-home');
+  return {
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    PIP_CONFIG_FILE: '/dev/null',
+    PIP_INDEX_URL: '',
+    PIP_EXTRA_INDEX_URL: '',
+    UV_INDEX_URL: '',
+    UV_DEFAULT_INDEX: '',
+    UV_INDEX: '',
+    UV_EXTRA_INDEX_URL: '',
+    UV_NO_CONFIG: '1',
+    NETRC: join(home, 'no-netrc'),
+    ANACHRON_USER_MATRICES: join(home, 'matrices'),
+    ANACHRON_CACHE: join(home, 'cache'),
+    ANACHRON_OFFLINE: '',
+    ...extra,
+  };
+}
+
+interface CacheListing {
+  files: { filename: string; column: unknown }[];
+  columns: { distribution: string; version: string; provenance: Record<string, string> }[];
+}
+
+async function cacheListing(env: NodeJS.ProcessEnv): Promise<CacheListing> {
+  const r = await runCliAsync(['matrix', 'cache', 'list', '--json'], undefined, env);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as CacheListing;
+}
+
+describe('columns from a package index on 127.0.0.1', () => {
+  let index: FakeIndex;
+  let work: string;
+  before(async () => {
+    work = tempDir('fetch-index');
+    index = await startPackageIndex(PYTHON, join(work, 'files'), RELEASES.map((version) => ({ name: 'toylib', version, code: toylibCode(version) })));
+  });
+  after(async () => {
+    await index.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('not checked, then fetched with the exact boundaries, then checked at each pin', async () => {
+    const env = user({ PIP_INDEX_URL: index.url });
+    const dir = project({ 'requirements.txt': 'toylib==1.0.0\n', 'use.py': USE });
+    const before = await runCliAsync(['check', '.'], dir, env);
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(before.stdout, /^not checked: toylib==1\.0\.0 \(requirements\.txt:1\) — no matrix; anachron matrix fetch toylib==1\.0\.0$/m);
+
+    const fetched = await runCliAsync(['check', '--fetch', '.'], dir, env);
+    assert.equal(fetched.code, 1, fetched.stderr);
+    assert.match(fetched.stderr, /toylib 1\.0\.0: toylib-1\.0\.0-py3-none-any\.whl \(pure-Python wheel\) from http:\/\/127\.0\.0\.1:\d+\/simple/);
+    assert.match(fetched.stderr, /bisecting where toylib\.new_api was added \(between 1\.0\.0 and 3\.0\.0, 4 releases between\): 1\.2\.0/);
+    assert.match(fetched.stdout, /`toylib\.new_api` is not in toylib 1\.0\.0, requirements\.txt:1 pins toylib==1\.0\.0; it is in toylib 1\.2\.0–3\.0\.0 \(added between 1\.1\.0 and 1\.2\.0\)/);
+    assert.match(fetched.stdout, /`toylib\.scale` takes no keyword `ratio` in toylib 1\.0\.0.*toylib 2\.0\.0–3\.0\.0 accept it/);
+    assert.doesNotMatch(fetched.stdout, /old_api|not checked/);
+    // Only the columns bisection needed: 2.1.0 was never fetched.
+    const listing = await cacheListing(env);
+    assert.deepEqual(listing.columns.map((c) => c.version), ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '3.0.0']);
+    assert.equal(listing.columns[0]!.provenance.file, 'toylib-1.0.0-py3-none-any.whl');
+    assert.equal(listing.columns[0]!.provenance.sha256, index.files.get('toylib-1.0.0-py3-none-any.whl'));
+
+    // The other pins, from the store: no more fetching (the fetch-free check is enough).
+    const at = async (pin: string) => (await runCliAsync(['check', '.', '--pin', pin, '--format', 'json'], dir, env)).stdout;
+    const apis = (json: string) => (JSON.parse(json) as { findings: { api: string; parameter: string | null }[] }).findings.map((f) => `${f.api}${f.parameter ? `(${f.parameter}=)` : ''}`);
+    assert.deepEqual(apis(await at('toylib==2.0.0')), []);
+    assert.deepEqual(apis(await at('toylib==3.0.0')), ['toylib.old_api']);
+    assert.deepEqual(apis(await at('toylib==1.2.0')), ['toylib.scale(ratio=)']);
+
+    const history = await runCliAsync(['history', 'toylib.new_api'], dir, env);
+    assert.match(history.stdout, /1\.0\.0–1\.1\.0 \(2\)\s+absent/);
+    assert.match(history.stdout, /1\.2\.0: your column, toylib-1\.2\.0-py3-none-any\.whl from http:\/\/127\.0\.0\.1:\d+\/simple \(sha256 [0-9a-f]{12}\)/);
+    const coverage = await runCliAsync(['coverage'], dir, env);
+    assert.equal(coverage.code, 0, coverage.stdout);
+    assert.match(coverage.stdout, /^toylib\s+==1\.0\.0\s+requirements\.txt:1\s+5 versions, 1\.0\.0–3\.0\.0\s+checked/m);
+  });
+
+  test('matrix fetch over a PEP 503 (HTML only) index, the newest release with it; offline from the cache', async () => {
+    const html = await startPackageIndex(PYTHON, join(work, 'html'), [{ name: 'toylib', version: '2.1.0', code: toylibCode('2.1.0') }, { name: 'toylib', version: '3.0.0', code: toylibCode('3.0.0') }], { json: false });
+    try {
+      const env = user();
+      const r = await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--index-url', html.url], undefined, env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^toylib 2\.1\.0: toylib from http:\/\/127\.0\.0\.1:\d+\/simple toylib-2\.1\.0-py3-none-any\.whl \(sha256 [0-9a-f]{12}\)/m);
+      assert.match(r.stdout, /^toylib 3\.0\.0: /m);
+      assert.deepEqual([...new Set(html.requests)], ['html']);
+      // Offline: what the store holds is used; what it does not is reported, not fetched.
+      const dir = project({ 'requirements.txt': 'toylib==2.1.0\n', 'use.py': USE });
+      const offline = await runCliAsync(['check', '--fetch', '--offline', '.', '--format', 'json'], dir, env);
+      assert.deepEqual((JSON.parse(offline.stdout) as { findings: { api: string }[] }).findings.map((f) => f.api), []);
+      const hits = html.hits.length;
+      const missing = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--offline', '--index-url', html.url], undefined, env);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /toylib 1\.0\.0 is not on http:\/\/127\.0\.0\.1:\d+\/simple|offline/);
+      assert.equal(html.hits.length, hits, 'offline: the index is not asked');
+    } finally {
+      await html.close();
+    }
+  });
+
+  test('matrix cache prune removes the files, the columns stay', async () => {
+    const env = user({ PIP_INDEX_URL: index.url });
+    assert.equal((await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--no-newest'], undefined, env)).code, 0);
+    const listed = await runCliAsync(['matrix', 'cache', 'list'], undefined, env);
+    assert.match(listed.stdout, /toylib-2\.1\.0-py3-none-any\.whl\s+\d+ kB\s+used \d{4}-\d\d-\d\d\s+from http:\/\/127\.0\.0\.1:\d+\/simple\s+-> column toylib 2\.1\.0 \(toylib\)/);
+    const pruned = await runCliAsync(['matrix', 'cache', 'prune', '--all'], undefined, env);
+    assert.match(pruned.stdout, /^removed 1 file \(\d+ kB\) and the cached index pages from .*; your matrices' columns stay$/m);
+    const after = await cacheListing(env);
+    assert.deepEqual([after.files.length, after.columns.map((c) => c.version)], [0, ['2.1.0']]);
+    assert.equal((await runCliAsync(['matrix', 'cache', 'prune', '--max-size', 'lots'], undefined, env)).code, 2);
+  });
+});
+
+describe('index faults: a clear message, nothing wrong kept', () => {
+  const FAULTY: FakeRelease[] = [
+    { name: 'tampered', version: '1.0', code: 'def f():\n    pass\n', fault: 'hash-mismatch' },
+    { name: 'truncated', version: '1.0', code: 'def f():\n    pass\n' + '# padding\n'.repeat(400), fault: 'truncated' },
+    { name: 'broken', version: '1.0', code: 'x = 1\n', fault: 'status-500' },
+    { name: 'slow', version: '1.0', code: 'x = 1\n', fault: 'hang' },
+    { name: 'yanky', version: '1.0', code: 'def old():\n    pass\n' },
+    { name: 'yanky', version: '1.1', code: 'def new():\n    pass\n', yanked: 'broken build' },
+  ];
+  let index: FakeIndex;
+  let work: string;
+  let marker: string;
+  before(async () => {
+    work = tempDir('fetch-faults');
+    marker = join(work, 'setup-py-ran');
+    const setupPy = `import pathlib\npathlib.Path(${JSON.stringify(marker)}).write_text("ran")\nfrom setuptools import setup\nsetup(name="sdistlib", version="1.0", packages=["sdistlib"])\n`;
+    index = await startPackageIndex(PYTHON, join(work, 'files'), [...FAULTY, { name: 'sdistlib', version: '1.0', code: 'def from_sdist(a, b=2):\n    return a\n', dist: 'sdist', setupPy }]);
+  });
+  after(async () => {
+    await index.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const fetch = (env: NodeJS.ProcessEnv, ...args: string[]) => runCliAsync(['matrix', 'fetch', '--no-newest', '--index-url', index.url, ...args], undefined, env);
+
+  test('404: the distribution is not on the index', async () => {
+    const r = await fetch(user(), 'nosuch==1.0');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^anachron: nosuch is not on http:\/\/127\.0\.0\.1:\d+\/simple \(HTTP 404\)$/m);
+  });
+
+  test('500 on the page, and on the file', async () => {
+    const down = await startPackageIndex(PYTHON, join(work, 'down'), [{ name: 'toylib', version: '1.0.0', code: 'x = 1\n' }], { pagesFail: true });
+    try {
+      const r = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--index-url', down.url], undefined, user());
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /HTTP 500/);
+    } finally {
+      await down.close();
+    }
+    const env = user();
+    const r = await fetch(env, 'broken==1.0');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /broken-1\.0-py3-none-any\.whl|HTTP 500/);
+    assert.deepEqual((await cacheListing(env)).files, []);
+  });
+
+  test('a timeout on the page and on the file', async () => {
+    const hanging = await startPackageIndex(PYTHON, join(work, 'hang'), [{ name: 'toylib', version: '1.0.0', code: 'x = 1\n' }], { pagesHang: true });
+    try {
+      const r = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--index-url', hanging.url], undefined, user({ PIP_TIMEOUT: '1' }));
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /no answer|timed out|in 1 s/);
+    } finally {
+      await hanging.close();
+    }
+    const env = user({ PIP_TIMEOUT: '1' });
+    const r = await fetch(env, 'slow==1.0');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no answer|timed out|in 1 s/);
+    assert.deepEqual((await cacheListing(env)).files, []);
+  });
+
+  test('a file whose sha256 is not the one the index gives is deleted, not used', async () => {
+    const env = user();
+    const r = await fetch(env, 'tampered==1.0');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /tampered-1\.0-py3-none-any\.whl from http:\/\/127\.0\.0\.1:\d+\/simple: its sha256 is [0-9a-f]{64}, the index says [0-9a-f]{64}; the file was deleted, not used/);
+    const listing = await cacheListing(env);
+    assert.deepEqual([listing.files, listing.columns], [[], []]);
+  });
+
+  test('a truncated wheel (whose hash the index vouches for) is removed from the cache, no column made', async () => {
+    const env = user();
+    const r = await fetch(env, 'truncated==1.0');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /truncated-1\.0-py3-none-any\.whl cannot be read: .*; it was removed from the cache/);
+    const listing = await cacheListing(env);
+    assert.deepEqual([listing.files, listing.columns], [[], []]);
+  });
+
+  test('an sdist is read, its setup.py never run', async () => {
+    const env = user();
+    const r = await fetch(env, 'sdistlib==1.0');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /sdistlib-1\.0\.tar\.gz \(sdist/);
+    assert.equal(existsSync(marker), false, 'setup.py was run');
+    const dir = project({ 'use.py': 'import sdistlib\nsdistlib.from_sdist(1, c=3)\n' });
+    const check = await runCliAsync(['check', '.', '--pin', 'sdistlib==1.0'], dir, env);
+    assert.match(check.stdout, /`sdistlib\.from_sdist` takes no keyword `c` in any tracked version of sdistlib \(1\.0\)/);
+  });
+
+  test('a yanked version (PEP 592): an exact pin gets its column, said; a range and the newest pass it over', async () => {
+    const env = user();
+    const exact = await fetch(env, 'yanky==1.1');
+    assert.equal(exact.code, 0, exact.stderr);
+    assert.match(exact.stderr, /yanky 1\.1: yanked on http:\/\/127\.0\.0\.1:\d+\/simple \(broken build\)/);
+    const range = await runCliAsync(['matrix', 'fetch', 'yanky>=1.0', '--index-url', index.url], undefined, user());
+    assert.equal(range.code, 0, range.stderr);
+    assert.match(range.stdout, /^yanky 1\.0: /m);
+    assert.doesNotMatch(range.stdout, /yanky 1\.1/);
+  });
+
+  test('credentials in the index URL are sent, and never shown', async () => {
+    const secret = await startPackageIndex(PYTHON, join(work, 'auth'), [{ name: 'toylib', version: '1.0.0', code: toylibCode('1.0.0') }], { auth: { login: 'me', password: 's3cr3t-pw' } });
+    try {
+      const url = secret.url.replace('http://', 'http://me:s3cr3t-pw@');
+      const env = user({ PIP_INDEX_URL: url });
+      const r = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--no-newest'], undefined, env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout + r.stderr, /s3cr3t-pw/);
+      const stored = readFileSync(join(env.ANACHRON_USER_MATRICES!, 'columns.json'), 'utf8') + JSON.stringify(await cacheListing(env));
+      assert.doesNotMatch(stored, /s3cr3t-pw/);
+      const wrong = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--no-newest', '--refresh'], undefined, user({ PIP_INDEX_URL: secret.url.replace('http://', 'http://me:wrong@') }));
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /401/);
+      assert.doesNotMatch(wrong.stderr, /me:wrong/);
+    } finally {
+      await secret.close();
+    }
+  });
+
+  test('usage: a requirement that does not parse', async () => {
+    const r = await runCliAsync(['matrix', 'fetch', 'not a requirement!'], undefined, user());
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /not a requirement!/);
+    assert.equal((await runCliAsync(['matrix', 'fetch'], undefined, user())).code, 2);
+  });
+});
