@@ -1,7 +1,7 @@
 // The VS Code side of anachron: starts the bundled language server on VS Code's own runtime (or anachron.server.nodePath)
 // with the bundled (and the user's) matrices, keeps it fed with the editor's settings and the selected interpreter's
 // installed versions, shows the pins in force, and offers the commands. Only this folder knows the VS Code API.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   commands,
@@ -131,7 +131,8 @@ export class Anachron implements Disposable {
       markdown: { isTrusted: false, supportHtml: false },
       initializationOptions: (): ClientInitializationOptions => ({
         matricesFolder: path.join(extensionPath, 'matrices'),
-        userMatricesFolder: existsSync(this.userMatricesFolder) ? this.userMatricesFolder : undefined,
+        userMatricesFolder: this.userMatricesFolder,
+        cacheFolder: path.join(this.context.globalStorageUri.fsPath, 'cache'),
         editorSettings: allFolderSettings(),
         environments: this.environments,
         trusted: workspace.isTrusted,

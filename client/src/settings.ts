@@ -4,7 +4,7 @@ import { MANIFEST_KINDS, type EditorSettings, type FolderSettings, type Manifest
 import type { LogLevel } from './log.js';
 
 /** Settings the server applies; a change to any of them is sent at once. */
-export const SERVER_SETTINGS = ['anachron.severity', 'anachron.ignore', 'anachron.manifests', 'anachron.assumeVersions'];
+export const SERVER_SETTINGS = ['anachron.severity', 'anachron.ignore', 'anachron.manifests', 'anachron.assumeVersions', 'anachron.fetchColumns'];
 /** Settings that need a new server process. */
 export const RESTART_SETTINGS = ['anachron.server.nodePath'];
 /** Settings that choose or use the interpreter. */
@@ -21,6 +21,7 @@ export function editorSettingsFor(scope: Uri | undefined): EditorSettings {
   if (Array.isArray(manifests) && MANIFEST_KINDS.some((k) => !manifests.includes(k))) out.manifests = manifests.filter((k) => (MANIFEST_KINDS as readonly string[]).includes(k));
   const assume = c.get<Record<string, string>>('assumeVersions');
   if (assume && Object.keys(assume).length) out.assumeVersions = { ...assume };
+  if (c.get<boolean>('fetchColumns') === false) out.fetchColumns = false;
   return out;
 }
 

@@ -14,6 +14,8 @@ export class LspSession {
   private readonly waiters = new Map<string, ((d: PublishDiagnosticsParams) => void)[]>();
   readonly latest = new Map<string, PublishDiagnosticsParams>();
   readonly logs: string[] = [];
+  /** $/progress values the server reported (work-done progress, when initialize asked for it). */
+  readonly progress: { kind: string; title?: string; message?: string; cancellable?: boolean }[] = [];
 
   /** Starts dist/server.js with `env` added to this process's environment, on `node` (this Node by default). */
   constructor(env: NodeJS.ProcessEnv = {}, node = process.execPath) {
@@ -33,16 +35,18 @@ export class LspSession {
       return null;
     });
     this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.onNotification('$/progress', (p: { value: LspSession['progress'][number] }) => this.progress.push(p.value));
     this.connection.listen();
   }
 
   /** Initializes the session; returns what the server says about itself (its matrix store). */
-  async initialize(rootFolder: string, initializationOptions: object = {}): Promise<ServerInitializationInfo> {
+  async initialize(rootFolder: string, initializationOptions: object = {}, windowCapabilities: object = {}): Promise<ServerInitializationInfo> {
     const result = await this.connection.sendRequest<{ anachron: ServerInitializationInfo }>('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(rootFolder).toString(),
       workspaceFolders: [{ uri: pathToFileURL(rootFolder).toString(), name: 'test' }],
-      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, window: windowCapabilities },
       initializationOptions,
     });
     await this.connection.sendNotification('initialized', {});

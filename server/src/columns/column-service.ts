@@ -14,6 +14,7 @@ import type { NetrcEntry } from '../package-index/netrc.js';
 import { isFinalRelease } from '../core/versions.js';
 import { newestRelease, releasesAllowedBy, type Release } from '../package-index/release-files.js';
 import type { ColumnRecord, UserMatrixStore } from '../store/user-store.js';
+import { runProbe } from '../environments/python-probe-runner.js';
 import { ColumnError, indexColumn, type ColumnDeps } from './index-column.js';
 
 export interface ColumnServiceOptions {
@@ -142,6 +143,21 @@ export class ColumnService {
       }
     }
     return outcome;
+  }
+
+  /**
+   * The column of a distribution as an interpreter has it installed (python-probe's runtime probe imports the library
+   * there: only for trusted workspaces), once per distribution and version: the store's when one was made before.
+   */
+  async runtimeColumn(distribution: string, version: string, library: string, python: string, options: { signal?: AbortSignal; onStep?: (line: string) => void; beforeReplace?: (library: string) => void } = {}): Promise<ColumnRecord> {
+    const existing = this.options.store.column(distribution, version, 'runtime');
+    if (existing) return existing;
+    options.onStep?.(`${distribution} ${version}: probing ${library} in ${python}`);
+    const surface = await runProbe({ python, script: 'probe.py', args: [library, '--provenance', 'source=runtime', '--provenance', `python_executable=${python}`], signal: options.signal, onOutput: (line) => options.onStep?.(`${distribution} ${version}: ${line}`) });
+    if (!versionsEqual(surface.version, version)) throw new ColumnError(`${python} has ${library} ${surface.version}, not ${version}; nothing was added`, 'wrong-version');
+    const record = await this.options.store.addColumn({ distribution, version, source: 'runtime', provenance: { python } }, [surface], options.beforeReplace);
+    options.onStep?.(`${distribution} ${version}: added from ${python} (${surface.apis.length} APIs)`);
+    return record;
   }
 
   /**

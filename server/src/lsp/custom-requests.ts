@@ -42,7 +42,10 @@ import { coverageOf } from '../core/coverage.js';
 import { importRootsOf } from '../core/python/import-roots.js';
 import { distributionsOfImport } from '../libraries/import-distributions.js';
 import { openLayeredCatalog, type LayeredCatalog } from '../store/layered-catalog.js';
-import { defaultUserMatricesFolder } from '../store/user-store.js';
+import { defaultUserMatricesFolder, UserMatrixStore } from '../store/user-store.js';
+import type { FileSyntax } from '../core/python/file-syntax.js';
+import type { Finding } from '../core/findings.js';
+import { AutomaticColumns } from './automatic-columns.js';
 
 /** What server.ts shares with this module. */
 export interface ServerParts {
@@ -62,6 +65,10 @@ export interface EditorHooks {
   openCatalog(bundledFolder: string, initializationOptions: unknown, onProblem: (problem: string) => void): LoadedCatalog;
   /** The analysis context with the editor's settings and installed/assumed versions applied. */
   context(file: string, ctx: AnalysisContext): AnalysisContext;
+  /** After a file was checked: what its imports' coverage asks for is queued (trusted workspaces, setting on). */
+  afterCheck(file: string, syntax: FileSyntax, ctx: AnalysisContext): void;
+  /** Resolves when the automatic columns queued so far are made (or failed). */
+  columnsIdle(): Promise<void>;
 }
 
 /** Files larger than this are not checked from disk (generated code, data dumps). */
@@ -76,7 +83,11 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   const checkedFromDisk = new Set<string>();
 
   const userVersionsOf = (library: string) => layered?.userVersionsOf(library) ?? [];
-  const distributionsOf = distributionsOfImport();
+  let columns: AutomaticColumns | undefined;
+  let userStores: UserMatrixStore[] = [];
+  const distributionsOf = distributionsOfImport((root) => [...new Set(userStores.flatMap((s) => s.distributionsOfImport(root)))]);
+  const coverageFor = (syntax: FileSyntax, ctx: AnalysisContext) =>
+    coverageOf({ importRoots: importRootsOf(syntax.references), pins: ctx.pins, catalog: ctx.catalog, distributionsOf: (root) => distributionsOf(root, ctx.pins.keys()) });
 
   function matrixForDistribution(distribution: string): LibraryMatrix | undefined {
     return parts.catalog()?.libraries().find((m) => normalizeDistributionName(m.distribution) === distribution);
@@ -157,7 +168,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     const pinned = new Set(pins.map((p) => p.distribution));
     const doc = parts.documents.get(params.uri);
     const syntax = doc && doc.languageId === 'python' ? parts.analyses()?.syntaxFor(params.uri, doc.getText()) : undefined;
-    const coverage = syntax ? coverageOf({ importRoots: importRootsOf(syntax.references), pins: ctx.pins, catalog: ctx.catalog, distributionsOf: (root) => distributionsOf(root, ctx.pins.keys()) }) : [];
+    const coverage = syntax ? coverageFor(syntax, ctx) : [];
     return {
       file,
       pins,
@@ -262,9 +273,44 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       setFolderSettings(state, options.editorSettings ?? []);
       setEnvironments(state, options.environments ?? []);
       // The CLI's store (`anachron matrix fetch`) under the editor's own (Add Matrix Column…): both are the user's.
-      layered = openLayeredCatalog(bundledFolder, [defaultUserMatricesFolder(), options.userMatricesFolder], onProblem);
+      const folders = [...new Set([defaultUserMatricesFolder(), ...(options.userMatricesFolder ? [options.userMatricesFolder] : [])])];
+      userStores = folders.map((f) => new UserMatrixStore(f));
+      layered = openLayeredCatalog(bundledFolder, folders, onProblem);
+      // Only where the client says the workspace is trusted: an LSP client that says nothing gets no network or Python.
+      if (options.trusted === true) {
+        const catalog = layered;
+        columns = new AutomaticColumns({
+          connection,
+          catalog: () => catalog,
+          userMatricesFolder: folders[folders.length - 1],
+          cacheFolder: options.cacheFolder,
+          rootFor: (file) => parts.manifestFor(file).base,
+          manifestsOf: (file) => parts.manifestFor(file).pins.manifests,
+          interpreterFor: (file) => state.environments.for(file)?.interpreter,
+          changed: () => {
+            parts.analyses()?.resetVerdicts();
+            parts.recheckAll();
+            recheckDiskFiles();
+          },
+          findingsFor: (library) => {
+            const analyses = parts.analyses();
+            const out: Finding[] = [];
+            for (const doc of parts.documents.all()) {
+              const file = filePath(doc.uri);
+              if (!analyses || !file || doc.languageId !== 'python') continue;
+              out.push(...analyses.findings(doc.uri, doc.getText(), parts.contextFor(file)).filter((f) => f.library === library));
+            }
+            return out;
+          },
+        });
+      }
       return layered;
     },
+    afterCheck(file, syntax, ctx) {
+      if (!columns || state.settings.for(file)?.fetchColumns === false) return;
+      columns.consider(file, coverageFor(syntax, ctx));
+    },
+    columnsIdle: () => columns?.idle() ?? Promise.resolve(),
     context(file, ctx) {
       return applyEditorState(state, file, ctx, parts.manifestFor(file).pins.candidates);
     },

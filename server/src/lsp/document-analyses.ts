@@ -27,7 +27,7 @@ export interface AnalysisTiming {
 export class DocumentAnalyses {
   readonly trees: DocumentTrees;
   private readonly entries = new Map<string, Entry>();
-  private readonly memo = new CheckMemo();
+  private memo = new CheckMemo();
   private readonly timings = new Map<string, AnalysisTiming>();
 
   constructor(private readonly parser: PythonParser) {
@@ -63,6 +63,11 @@ export class DocumentAnalyses {
     } finally {
       tree.delete();
     }
+  }
+
+  /** Columns joined the matrices (the catalog object stays): the verdicts remembered for it no longer hold. */
+  resetVerdicts(): void {
+    this.memo = new CheckMemo();
   }
 
   timing(uri: string): AnalysisTiming | undefined {

@@ -45,6 +45,7 @@ export function sanitizeEditorSettings(value: unknown): EditorSettings {
   if (v.assumeVersions && typeof v.assumeVersions === 'object') {
     out.assumeVersions = Object.fromEntries(Object.entries(v.assumeVersions as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && isValidVersion(e[1])));
   }
+  if (v.fetchColumns === false) out.fetchColumns = false;
   return out;
 }
 

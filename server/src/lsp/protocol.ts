@@ -18,6 +18,8 @@ export interface EditorSettings {
   manifests?: ManifestKind[];
   /** Versions assumed for distributions the manifests leave unpinned (precedence step "assumed"). */
   assumeVersions?: Record<string, string>;
+  /** false: no automatic columns for pins no matrix covers (default on; never in an untrusted workspace). */
+  fetchColumns?: boolean;
 }
 
 export interface FolderSettings {
@@ -39,8 +41,10 @@ export interface FolderEnvironment {
 export interface ClientInitializationOptions {
   /** The bundled matrices. */
   matricesFolder?: string;
-  /** Matrices the user built (anachron: Add Matrix Column…); their columns join the bundled ones. */
+  /** Matrices the user built (anachron: Add Matrix Column…, automatic columns); their columns join the bundled ones. */
   userMatricesFolder?: string;
+  /** Where release files and index pages fetched for automatic columns are kept (the extension's global storage). */
+  cacheFolder?: string;
   editorSettings?: FolderSettings[];
   environments?: FolderEnvironment[];
   /** False in an untrusted workspace: the server then runs nothing but static checks (it never does more today). */

@@ -97,8 +97,10 @@ function checkDocument(doc: TextDocument): void {
     return;
   }
   if (doc.languageId !== 'python' || !catalog || !analyses) return;
-  const diagnostics = analyses.findings(doc.uri, doc.getText(), contextFor(file)).map(findingToDiagnostic);
+  const ctx = contextFor(file);
+  const diagnostics = analyses.findings(doc.uri, doc.getText(), ctx).map(findingToDiagnostic);
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+  editor.afterCheck(file, analyses.syntaxFor(doc.uri, doc.getText()), ctx);
   if (firstPublish) {
     firstPublish = false;
     connection.console.info(`anachron: first diagnostics ${Date.now() - startedAt} ms after start`);

@@ -1,0 +1,132 @@
+// The editor's automatic columns over a real LSP session: a file whose pin no matrix covers gets its columns from a
+// package index on 127.0.0.1 (with progress that can be cancelled) and its diagnostics, with the exact boundary from
+// bisection, without anything asked; a venv made here with the toy library installed is probed through the
+// interpreter the client sends; an untrusted workspace (or the setting off) fetches nothing.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import type { PinsResult } from '../server/src/lsp/protocol.js';
+import { LspSession } from './support/lsp-session.js';
+import { startPackageIndex, type FakeIndex } from './support/package-index.js';
+
+const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
+const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '3.0.0'];
+const code = (v: string) =>
+  `__version__ = "${v}"\n\ndef area(r):\n    return r\n` + (['1.0.0', '1.1.0'].includes(v) ? '' : '\ndef new_api():\n    return 2\n');
+const USE = 'import toylib\ntoylib.new_api()\n';
+const uri = (file: string) => pathToFileURL(file).toString();
+
+function dir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `anachron-${prefix}-`));
+}
+
+/** The environment of a user with nothing configured but the index (own store, cache and home). */
+function userEnv(home: string, indexUrl: string): NodeJS.ProcessEnv {
+  return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PIP_CONFIG_FILE: '/dev/null', PIP_INDEX_URL: indexUrl, PIP_EXTRA_INDEX_URL: '', UV_DEFAULT_INDEX: '', UV_INDEX_URL: '', UV_INDEX: '', UV_NO_CONFIG: '1', NETRC: join(home, 'none'), ANACHRON_USER_MATRICES: join(home, 'cli-matrices'), ANACHRON_CACHE: join(home, 'cli-cache'), ANACHRON_OFFLINE: '' };
+}
+
+/** Diagnostics of the file, waited for until `done` says so (each publish is looked at). */
+async function diagnosticsUntil(session: LspSession, file: string, done: (d: Diagnostic[]) => boolean, timeoutMs = 60_000): Promise<Diagnostic[]> {
+  const deadline = Date.now() + timeoutMs;
+  let last = session.latest.get(uri(file))?.diagnostics ?? [];
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`diagnostics never matched; last: ${JSON.stringify(last.map((d) => d.message))}\n${session.logs.join('\n')}`);
+    last = (await session.nextDiagnostics(uri(file), Math.max(1000, deadline - Date.now()))).diagnostics;
+  }
+  return last;
+}
+
+describe('automatic columns in the editor', () => {
+  let index: FakeIndex;
+  let work: string;
+  before(async () => {
+    work = dir('auto-columns');
+    index = await startPackageIndex(PYTHON, join(work, 'files'), RELEASES.map((version) => ({ name: 'toylib', version, code: code(version) })));
+  });
+  after(async () => {
+    await index.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('an uncovered pin is fetched from the index, with progress, then checked with the exact boundary', async () => {
+    const home = dir('auto-home');
+    const project = dir('auto-project');
+    writeFileSync(join(project, 'requirements.txt'), 'toylib==1.0.0\n');
+    const file = join(project, 'use.py');
+    writeFileSync(file, USE);
+    const storage = join(home, 'globalStorage');
+    const session = new LspSession(userEnv(home, index.url));
+    try {
+      await session.initialize(project, { trusted: true, userMatricesFolder: join(storage, 'matrices'), cacheFolder: join(storage, 'cache') }, { workDoneProgress: true });
+      const started = Date.now();
+      const first = await session.open(file, USE);
+      assert.deepEqual(first, [], 'nothing is known of toylib before its columns land');
+      const diagnostics = await diagnosticsUntil(session, file, (d) => d.some((x) => /added between 1\.1\.0 and 1\.2\.0/.test(x.message)));
+      assert.match(diagnostics[0]!.message, /`toylib\.new_api` is not in toylib 1\.0\.0, requirements\.txt:1 pins toylib==1\.0\.0; it is in toylib 1\.2\.0–3\.0\.0 \(added between 1\.1\.0 and 1\.2\.0\)/);
+      assert.ok(Date.now() - started < 60_000);
+      const begin = session.progress.find((p) => p.kind === 'begin');
+      assert.equal(begin?.title, 'anachron: fetching toylib==1.0.0 from the package index');
+      assert.equal(begin?.cancellable, true);
+      assert.ok(session.progress.some((p) => p.kind === 'report' && /toylib-1\.0\.0-py3-none-any\.whl/.test(p.message ?? '')));
+      assert.ok(session.progress.some((p) => p.kind === 'end'));
+      // The columns are the editor's (its global storage), with their provenance; the status item's coverage says checked.
+      const records = JSON.parse(readFileSync(join(storage, 'matrices', 'columns.json'), 'utf8')) as { columns: { version: string; provenance: { file: string } }[] };
+      assert.deepEqual(records.columns.map((c) => c.version), ['1.0.0', '1.1.0', '1.2.0', '3.0.0']);
+      const pins = (await session.connection.sendRequest('anachron/pins', { uri: uri(file) })) as PinsResult;
+      assert.deepEqual(pins.coverage.map((e) => `${e.library} ${e.state}`), ['toylib checked']);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('untrusted, or with anachron.fetchColumns off: nothing is fetched, the pin stays not checked', async () => {
+    for (const options of [{ trusted: false }, { trusted: true, editorSettings: [{ folder: null, settings: { fetchColumns: false } }] }]) {
+      const home = dir('auto-off');
+      const project = dir('auto-off-project');
+      writeFileSync(join(project, 'requirements.txt'), 'toylib==1.0.0\n');
+      const file = join(project, 'use.py');
+      const session = new LspSession(userEnv(home, index.url));
+      const hits = index.hits.length;
+      try {
+        await session.initialize(project, { ...options, userMatricesFolder: join(home, 'm'), cacheFolder: join(home, 'c') });
+        assert.deepEqual(await session.open(file, USE), []);
+        const pins = (await session.connection.sendRequest('anachron/pins', { uri: uri(file) })) as PinsResult;
+        assert.deepEqual(pins.coverage.map((e) => `${e.library} ${e.state} ${e.fetch}`), ['toylib not-checked toylib==1.0.0']);
+        await new Promise((r) => setTimeout(r, 500));
+        assert.equal(index.hits.length, hits, `${JSON.stringify(options)}: the index was asked`);
+        assert.equal(existsSync(join(home, 'm')), false);
+      } finally {
+        await session.close();
+      }
+    }
+  });
+
+  test('a venv with the toy library installed is probed through the selected interpreter', async (t) => {
+    const venv = join(work, 'venv');
+    const made = spawnSync(PYTHON, ['-m', 'venv', venv], { encoding: 'utf8' });
+    const python = join(venv, process.platform === 'win32' ? 'Scripts/python.exe' : 'bin/python');
+    if (made.status !== 0 || !existsSync(python)) return t.skip(`no venv here: ${made.stderr.trim().split('\n').pop()}`);
+    const pip = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--no-index', '--no-deps', join(work, 'files', 'toylib-2.0.0-py3-none-any.whl')], { encoding: 'utf8' });
+    if (pip.status !== 0) return t.skip(`pip cannot install into the venv: ${pip.stderr.trim().split('\n').pop()}`);
+    const home = dir('auto-venv');
+    const project = dir('auto-venv-project');
+    const file = join(project, 'use.py');
+    mkdirSync(join(home, 'm'), { recursive: true });
+    const session = new LspSession(userEnv(home, 'http://127.0.0.1:9/simple'));
+    try {
+      await session.initialize(project, { trusted: true, userMatricesFolder: join(home, 'm'), cacheFolder: join(home, 'c'), environments: [{ folder: null, interpreter: python, distributions: { toylib: '2.0.0' } }] });
+      await session.open(file, 'import toylib\ntoylib.area(1, units="m")\ntoylib.new_api()\n');
+      const diagnostics = await diagnosticsUntil(session, file, (d) => d.length > 0);
+      assert.match(diagnostics.map((d) => d.message).join('\n'), /`toylib\.area` takes no keyword `units`/);
+      const records = JSON.parse(readFileSync(join(home, 'm', 'columns.json'), 'utf8')) as { columns: { version: string; source: string; provenance: { python: string } }[] };
+      assert.deepEqual(records.columns.map((c) => [c.version, c.source, c.provenance.python]), [['2.0.0', 'runtime', python]]);
+    } finally {
+      await session.close();
+    }
+  });
+});
