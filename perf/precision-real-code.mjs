@@ -2,10 +2,16 @@
 // tag, checked with the library pinned to that tag's version. Every finding there is a false positive to fix or a
 // true positive to explain. Prints findings per 1,000 resolved library references.
 // Usage: node perf/precision-real-code.mjs REPO LIB TAG[=VERSION]... [--max-files N] [--show N]
+//        node perf/precision-real-code.mjs --release LIB VERSION... [--max-files N] [--show N]
 //   e.g. node perf/precision-real-code.mjs /work/.mirror/numpy+numpy/repo numpy v1.24.2 v2.2.4
+//        node perf/precision-real-code.mjs --release pandas 1.5.3 2.0.3 2.2.3
+// --release reads each version's sdist (the tests and examples it ships) from the release cache, downloading it
+// through python-probe's index reader (ANACHRON_RELEASE_CACHE, ANACHRON_PACKAGE_INDEX).
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,17 +28,44 @@ const flag = (name, fallback) => {
 };
 const maxFiles = flag('--max-files', 400);
 const show = flag('--show', 15);
-const [repo, library, ...tags] = args;
-if (!repo || !library || tags.length === 0) {
-  console.error('usage: node perf/precision-real-code.mjs REPO LIB TAG[=VERSION]... [--max-files N] [--show N]');
+const fromRelease = args[0] === '--release';
+const [repo, library, ...tags] = fromRelease ? [null, ...args.slice(1)] : args;
+if ((!fromRelease && !repo) || !library || tags.length === 0) {
+  console.error('usage: node perf/precision-real-code.mjs REPO LIB TAG[=VERSION]... | --release LIB VERSION... [--max-files N] [--show N]');
   process.exit(2);
 }
 
-const git = (...a) => execFileSync('git', ['--git-dir', repo, ...a], { encoding: 'utf8', maxBuffer: 1 << 28 });
 const catalog = api.openMatrixCatalog(api.defaultMatricesFolder());
 const matrix = catalog.forImportRoot(library);
 if (!matrix) throw new Error(`no matrix for ${library}`);
 const parser = await api.loadPythonParser();
+
+// Code correct for its version: the library's benchmarks, examples and tests.
+const isSample = (f) => f.endsWith('.py') && (/(^|\/)(benchmarks|asv_bench|examples)\//.test(f) || /\/tests\/(.*\/)?test_[^/]+\.py$/.test(f));
+
+/** The files of a tag (git) or a release's sdist (unpacked into a scratch folder), and a reader for them. */
+function source(spec) {
+  if (!fromRelease) {
+    const git = (...a) => execFileSync('git', ['--git-dir', repo, ...a], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    return { files: git('ls-tree', '-r', '--name-only', spec).split('\n'), read: (f) => git('show', `${spec}:${f}`), done: () => {} };
+  }
+  const code = 'import sys; from anachron_probe.releases.index import ProjectIndex\nix = ProjectIndex(sys.argv[1]); f = ix.sdist(sys.argv[2])\nprint(ix.download(f) if f else "")';
+  const file = execFileSync('python3', ['-c', code, matrix.distribution, spec], { cwd: join(root, 'python-probe'), encoding: 'utf8' }).trim();
+  if (!file) throw new Error(`${matrix.distribution} ${spec} published no sdist`);
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-precision-'));
+  execFileSync('python3', ['-c', 'import shutil, sys; shutil.unpack_archive(sys.argv[1], sys.argv[2])', file, dir]);
+  const top = readdirSync(dir).length === 1 ? join(dir, readdirSync(dir)[0]) : dir;
+  const files = [];
+  const walk = (d) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(relative(top, p));
+    }
+  };
+  walk(top);
+  return { files, read: (f) => readFileSync(join(top, f), 'utf8'), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 let totalRefs = 0;
 let totalFindings = 0;
@@ -40,13 +73,11 @@ for (const spec of tags) {
   const [tag, explicit] = spec.split('=');
   const version = explicit ?? tag.replace(/^v/, '');
   if (!matrix.versions.includes(version)) console.log(`note: ${library} ${version} is not a tracked version; findings there are inferred`);
-  const files = git('ls-tree', '-r', '--name-only', tag)
-    .split('\n')
-    .filter((f) => f.endsWith('.py') && (f.startsWith('benchmarks/') || /\/tests\/test_[^/]+\.py$/.test(f)))
-    .sort();
+  const src = source(tag);
+  const files = src.files.filter(isSample).sort();
   const step = Math.max(1, Math.ceil(files.length / maxFiles));
   const sample = files.filter((_, i) => i % step === 0);
-  const pin = api.parseCommandLinePin(`${library}==${version}`);
+  const pin = api.parseCommandLinePin(`${matrix.distribution}==${version}`);
   const ctx = { catalog, pins: new Map([[pin.distribution, pin]]) };
   let refs = 0;
   const findings = [];
@@ -54,7 +85,7 @@ for (const spec of tags) {
   for (const file of sample) {
     let text;
     try {
-      text = git('show', `${tag}:${file}`);
+      text = src.read(file);
     } catch {
       continue; // blobs of 4 MiB and more are missing from the mirrors
     }
@@ -69,6 +100,7 @@ for (const spec of tags) {
       tree.delete();
     }
   }
+  src.done();
   totalRefs += refs;
   totalFindings += findings.length;
   const byCode = {};

@@ -1,11 +1,13 @@
 // The matrices shipped in matrices/ are what the committed surfaces build, and meet the coverage bar.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { inputDigest } from '../server/src/store/matrix-builder.js';
 import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
 import { readEvidenceFolder } from '../server/src/store/version-evidence.js';
+import { bundledLibraryDefinitions } from '../server/src/libraries/definitions.js';
+import { versionsEqual } from '../server/src/core/versions.js';
 
 const MATRICES = join(__dirname, '..', 'matrices');
 
@@ -49,6 +51,40 @@ describe('bundled matrices', () => {
             assert.equal(v.provenance.tag, `v${v.version}`);
           }
         }
+      } finally {
+        matrix.close();
+      }
+    });
+  }
+
+  // Libraries read from the files PyPI published ([static] from = "pypi"): their surfaces live in the surface cache,
+  // not in git (libraries/README.md "Where surfaces live"); every version's provenance names what makes it again.
+  const fromIndex = bundledLibraryDefinitions().all.filter((d) => d.static?.from === 'pypi' && existsSync(join(MATRICES, `${d.name}.sqlite`)));
+  for (const d of fromIndex) {
+    test(`${d.name}: every version from its published files, a runtime from its wheels where they install, static agrees with each runtime, na <= 3%`, () => {
+      const matrix = new SqliteMatrix(join(MATRICES, `${d.name}.sqlite`));
+      try {
+        assert.equal(matrix.distribution, d.distribution);
+        assert.ok(d.releases?.first && matrix.versions.some((v) => versionsEqual(v, d.releases!.first!)), `${d.name} ${d.releases?.first} is tracked`);
+        for (const v of matrix.versionInfo) {
+          const p = v.provenance as Record<string, string | undefined>;
+          const file = p.source === 'static' ? p.file : p.static_file;
+          if (p.source === 'static' || p.static_file) {
+            assert.match(String(file), /\.(tar\.gz|zip|whl|tar\.bz2|tgz)$/, `${v.version} names the file it was read from`);
+            assert.match(String(p.source === 'static' ? p.sha256 : p.static_sha256), /^[0-9a-f]{64}$/, `${v.version} names its sha256`);
+          }
+          if (p.source === 'venv-runtime') {
+            assert.match(String(p.packages), new RegExp(`(^| )${d.distribution.replace(/-/g, '[-_]')}==${v.version.replace(/\./g, '\\.')}( |$)`, 'i'), `${v.version}: its venv's packages`);
+            assert.ok(p.python_choice, `${v.version}: why that Python`);
+          }
+          const a = v.agreement;
+          if (a) {
+            assert.ok(a.name_agreeing / a.name_base >= 0.97, `${v.version}: names ${a.name_agreeing}/${a.name_base}`);
+            assert.ok(a.signature_agreeing / a.signature_base >= 0.95, `${v.version}: parameters ${a.signature_agreeing}/${a.signature_base}`);
+          }
+        }
+        const g = matrix.groundTruthCounts();
+        assert.ok(g.na / (g.present + g.absent + g.na) <= 0.03, `na share ${g.na}/${g.present + g.absent + g.na}`);
       } finally {
         matrix.close();
       }

@@ -296,6 +296,17 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         const primary = primaries[i]!;
         const provenance = { ...(primary.provenance ?? {}) };
         if (e.docs?.provenance?.commit) provenance.docs_commit = e.docs.provenance.commit;
+        // What makes the surfaces again where they are not committed: the published files they were read from
+        if (e.static && e.static !== primary && e.static.provenance?.file) {
+          provenance.static_file = e.static.provenance.file;
+          if (e.static.provenance.sha256) provenance.static_sha256 = e.static.provenance.sha256;
+          if (e.static.provenance.extractor) provenance.static_extractor = e.static.provenance.extractor;
+        }
+        if (e.docs?.provenance?.file) {
+          provenance.docs_file = e.docs.provenance.file;
+          if (e.docs.provenance.sha256) provenance.docs_sha256 = e.docs.provenance.sha256;
+        }
+        if (e.docs?.provenance?.release_commit) provenance.docs_release_commit = e.docs.provenance.release_commit;
         insertVersion.run(i + 1, e.version, i, provenance.source ?? 'unknown', JSON.stringify(sortKeys(provenance)), primary.python ?? null,
           e.docs ? 1 : 0, JSON.stringify(stats[i]), agreementSummaries[i] ? JSON.stringify(agreementSummaries[i]) : null);
       });
