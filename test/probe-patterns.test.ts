@@ -192,6 +192,83 @@ describe('members and functions made by code that runs at import time', () => {
   }
 });
 
+describe('members a class gets from a generic base and from a decorator factory', () => {
+  // pandas 2: DataFrameGroupBy(GroupBy[DataFrame]) inherits through a subscripted generic base; DatetimeIndex gets
+  // year, round, ... from @inherit_names([...], DatetimeArray), a factory whose decorator setattr()s each name.
+  const { runtime, static: st } = bothReaders('genlib', {
+    'genlib/__init__.py': '__version__ = "1.0"\nfrom .groupby import FrameGroupBy\nfrom .index import TimeIndex\n',
+    'genlib/groupby.py': [
+      'from typing import Generic, TypeVar',
+      'T = TypeVar("T")',
+      'class GroupBy(Generic[T]):',
+      '    def all(self, skipna=True):',
+      '        return None',
+      'class FrameGroupBy(GroupBy[int]):',
+      '    def agg(self, func=None):',
+      '        return None',
+      '',
+    ].join('\n'),
+    'genlib/extension.py': [
+      'def _inherit(name, delegate, cache=False):',
+      '    attr = getattr(delegate, name)',
+      '    if isinstance(attr, property):',
+      '        return property(lambda self: getattr(self._data, name))',
+      '    def method(self, *args, **kwargs):',
+      '        return attr(self._data, *args, **kwargs)',
+      '    return method',
+      'def inherit_names(names, delegate, cache=False, wrap=False):',
+      '    def wrapper(cls):',
+      '        for name in names:',
+      '            setattr(cls, name, _inherit(name, delegate, cache=cache))',
+      '        return cls',
+      '    return wrapper',
+      '',
+    ].join('\n'),
+    'genlib/index.py': [
+      'from .extension import inherit_names',
+      'class TimeArray:',
+      '    _fields = ["year", "month"]',
+      '    year = property(lambda self: 1)',
+      '    month = property(lambda self: 1)',
+      '    is_normalized = property(lambda self: True)',
+      '    def round(self, freq):',
+      '        return self',
+      '@inherit_names(TimeArray._fields + ["round"], TimeArray, wrap=True)',
+      '@inherit_names(["is_normalized"], TimeArray, cache=True)',
+      'class TimeIndex:',
+      '    pass',
+      '',
+    ].join('\n'),
+  });
+  for (const [name, surface] of [['runtime', runtime], ['static', st]] as const) {
+    test(`${name}: a subscripted generic base is the base`, () => {
+      assert.equal(params(surface.get('genlib.FrameGroupBy.all')), 'skipna');
+      assert.equal(params(surface.get('genlib.FrameGroupBy.agg')), 'func');
+    });
+    test(`${name}: the names a decorator factory's decorator sets are the class's`, () => {
+      for (const member of ['year', 'month', 'round', 'is_normalized']) assert.ok(surface.has(`genlib.TimeIndex.${member}`), member);
+      assert.ok(!surface.has('genlib.TimeIndex.tz'));
+    });
+  }
+});
+
+describe('Cython classes declared in a .pxd', () => {
+  // pandas' offsets.pyx: BaseOffset's `cdef readonly: int64_t n` is in offsets.pxd; Cython reads the attributes of
+  // a cdef class from there. Cython cannot run here: static reader only.
+  test("static: the public attributes the .pxd declares are the .pyx class's", () => {
+    const root = mkdtempSync(join(work, 'pxdlib-'));
+    mkdirSync(join(root, 'pxdlib'));
+    writeFileSync(join(root, 'pxdlib', '__init__.py'), '__version__ = "1.0"\nfrom ._offsets import Offset\n');
+    writeFileSync(join(root, 'pxdlib', '_offsets.pxd'), 'cpdef to_offset(object obj)\n\ncdef class Offset:\n    cdef readonly:\n        int n\n        bint normalize\n    cdef int hidden\n');
+    writeFileSync(join(root, 'pxdlib', '_offsets.pyx'), 'cdef class Offset:\n    """An offset."""\n    def __init__(self, n=1, normalize=False):\n        self.n = n\n    def rollback(self, dt):\n        return dt\n');
+    const r = spawnSync(PYTHON, [STATIC, 'pxdlib', '--source', root, '--version', '1.0'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const st = new Map((JSON.parse(r.stdout) as { apis: Api[] }).apis.map((a) => [a.path, a]));
+    for (const member of ['n', 'normalize', 'rollback']) assert.ok(st.has(`pxdlib.Offset.${member}`), member);
+    assert.ok(!st.has('pxdlib.Offset.hidden'));
+  });
+});
+
 describe('Cython parameters written as Python annotations', () => {
   // pandas' lib.pyx: `def is_bool(obj: object) -> bool` takes a parameter named obj, not one named object; a
   // memoryview type (`double[:] x`) is a C type before the name. Cython cannot run here: static reader only.

@@ -67,6 +67,7 @@ def _definition(data, name):
             "tag": st.get("tag", "v{version}"),
             "packageDir": st.get("package-dir"),
             "reexports": list(st.get("reexports", [])),
+            "requires": list(st.get("requires", [])),
         },
         "docs": None if dc is None else {
             "from": dc.get("from", "git"),

@@ -500,12 +500,41 @@ def _emit_docstring(logical, j, def_indent, out):
     return j
 
 
-def to_python_ast(text, path=None):
+def to_python_ast(text, path=None, pxd=None):
+    """The module's AST; ``pxd``: the text of its ``.pxd``, whose ``cdef class`` attribute declarations (``cdef
+    readonly: int64_t n``) belong to the classes of the same name here (Cython reads them from there)."""
     py, problems = to_python(text)
     try:
-        return ast.parse(py, filename=path or "<pyx>"), problems
+        tree = ast.parse(py, filename=path or "<pyx>")
     except SyntaxError:
-        pass
+        tree = _parse_block_by_block(py, path, problems)
+    if pxd:
+        _add_declared_attributes(tree, pxd)
+    return tree, problems
+
+
+def _add_declared_attributes(tree, pxd):
+    py = to_python(pxd)[0]
+    try:
+        declared = ast.parse(py)
+    except SyntaxError:
+        declared = _parse_block_by_block(py, "<pxd>", [])
+    attrs = {}
+    for node in declared.body:
+        if isinstance(node, ast.ClassDef):
+            attrs[node.name] = [t.id for st in node.body if isinstance(st, ast.Assign) for t in st.targets
+                                if isinstance(t, ast.Name)]
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and attrs.get(node.name):
+            have = {t.id for st in node.body if isinstance(st, ast.Assign) for t in st.targets if isinstance(t, ast.Name)}
+            have |= {st.name for st in node.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            for name in attrs[node.name]:
+                if name not in have:
+                    node.body.append(ast.parse("%s = property()" % name).body[0])
+    ast.fix_missing_locations(tree)
+
+
+def _parse_block_by_block(py, path, problems):
     # Drop top-level statements that do not parse, one at a time (multi-line strings kept whole).
     blocks = []
     cur = []
@@ -529,4 +558,4 @@ def to_python_ast(text, path=None):
             problems.append("Cython statement '%s' skipped: %s" % (b[0].strip()[:60], e.msg))
             continue
         kept.append(t)
-    return ast.parse("\n".join(kept) + "\n", filename=path or "<pyx>"), problems
+    return ast.parse("\n".join(kept) + "\n", filename=path or "<pyx>")

@@ -246,7 +246,8 @@ class Extractor(object):
             return None
         try:
             if state.kind == "pyx":
-                tree, problems = cython.to_python_ast(text, state.path)
+                pxd = self.read_text(state.path[:-4] + ".pxd") if state.path and state.path.endswith(".pyx") else None
+                tree, problems = cython.to_python_ast(text, state.path, pxd)
                 for p in problems:
                     self.note(state.name, p)
                 return tree

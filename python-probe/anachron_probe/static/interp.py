@@ -619,6 +619,8 @@ class Interp(object):
                     fv.overload_nodes = (getattr(prev, "overload_nodes", None) or [prev.node]) + [node]
                     if prev.method_kind and not fv.decorators:
                         fv.method_kind = prev.method_kind
+        if scope.local is not None:
+            fv.closure = scope.local
         value = self.decorate_function(fv, node.decorator_list, scope)
         scope.bind(node.name, value)
         self._stub_hide(scope, node.name, _type_check_only(node))
@@ -636,7 +638,13 @@ class Interp(object):
         cv = ClassValue(node, scope.module.name, qual, scope.module.source, scope.module)
         cv.doc = ast.get_docstring(node, clean=False)
         for b in node.bases:
-            cv.bases.append(self.eval(b, scope))
+            base = self.eval(b, scope)
+            if isinstance(b, ast.Subscript) and not isinstance(base, (ClassValue, ExternalValue)):
+                # class Frame(Base[T]): the generic alias's __mro_entries__ makes Base itself the base
+                origin = self.eval(b.value, scope)
+                if isinstance(origin, (ClassValue, ExternalValue)):
+                    base = origin
+            cv.bases.append(base)
         for kw in node.keywords:
             if kw.arg == "metaclass":
                 cv.metaclass = self.eval(kw.value, scope)
@@ -1738,31 +1746,67 @@ class Interp(object):
             except (Raise, Return):
                 decv = None
             self.x.knowledge.class_decorator(self, cv, decv, dec, scope)
+            if isinstance(dec, ast.Call) and isinstance(decv, FunctionValue):
+                self.install_by_decorator(cv, decv, dec, scope)
             if isinstance(decv, FunctionValue):
                 self.x.sigs.apply_library_decorator(cv, decv, dec, scope)
             elif isinstance(decv, PartialValue) and isinstance(decv.func, FunctionValue):
                 self.x.sigs.apply_library_decorator(cv, decv.func, dec, scope, partial=decv)
         return cv
 
+    def install_by_decorator(self, cv, factory, dec, scope):
+        """``@inherit_names(["year", "month"], DatetimeArray)``: a library decorator factory whose decorator sets
+        members on the class it decorates (``for name in names: setattr(cls, name, ...)``). The factory runs with
+        the call's arguments, then the decorator it returns with the class, installing as far as it is decided."""
+        if not self.x.in_library(factory.module or "") or any(isinstance(a, ast.Starred) for a in dec.args):
+            return
+        if any(k.arg is None for k in dec.keywords):
+            return
+        try:
+            args = [self.eval(a, scope) for a in dec.args]
+            keywords = {k.arg: self.eval(k.value, scope) for k in dec.keywords}
+        except (Raise, Return):
+            return
+        decorator = self.call_function_body(factory, args, keywords=keywords)
+        if not isinstance(decorator, FunctionValue) or decorator.closure is None:
+            return
+        saved = self.installing
+        self.installing = saved | {id(cv)}
+        try:
+            self._call_function_body(decorator, [cv])
+        finally:
+            self.installing = saved
+
     # -- function bodies (module __getattr__) -----------------------------------------------------------------
 
-    def call_function_body(self, fv, args, outcome=False):
+    def call_function_body(self, fv, args, outcome=False, keywords=None):
         """Run a library function with constant arguments; the value it returns, or None when undecided.
         ``outcome``: return ("value", v) / ("raise", exception name) / ("unknown", None) instead."""
-        r = self._call_function_body(fv, args)
+        r = self._call_function_body(fv, args, keywords)
         if outcome:
             return r
         return r[1] if r[0] == "value" else None
 
-    def _call_function_body(self, fv, args):
+    def _call_function_body(self, fv, args, keywords=None):
         node = fv.node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or fv.scope is None:
             return ("unknown", None)
         a = node.args
         params = [p.arg for p in list(getattr(a, "posonlyargs", [])) + list(a.args)]
-        local = {}
+        # a function defined in another function's body sees that body's names (its closure)
+        local = dict(fv.closure or {})
         for p, v in zip(params, args):
             local[p] = v
+        keywords = keywords or {}
+        defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
+        for p, d in list(zip(params, defaults)) + [(k.arg, d) for k, d in zip(a.kwonlyargs, a.kw_defaults)]:
+            if p in keywords:
+                local[p] = keywords[p]
+            elif p not in local and d is not None:
+                try:
+                    local[p] = self.eval(d, Scope(self, fv.scope))
+                except (Raise, Return):
+                    pass
         scope = Scope(self, fv.scope, local=local)
         self.depth += 1
         try:

@@ -304,10 +304,12 @@ def _requirements(extractor, files, library):
         dist = m.group(1).lower()
         out.add(import_name_of(dist))
     out.add(library)
-    # what the library re-exports is a dependency however its build declares it
+    # what the library re-exports, and what its file says every release needs, are dependencies however its
+    # build declares them
     definition = find(library)
     if definition and definition["static"]:
         out.update(definition["static"]["reexports"])
+        out.update(definition["static"].get("requires", []))
     return out
 
 

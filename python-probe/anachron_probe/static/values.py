@@ -39,6 +39,7 @@ class FunctionValue(Value):
         self.method_kind = None  # 'static' | 'class' | 'property' inside a class body
         self.signature_source = "inspect"
         self.stub_module = None  # ``.pyi`` text-sourced definition: signature source 'stub'
+        self.closure = None  # the names of the function body it was defined in (a dict), if any
 
     def kind(self):
         return "function"

@@ -32,6 +32,9 @@ export interface LibraryStatic {
   packageDir: string | null;
   /** Libraries whose names this one re-exports, read at the newest minor released before each release. */
   reexports: string[];
+  /** Import names every release needs at import time, beyond what its files declare (a build that computes its
+   *  install requirements: scikit-learn 0.24–1.1 reads them from sklearn/_min_dependencies.py). */
+  requires: string[];
 }
 
 export interface LibraryDocs {
@@ -189,7 +192,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     tagVersions: r.stringMap(rel, 'tag-versions', 'releases.'),
   };
 
-  const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports']);
+  const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports', 'requires']);
   let staticSource: LibraryStatic | null = null;
   if (st) {
     const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git', 'pypi'] as const, 'pypi');
@@ -199,7 +202,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     const tag = r.string(st, 'tag', 'static.') ?? 'v{version}';
     if (!tag.includes('{version}')) r.fail('static.tag', 'must contain {version}');
     if (from === 'pypi' && (st.repository !== undefined || st.tag !== undefined)) r.fail('static.from', 'releases read from the package index have no repository or tag');
-    staticSource = { from, repository, tag, packageDir: r.string(st, 'package-dir', 'static.'), reexports: r.strings(st, 'reexports', 'static.') };
+    staticSource = { from, repository, tag, packageDir: r.string(st, 'package-dir', 'static.'), reexports: r.strings(st, 'reexports', 'static.'), requires: r.strings(st, 'requires', 'static.') };
   }
   if (releases && !staticSource && !data.runtime) r.fail('releases', 'needs a [static] or [runtime] section to read them from');
 
