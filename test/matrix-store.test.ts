@@ -10,6 +10,7 @@ import { decideState } from '../server/src/store/cell-state.js';
 import { openMatrixCatalog } from '../server/src/store/catalog.js';
 import { buildMatrix } from '../server/src/store/matrix-builder.js';
 import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
+import { stateAt } from '../server/src/core/version-state.js';
 import { readSurfaceFile } from '../server/src/store/surface.js';
 import type { DocsSurface } from '../server/src/store/docs-surface.js';
 import { readEvidenceFolder, type VersionEvidence } from '../server/src/store/version-evidence.js';
@@ -71,6 +72,19 @@ describe('matrix builder', () => {
     buildMatrix(surfaces, a, { builtAt: '2026-01-01' });
     buildMatrix([...surfaces].reverse(), b, { builtAt: '2026-01-01' });
     assert.ok(readFileSync(a).equals(readFileSync(b)));
+  });
+
+  test('a patch release left out for having a tracked release\'s surface is answered for as that release', () => {
+    const file = join(tmp(), 'lib.sqlite');
+    // 1.9.1 and 1.9.2 read like 1.9.0 (the planner left them out); 1.9.5 was never read
+    buildMatrix(surfaces, file, { builtAt: '2026-01-01', sameSurface: { '1.9.1': '1.9.0', '1.9.2': '1.9.0', '1.9.3': '1.8.0', '1.10.0': '1.9.0' } });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(Object.fromEntries(m.sameSurface), { '1.9.1': '1.9.0', '1.9.2': '1.9.0' }, 'only releases that are not built, mapped to built ones');
+    const g = m.lookup('lib.g')!;
+    assert.deepEqual(stateAt(g, '1.9.2', m.versions), { version: '1.9.2', state: 'absent', basis: 'tracked', cell: g.versions[0]!, neighbours: [] });
+    // between 1.9.0 (absent) and 1.10.0 (present), unread: unknown
+    assert.equal(stateAt(g, '1.9.5', m.versions).state, 'unknown');
+    m.close();
   });
 
   test('refuses mixed libraries and duplicate versions', () => {

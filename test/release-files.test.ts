@@ -125,7 +125,9 @@ describe('releases from a package index', () => {
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /relib 1\.0\.1 .* same surface as 1\.0\.0: left out/);
     assert.match(r.stdout, /relib 1\.0\.2 .* kept: differs from 1\.0\.0 \(\+1 -0 paths/);
-    assert.deepEqual(readdirSync(out).sort(), ['relib-1.0.0.static.json.gz', 'relib-1.0.2.static.json.gz', 'relib-1.1.0.static.json.gz']);
+    assert.deepEqual(readdirSync(out).sort(), ['relib-1.0.0.static.json.gz', 'relib-1.0.2.static.json.gz', 'relib-1.1.0.static.json.gz', 'relib.same-surface.json']);
+    // what the matrix answers for 1.0.1 with
+    assert.deepEqual(JSON.parse(readFileSync(join(out, 'relib.same-surface.json'), 'utf8')), { '1.0.1': '1.0.0' });
     assert.deepEqual(paramsOf(readGz(join(out, 'relib-1.0.2.static.json.gz')), 'relib.extra'), []);
     const s110 = readGz(join(out, 'relib-1.1.0.static.json.gz'));
     assert.deepEqual(paramsOf(s110, 'relib.scale'), ['x', 'by']);

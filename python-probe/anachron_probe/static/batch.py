@@ -31,6 +31,7 @@ from . import EXTRACTOR_VERSION
 from .cli import build_surface, encode, extract, write
 from .external import ExternalSurface
 from .source import GitTree
+from ..releases.index import release_key
 
 _RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")  # a --minors bound: 2.2 is 2.2.0 (Django's minors)
@@ -192,6 +193,16 @@ class Batch(object):
         if self.cache_dir:
             os.makedirs(self.cache_dir, exist_ok=True)
 
+    def write_same_surface(self, same_surface):
+        """LIB.same-surface.json beside the surfaces: the patch releases left out because their surface is a kept
+        release's (the matrix answers for them as for that release)."""
+        path = _same_surface_path(self.args.out_dir, self.library)
+        text = json.dumps(dict(sorted(same_surface.items(), key=lambda kv: release_key(kv[0]) or (0, 0, 0))), indent=1) + "\n"
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+
     def out_path(self, tag, directory=None):
         version = self.releases.version_of(tag)
         return os.path.join(directory or self.args.out_dir, "%s-%s.static.json.gz" % (self.library, version))
@@ -301,6 +312,7 @@ class Batch(object):
         # minor releases first: the patch releases (and any other tags) read for their target Python
         chosen.sort(key=lambda t: (self.tags.get(t, ((0, 0, 0), 0))[0][2] != 0, self.tags.get(t, ((0, 0, 0), 0))[0]))
         kept_patches = []
+        same_surface = {}  # left-out patch release -> the kept release whose surface it has
         failed = []
         for tag in chosen:
             try:
@@ -349,12 +361,18 @@ class Batch(object):
                         if os.path.exists(out) and out != scratch:
                             os.remove(out)
                         self.line(tag, surface, seconds, status, "same surface as %s: left out" % base)
+                        same_surface[self.releases.version_of(tag)] = self.releases.version_of(base)
+            self.write_same_surface(same_surface)
         print("%s: %d tags, patch releases kept: %s" % (self.library, len(chosen) + len(kept_patches),
                                                          " ".join(kept_patches) or "none"))
         if failed:
             print("%s: failed: %s" % (self.library, " ".join(failed)))
             return 1
         return 0
+
+
+def _same_surface_path(out_dir, library):
+    return os.path.join(out_dir, "%s.same-surface.json" % library)
 
 
 def _extract_with(library, tree, version, external, target=None, package_dir=None):

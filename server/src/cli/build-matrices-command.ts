@@ -1,6 +1,6 @@
 // `anachron build-matrices [LIBRARY…] [--surfaces DIR] [--out DIR] [--distribution LIB=DIST]…`: the surfaces of
 // each library -> LIBRARY.sqlite (its distribution from libraries/LIBRARY.toml), the static-vs-runtime disagreement lists, and matrices/README.md.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMatrix } from '../store/matrix-builder.js';
@@ -39,9 +39,18 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
     const started = Date.now();
     const evidence = readEvidenceFolder(dir, (name, i, n) => err(`[${library} ${i + 1}/${n}] reading ${name}`));
     if (evidence.length === 0) throw new UsageError(`no runtime or static surfaces in ${dir}`);
+    // the patch releases the release planner left out because their surface is a kept one's
+    const sameFile = join(dir, `${library}.same-surface.json`);
+    let sameSurface: Record<string, string> | undefined;
+    try {
+      sameSurface = existsSync(sameFile) ? (JSON.parse(readFileSync(sameFile, 'utf8')) as Record<string, string>) : undefined;
+    } catch (e) {
+      throw new UsageError(`${sameFile}: not a release -> release JSON object (${(e as Error).message}); rerun the static step to write it again`);
+    }
     const result = buildMatrix(evidence, join(outDir, `${library}.sqlite`), {
       distribution: distributions.get(library) ?? bundledLibraryDefinitions().distributionOf(library),
       builtAt: buildDate(),
+      sameSurface,
       onProgress: (m) => err(m),
     });
     if (result.agreements.size > 0) {

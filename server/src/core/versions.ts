@@ -45,6 +45,16 @@ export type Placement =
   | { kind: 'exact'; index: number }
   | { kind: 'between'; below: number | null; above: number | null };
 
+// Releases a matrix answers for as for a tracked one: patch releases whose surface the release planner found
+// identical to a tracked release's and left out (matrix meta same_surface). Keyed by the tracked array.
+const sameSurfaces = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
+
+/** Declares that each key of `same` (a release) has the surface of the tracked release it maps to. */
+export function declareSameSurfaces(tracked: readonly string[], same: ReadonlyMap<string, string>): void {
+  sameSurfaces.set(tracked, same);
+  placements.delete(tracked);
+}
+
 // A matrix's tracked versions are one array for its lifetime and the checker asks for the same few pins again and
 // again: placements are remembered per array (PEP 440 parsing dominated the checker's profile).
 const placements = new WeakMap<readonly string[], Map<string, Placement>>();
@@ -58,6 +68,11 @@ export function placeVersion(version: string, tracked: readonly string[]): Place
 }
 
 function computePlacement(version: string, tracked: readonly string[]): Placement {
+  for (const [release, as] of sameSurfaces.get(tracked) ?? []) {
+    if (compareVersions(release, version) !== 0) continue;
+    const index = tracked.findIndex((t) => compareVersions(t, as) === 0);
+    if (index >= 0) return { kind: 'exact', index };
+  }
   let below: number | null = null;
   for (let i = 0; i < tracked.length; i++) {
     const c = compareVersions(tracked[i]!, version);

@@ -19,7 +19,7 @@ function num(n: number | undefined): string {
 function provenanceText(v: VersionInfo): string {
   const p = v.provenance;
   if (p.debian_suite) return `Debian ${p.debian_suite} ${p.debian_version ?? ''}`.trim();
-  if (p.source === 'venv-runtime') return `venv, Python ${p.python ?? '?'}${p.dependencies_before ? `, dependencies published by ${p.dependencies_before.slice(0, 10)}` : ''}`;
+  if (p.source === 'venv-runtime') return `venv, Python ${v.python ?? p.python ?? '?'}${p.constrained ? `, ${p.constrained}` : ''}`;
   if (p.tag) return `${p.repository ?? ''} ${p.tag}${p.commit ? ` @ ${p.commit.slice(0, 10)}` : ''}`.trim();
   return Object.entries(p).filter(([k]) => k !== 'source').map(([k, val]) => `${k}=${val}`).join(', ');
 }
@@ -82,6 +82,10 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
         `Compared with the paper's Table 9 (${num(paper.apis)} APIs, ${num(paper.signatures)} signatures over the 10 most-used versions): ` +
           `${num(g.apis)} APIs (${Math.round((100 * g.apis) / paper.apis)}%) and ${num(g.signatures)} signatures (${Math.round((100 * g.signatures) / paper.signatures)}%) over ${range}; ${rows}.`,
       );
+    }
+    if (m.sameSurface.size > 0) {
+      const same = [...m.sameSurface].map(([release, as]) => `${release} (= ${as})`).join(', ');
+      lines.push('', `Patch releases read and left out because their surface is a tracked one's (answered for as that version): ${same}.`);
     }
     lines.push('', '| version | evidence | provenance | APIs | callables | with signature | inspect / docstring / stub / static | signatures changed | documented | documented ∧ resolved | documented only (na) | resolved only |');
     lines.push('|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|');

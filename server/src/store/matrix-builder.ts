@@ -22,6 +22,8 @@ export interface BuildOptions {
   distribution?: string;
   /** Date recorded as the build date. */
   builtAt: string;
+  /** Left-out release -> the built version whose surface it has (the release planner's LIB.same-surface.json). */
+  sameSurface?: Record<string, string>;
   onProgress?: (message: string) => void;
 }
 
@@ -331,6 +333,9 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         ['paths_seen', String(allPaths.length)],
         ['shared_subtrees', String(sharing.aliased)],
       ];
+      const built = new Set(evidence.map((e) => e.version));
+      const same = Object.entries(options.sameSurface ?? {}).filter(([release, as]) => built.has(as) && !built.has(release));
+      if (same.length > 0) meta.push(['same_surface', JSON.stringify(Object.fromEntries(same))]);
       const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       for (const [k, v] of meta) insertMeta.run(k, v);
     });

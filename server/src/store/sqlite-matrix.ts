@@ -6,6 +6,7 @@ import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
 import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { decideState } from './cell-state.js';
+import { declareSameSurfaces } from '../core/versions.js';
 import { MATRIX_SCHEMA_VERSION, stateSql } from './schema.js';
 import type { SqlDatabase, SqliteDriver, SqlStatement } from './sqlite/database.js';
 import { sqlite } from './sqlite/driver.js';
@@ -47,6 +48,8 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   readonly versions: readonly string[];
   readonly versionInfo: readonly VersionInfo[];
   readonly meta: Readonly<Record<string, string>>;
+  /** Releases not tracked because their surface is a tracked version's (answered for as that version). */
+  readonly sameSurface: ReadonlyMap<string, string>;
   private readonly db: SqlDatabase;
   private readonly cache = new Map<string, ApiHistory | undefined>();
   private readonly unresolved: Set<string>;
@@ -82,6 +85,8 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
       }[];
       if (rows.length === 0) throw new Error('matrix has no versions');
       this.versions = rows.map((r) => r.version);
+      this.sameSurface = new Map(Object.entries(meta.same_surface ? (JSON.parse(meta.same_surface) as Record<string, string>) : {}));
+      declareSameSurfaces(this.versions, this.sameSurface);
       this.versionInfo = rows.map((r) => ({
         version: r.version, source: r.source, provenance: JSON.parse(r.provenance), python: r.python, hasDocs: r.has_docs === 1,
         stats: JSON.parse(r.stats), agreement: r.agreement ? JSON.parse(r.agreement) : null,
