@@ -75,6 +75,21 @@ describe('migration notes from the matrices', () => {
     assert.match(n.text, /`si\.simps` \(scipy\.integrate\.simps\) is not in scipy 1\.17\.1/);
   });
 
+  test('qiskit: a method follows its class to the replacement without a note of its own; a same-name hint keeps the kind', () => {
+    const code = "from qiskit.quantum_info import OneQubitEulerDecomposer\n\ndef zyz(u):\n    return OneQubitEulerDecomposer('ZYZ').angles_and_phase(u)\n";
+    const n = notes(code, 'qiskit', '0.43.3', '1.3.0');
+    assert.deepEqual(n.items.map((i) => [i.line, i.api, i.replacement]), [[1, 'qiskit.quantum_info.OneQubitEulerDecomposer', 'qiskit.synthesis.OneQubitEulerDecomposer']]);
+    assert.equal(
+      applyMigrationNotes(code, n.text),
+      "from qiskit.synthesis import OneQubitEulerDecomposer\n\ndef zyz(u):\n    return OneQubitEulerDecomposer('ZYZ').angles_and_phase(u)\n",
+    );
+    // qiskit.execute is gone at 1.3.0; GenericPass.execute, a method of that name, is no hint for a function.
+    const run = notes('from qiskit import execute\n\ndef counts(qc, backend):\n    return execute(qc, backend).result().get_counts()\n', 'qiskit', '0.43.3', '1.3.0');
+    const execute = run.items.find((i) => i.api === 'qiskit.execute')!;
+    assert.equal(execute.replacement, null);
+    assert.match(run.text, /`execute` \(qiskit\.execute\) is not in qiskit 1\.3\.0\. It exists in qiskit [^\n]+\. No replacement is known in the matrices\.$/m);
+  });
+
   test('spelling a replacement like the code spells the API', () => {
     assert.equal(spellLike('np.trapz', 'numpy.trapz', 'numpy.trapezoid'), 'np.trapezoid');
     assert.equal(spellLike('np.linalg.norm', 'numpy.linalg.norm', 'numpy.linalg.vector_norm'), 'np.linalg.vector_norm');

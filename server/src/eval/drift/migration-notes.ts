@@ -185,9 +185,14 @@ export function migrationNotes(input: MigrationInput): MigrationNotes {
       newKeywords,
     });
   }
+  // A member that only follows its class to the class's replacement (qiskit.quantum_info.OneQubitEulerDecomposer
+  // .angles_and_phase → qiskit.synthesis.OneQubitEulerDecomposer.angles_and_phase) is fixed by the class's note; a note
+  // of its own would ask to import a method from a class.
+  const implied = (item: MigrationItem) => item.kind === 'api' && item.replacement !== null && items.some((owner) => owner !== item && owner.kind === 'api' && owner.replacement !== null && item.api.startsWith(`${owner.api}.`) && item.replacement === owner.replacement + item.api.slice(owner.api.length));
+  const flagged = new Set(items.map((i) => i.api));
+  for (let i = items.length - 1; i >= 0; i--) if (implied(items[i]!)) items.splice(i, 1);
   // Calls that work at both versions but whose signature changed between them (a default, a parameter added or
   // removed): the code may behave differently, which the execution shows and the notes can explain.
-  const flagged = new Set(items.map((i) => i.api));
   for (const ref of findApiReferences(tree)) {
     if (!ref.call || ref.prefixes.length === 0) continue;
     const api = ref.prefixes[ref.prefixes.length - 1]!.path;
