@@ -121,8 +121,8 @@ function parseArgs(argv: string[]): Args {
 // ---------------------------------------------------------------------------------------------------------------
 // Environments
 
-/** Which warnings make a passing run a soft fail: DeprecationWarning (the paper's rule, the drift suite's), or the
- *  whole family (with PendingDeprecationWarning and FutureWarning). */
+/** Which warnings make a passing run a soft fail: DeprecationWarning (the paper's rule), or the
+ *  whole family (with PendingDeprecationWarning and FutureWarning, as the drift suite's sandbox counts them). */
 export type SoftRule = 'deprecation' | 'deprecation-family';
 
 export interface Environment {
