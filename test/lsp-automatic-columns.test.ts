@@ -79,6 +79,8 @@ describe('automatic columns in the editor', () => {
       assert.deepEqual(records.columns.map((c) => c.version), ['1.0.0', '1.1.0', '1.2.0', '3.0.0']);
       const pins = (await session.connection.sendRequest('anachron/pins', { uri: uri(file) })) as PinsResult;
       assert.deepEqual(pins.coverage.map((e) => `${e.library} ${e.state}`), ['toylib checked']);
+      const hover = (await session.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(file) }, position: { line: 1, character: 9 } })) as { contents: { value: string } };
+      assert.match(hover.contents.value, /Your column: 1\.0\.0 from toylib-1\.0\.0-py3-none-any\.whl from http:\/\/127\.0\.0\.1:\d+\/simple \(sha256 [0-9a-f]{12}\)\./);
     } finally {
       await session.close();
     }

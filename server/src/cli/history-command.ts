@@ -1,6 +1,7 @@
 // `anachron history API… [--format text|json] [--user-matrices DIR]`: what the matrix says about APIs, version by version.
 import { parseArgs } from 'node:util';
 import type { Signature } from '../core/api-model.js';
+import { describeColumnSource } from '../core/column-source.js';
 import { bands } from '../core/hover.js';
 import { COLUMN_OPTIONS, openCatalogFor } from './column-options.js';
 import { UsageError } from './usage-error.js';
@@ -10,13 +11,6 @@ export interface JsonHistory {
   library: string;
   kind: string | null;
   versions: { version: string; state: 'present' | 'absent' | 'unknown'; signature: Signature | null; provenance?: Record<string, string> }[];
-}
-
-/** Where a column of the user's store came from, for people: "toylib-2.1.0-py3-none-any.whl from URL (sha256 …)". */
-export function describeColumnSource(provenance: Record<string, string>): string {
-  if (provenance.file) return `${provenance.file} from ${provenance.index ?? 'a package index'}${provenance.sha256 ? ` (sha256 ${provenance.sha256.slice(0, 12)})` : ''}`;
-  if (provenance.python) return `probed in ${provenance.python}`;
-  return Object.entries(provenance).map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
 export function runHistory(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
@@ -43,7 +37,7 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
         kind: history?.kind ?? null,
         versions: matrix.versions.map((version, i) => {
           const cell = history?.versions[i];
-          const mine = catalog.userVersionsOf(matrix.library).includes(version) ? catalog.provenanceOf(matrix.library, version) : undefined;
+          const mine = catalog.userColumnSource(matrix.library, version);
           return { version, state: cell?.state ?? 'absent', signature: cell?.signature ? { parameters: cell.signature.parameters } : null, ...(mine ? { provenance: mine } : {}) };
         }),
       };

@@ -60,7 +60,8 @@ const PYTHONS = process.platform === 'win32' ? ['python', 'python3', 'py'] : ['p
 /** Runs under the user's own environment (a pyenv shim needs it), asked nothing but its version. */
 function isPython38(command: string): Promise<boolean> {
   return new Promise((done) => {
-    execFile(command, ['-c', 'import sys; print(sys.version_info >= (3, 8))'], { timeout: 15_000, windowsHide: true }, (error, stdout) => done(!error && stdout.trim() === 'True'));
+    // A generous limit: a pyenv shim on a busy machine can take seconds to answer.
+    execFile(command, ['-c', 'import sys; print(sys.version_info >= (3, 8))'], { timeout: 60_000, windowsHide: true }, (error, stdout) => done(!error && stdout.trim() === 'True'));
   });
 }
 
@@ -119,9 +120,10 @@ export class ColumnService {
     let deps: ColumnDeps;
     let releases: Release[];
     try {
-      deps = await this.deps(options);
-      const project = await deps.client.project(distribution, { version: requirement.exactVersion ?? undefined, signal: options.signal });
+      // The index first: a distribution or version it lacks is said as such, whatever the interpreter.
+      const project = await this.client(options.config).project(distribution, { version: requirement.exactVersion ?? undefined, signal: options.signal });
       releases = project.releases;
+      deps = await this.deps(options);
     } catch (e) {
       if (e instanceof IndexError && e.kind === 'cancelled') throw e;
       outcome.errors.push((e as Error).message);

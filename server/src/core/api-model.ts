@@ -76,6 +76,8 @@ export interface LibraryMatrix {
 export interface MatrixCatalog {
   forImportRoot(root: string): LibraryMatrix | undefined;
   libraries(): readonly LibraryMatrix[];
+  /** Where a column of the user's own matrices came from (index, file, sha256; or python), when it is one. */
+  userColumnSource?(library: string, version: string): Record<string, string> | undefined;
 }
 
 export function acceptsKeyword(signature: Signature, keyword: string): boolean {

@@ -3,6 +3,7 @@
 import { formatSignature, type ApiHistory, type Signature } from './api-model.js';
 import type { CheckContext } from './checker.js';
 import { normalizeDistributionName } from './library-names.js';
+import { describeColumnSource } from './column-source.js';
 import { describeOrigin } from './pins.js';
 import type { ApiReference } from './python/references.js';
 import type { SourcePosition, SourceRange } from './source-range.js';
@@ -134,6 +135,9 @@ export function hoverFor(refs: readonly ApiReference[], pos: SourcePosition, ctx
     const newest = [...history.versions].reverse().find((c) => c.signature);
     if (newest?.signature) lines.push(`${newest.version}: \`${formatSignature(short, newest.signature)}\``);
   }
+  // Columns the user's own matrices hold for the pinned versions: where they came from.
+  const sources = [...pinned].map((v) => [v, ctx.catalog.userColumnSource?.(matrix.library, v)] as const).filter((x): x is readonly [string, Record<string, string>] => x[1] !== undefined);
+  if (sources.length) lines.push('', `Your column${sources.length === 1 ? '' : 's'}: ${sources.map(([v, p]) => `${v} from ${describeColumnSource(p)}`).join('; ')}.`);
   const doc = [...history.versions].reverse().find((c) => c.doc)?.doc;
   if (doc) lines.push('', doc);
   return { markdown: lines.join('\n'), range: target.range };

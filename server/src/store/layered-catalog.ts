@@ -80,6 +80,7 @@ export interface LayeredCatalog extends LoadedCatalog {
   userVersionsOf(library: string): readonly string[];
   /** Where a version column came from (index, file, sha256; or the interpreter), the user's before the bundled. */
   provenanceOf(library: string, version: string): Record<string, string> | undefined;
+  userColumnSource(library: string, version: string): Record<string, string> | undefined;
   /** Reads the user's folders again (a column landed). */
   reopenUser(): void;
   /** Closes the user's matrices (before their files are replaced) until reopenUser(). */
@@ -136,6 +137,13 @@ export function openLayeredCatalog(bundledFolder: string, userFolders: string | 
         if (info) return info.provenance;
       }
       return versionInfoOf(bundled.forImportRoot(library)).find((v) => versionsEqual(v.version, version))?.provenance;
+    },
+    userColumnSource(library, version) {
+      for (const u of [...users].reverse()) {
+        const info = versionInfoOf(u?.forImportRoot(library)).find((v) => versionsEqual(v.version, version));
+        if (info) return info.provenance;
+      }
+      return undefined;
     },
     reopenUser() {
       // Cheap: matrices are opened lazily, so reopening costs a listing of each folder.
