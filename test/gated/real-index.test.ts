@@ -13,10 +13,15 @@ const GATED = process.env.ANACHRON_GATED === '1';
 const SKIP = GATED ? false : 'set ANACHRON_GATED=1 to fetch real releases from the package index pip is configured for';
 
 describe('real releases from the configured package index', { skip: SKIP, timeout: 30 * 60_000 }, () => {
-  const home = mkdtempSync(join(tmpdir(), 'anachron-real-index-'));
-  // ANACHRON_REAL_INDEX_CACHE keeps the downloads between runs (the columns are made again each run).
-  const env = { ANACHRON_USER_MATRICES: join(home, 'matrices'), ANACHRON_CACHE: process.env.ANACHRON_REAL_INDEX_CACHE ?? join(home, 'cache'), ANACHRON_OFFLINE: '' };
-  after(() => rmSync(home, { recursive: true, force: true }));
+  // ANACHRON_REAL_INDEX_HOME keeps the downloads and columns between runs (a column made before is not made again).
+  const kept = process.env.ANACHRON_REAL_INDEX_HOME;
+  const home = kept ?? mkdtempSync(join(tmpdir(), 'anachron-real-index-'));
+  const env = { ANACHRON_USER_MATRICES: join(home, 'matrices'), ANACHRON_CACHE: join(home, 'cache'), ANACHRON_OFFLINE: '' };
+  const projects: string[] = [];
+  after(() => {
+    for (const p of projects) rmSync(p, { recursive: true, force: true });
+    if (!kept) rmSync(home, { recursive: true, force: true });
+  });
 
   test('fetch requests, attrs and two pandas releases, then check real code at each pin', async (t) => {
     const fetched = await runCliAsync(['matrix', 'fetch', 'requests==2.31.0', 'attrs==23.1.0', 'pandas==1.5.3', 'pandas==2.0.3', '--no-newest'], undefined, env);
@@ -27,7 +32,8 @@ describe('real releases from the configured package index', { skip: SKIP, timeou
     // another top-level package yet, so it is left out (said on stderr) and `attr` is the column.
     assert.match(fetched.stdout, /^attrs 23\.1\.0: attr(, attrs)? from /m);
 
-    const dir = mkdtempSync(join(home, 'project-'));
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-real-project-'));
+    projects.push(dir);
     writeFileSync(join(dir, 'requirements.txt'), 'requests==2.31.0\nattrs==23.1.0\npandas==2.0.3\n');
     writeFileSync(
       join(dir, 'app.py'),
@@ -41,9 +47,9 @@ describe('real releases from the configured package index', { skip: SKIP, timeou
         '    x: int',
         '',
         'r = requests.get("https://example.org", timeout=3)',
-        'df = pd.DataFrame({"a": [1]})',
-        'df = df.append(df)',
-        'df.map(str)',
+        'frame = pd.DataFrame({"a": [1]})',
+        'both = frame.append(frame)',
+        'mapped = frame.map(str)',
         'pd.read_csv("x.csv", dtype_backend="pyarrow")',
         '',
       ].join('\n'),
