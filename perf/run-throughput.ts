@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunConfig } from '../server/src/eval/runs/config.js';
-import { executeRun } from '../server/src/eval/runs/run.js';
-import { syntheticSamples } from '../server/src/eval/runs/synthetic.js';
+import type { RunConfig } from '../server/src/eval/suites.js';
+import { executeRun } from '../server/src/eval/libevobench/run.js';
+import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 
 async function main(): Promise<void> {
   const samples = Number(process.argv[2] ?? 5000);

@@ -12,9 +12,9 @@ import { performance } from 'node:perf_hooks';
 import { formatSignature, type Parameter } from '../server/src/core/api-model.js';
 import type { GroundTruthHistory } from '../server/src/core/ground-truth.js';
 import { seededRandom } from '../server/src/eval/local-server/faults.js';
-import { BENCH_LEVELS, renderPrompt, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
-import type { RunConfig } from '../server/src/eval/runs/config.js';
-import type { BenchSample } from '../server/src/eval/runs/samples.js';
+import { LIBEVOBENCH_IDENTITY } from '../server/src/eval/libevobench/config.js';
+import { BENCH_LEVELS, renderPrompt, type LibEvoBenchSample, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
+import type { RunConfig } from '../server/src/eval/suites.js';
 import { RunStore, type ResultRecord } from '../server/src/eval/runs/store.js';
 import { matrixSource, scoreRunDatabase, writeRunReport } from '../server/src/eval/libevobench/reports/run-report.js';
 import { aggregateResults } from '../server/src/eval/libevobench/scoring/aggregate.js';
@@ -46,7 +46,7 @@ function main(): void {
   const otherVersionOnly = matrix.versions.map((_, i) => histories.filter((h) => h.versions[i]!.state !== 'present' && h.versions.some((c) => c.state === 'present')).map((h) => h.api));
 
   // ---- the simulated run ----
-  const entries: { sample: BenchSample; result: ResultRecord }[] = [];
+  const entries: { sample: LibEvoBenchSample; result: ResultRecord }[] = [];
   for (let n = 0; n < count; n++) {
     const { h, i, c } = pick(cells);
     const version = matrix.versions[i]!;
@@ -104,7 +104,7 @@ function main(): void {
   let records = [] as ReturnType<typeof scoreEntry>[];
   for (let r = 0; r < runs; r++) {
     const lookup = new TruthLookup(source); // a fresh memo each run: matrix lookups are part of the cost
-    [records, scoring[r]] = time(() => entries.map((e, k) => scoreEntry(e.sample, e.result, k, lookup)));
+    [records, scoring[r]] = time(() => entries.map((e, k) => scoreEntry(e.sample as LibEvoBenchSample, e.result, k, lookup)));
     plain[r] = time(() => aggregateResults(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 }, { label: 'bench' }))[1];
     withCis[r] = time(() => aggregateResults(records, DEFAULT_SCORING_OPTIONS, { label: 'bench' }))[1];
   }
@@ -121,7 +121,7 @@ function main(): void {
   try {
     const database = join(dir, 'run.sqlite');
     const config: RunConfig = { suite: 'bench', libraries: ['numpy'], tasks: ['API-C', 'API-I', 'SR'], levels: [...BENCH_LEVELS], model: { provider: 'builtin', model: 'constant' }, seed: 1 };
-    const store = RunStore.open(database, { config });
+    const store = RunStore.open(database, { config, identity: LIBEVOBENCH_IDENTITY });
     store.registerSamples(entries.map((e) => e.sample), new Map(entries.map((e, k) => [e.sample.id, k])));
     const session = store.beginSession('bench:simulated', count);
     store.transaction(() => {

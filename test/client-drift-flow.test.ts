@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, envAddArgs, environmentCreationConfirmation, missingDriftEnvironments, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/eval/run-flow.js';
-import { validateRunConfig } from '../server/src/eval/runs/config.js';
+import { validateRunConfig } from '../server/src/eval/suites.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
 import { compareVersions, versionsEqual } from '../server/src/core/versions.js';
 import { bundledTaskLibraries, readTaskFile } from '../server/src/eval/drift/task-files.js';

@@ -23,7 +23,7 @@ import {
   type PlanInput,
 } from '../client/src/eval/run-flow.js';
 import type { VscodeLmModelConfig } from '../server/src/eval/models/config.js';
-import { runIdentity, validateRunConfig } from '../server/src/eval/runs/config.js';
+import { runIdentity, validateRunConfig } from '../server/src/eval/suites.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
 
 const numpy: LibraryChoice = { library: 'numpy', versions: ['1.19.5', '1.24.2', '2.2.4', '2.4.6'], source: 'bundled' };

@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { childEnvironment, mapLanguageModelError, planRun, type LibraryChoice, type PlanInput } from '../client/src/eval/run-flow.js';
-import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
+import { BuiltinProvider } from '../server/src/eval/builtin-models.js';
 import { IpcModelProvider, ipcModelConfig, serveModelOverIpc, type ModelHandler } from '../server/src/eval/models/ipc-provider.js';
 import { startLocalModelServer } from '../server/src/eval/local-server/server.js';
 import { isAbortError, ModelError, type CompletionRequest } from '../server/src/eval/models/provider.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
 import { RunStore, type ResultRecord } from '../server/src/eval/runs/store.js';
-import { syntheticSamples } from '../server/src/eval/runs/synthetic.js';
+import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 import { REPO_ROOT, runCli } from './support/cli.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');

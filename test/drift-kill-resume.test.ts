@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
+import { BuiltinProvider } from '../server/src/eval/builtin-models.js';
 import type { ModelProvider } from '../server/src/eval/models/provider.js';
 import { readDriftRun } from '../server/src/eval/drift/report-files.js';
 import { executeDriftRun, type Executor } from '../server/src/eval/drift/run.js';

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { listMatrixApis } from '../server/src/eval/models/matrix-listing.js';
-import { migrationNotes, spellLike, type MigrationNotes } from '../server/src/eval/drift/migration-notes.js';
+import { listMatrixApis } from '../server/src/store/api-listing.js';
+import { migrationNotes, spellLike, type MigrationNotes } from '../server/src/knowledge/migration-notes.js';
 import { extractPythonCode, generationPrompt, parseRepairPrompt, repairPrompt } from '../server/src/eval/drift/prompts.js';
 import { applyMigrationNotes, dropKeyword, DriftReferenceModel, newestSolution, solutionFor } from '../server/src/eval/drift/reference-models.js';
 import { loadPythonParser, type PythonParser } from '../server/src/parser/python-parser.js';

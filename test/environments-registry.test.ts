@@ -23,7 +23,7 @@ import {
   RegistryError,
   versionMatches,
 } from '../server/src/environments/registry.js';
-import { UsageError } from '../server/src/cli/usage-error.js';
+import { InputError } from '../server/src/core/errors.js';
 
 const PYTHON = process.env.ANACHRON_SANDBOX_PYTHON ?? '/usr/bin/python3';
 const SKIP = existsSync(PYTHON) ? false : `${PYTHON} not found`;
@@ -52,7 +52,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
     const code = await runEnv(args, (s) => out.push(s), (s) => err.push(s));
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
   } catch (e) {
-    if (e instanceof UsageError) return { code: 2, stdout: out.join('\n'), stderr: [...err, e.message].join('\n') };
+    if (e instanceof InputError) return { code: 2, stdout: out.join('\n'), stderr: [...err, e.message].join('\n') };
     throw e;
   }
 }

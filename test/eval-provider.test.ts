@@ -3,7 +3,7 @@
 // limit holds, cancellation is not a failure.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
+import { BuiltinProvider } from '../server/src/eval/builtin-models.js';
 import { ConcurrencyLimiter } from '../server/src/eval/models/limiter.js';
 import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from '../server/src/eval/models/openai-compatible.js';
 import { isAbortError, ModelError, type ModelErrorKind } from '../server/src/eval/models/provider.js';

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { ConfigError, modelConfigLabel, modelIdentity, validateModelConfig } from '../server/src/eval/models/config.js';
-import { describeCorpus, identityDifferences, runIdentity, validateRunConfig, type RunConfig } from '../server/src/eval/runs/config.js';
-import { executeRun } from '../server/src/eval/runs/run.js';
+import { describeCorpus } from '../server/src/eval/libevobench/config.js';
+import { identityDifferences, RUN_IDENTITY, runIdentity, validateRunConfig, type RunConfig } from '../server/src/eval/suites.js';
+import { executeRun } from '../server/src/eval/libevobench/run.js';
 import { RunMismatchError, RunStore } from '../server/src/eval/runs/store.js';
-import { syntheticSamples } from '../server/src/eval/runs/synthetic.js';
+import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 import { REPO_ROOT, runCli } from './support/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'anachron-run-identity-'));
@@ -114,7 +115,7 @@ describe('the corpus digest in the run identity', () => {
   const recorded = () => {
     const store = RunStore.open(join(out, 'run.sqlite'), { readonly: true });
     try {
-      return { samples: store.counts().samples, corpus: store.meta.config.corpus };
+      return { samples: store.counts().samples, corpus: (store.meta.config as RunConfig).corpus };
     } finally {
       store.close();
     }
@@ -198,8 +199,8 @@ describe('the corpus digest in the run identity', () => {
   test('RunStore refuses the other corpus itself (shards and library callers get the same message)', () => {
     const stored = recorded();
     const config = validateRunConfig({ ...JSON.parse(readFileSync(join(work, 'corpus-run.json'), 'utf8')), corpus: { ...stored.corpus!, digest: 'ffffffffffffffffffffffff' } });
-    assert.throws(() => RunStore.open(join(out, 'run.sqlite'), { config }), (e: Error) => e instanceof RunMismatchError && /built from another corpus/.test(e.message));
+    assert.throws(() => RunStore.open(join(out, 'run.sqlite'), { config, identity: RUN_IDENTITY }), (e: Error) => e instanceof RunMismatchError && /built from another corpus/.test(e.message));
     const same = validateRunConfig({ ...JSON.parse(readFileSync(join(work, 'corpus-run.json'), 'utf8')), corpus: stored.corpus });
-    RunStore.open(join(out, 'run.sqlite'), { config: same }).close();
+    RunStore.open(join(out, 'run.sqlite'), { config: same, identity: RUN_IDENTITY }).close();
   });
 });

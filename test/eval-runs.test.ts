@@ -6,16 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
+import { BuiltinProvider } from '../server/src/eval/builtin-models.js';
 import { ConfigError } from '../server/src/eval/models/config.js';
 import type { ModelProvider } from '../server/src/eval/models/provider.js';
 import { mixedFaults } from '../server/src/eval/local-server/faults.js';
-import { validateRunConfig, type RunConfig } from '../server/src/eval/runs/config.js';
+import { RUN_IDENTITY, validateRunConfig, type RunConfig } from '../server/src/eval/suites.js';
 import { mergeRuns } from '../server/src/eval/runs/merge.js';
-import { executeRun } from '../server/src/eval/runs/run.js';
+import { executeRun } from '../server/src/eval/libevobench/run.js';
 import { parseShard, selectSamples, shardOf } from '../server/src/eval/runs/samples.js';
 import { DuplicateResultError, RunLockedError, RunMismatchError, RunStore, SampleConflictError } from '../server/src/eval/runs/store.js';
-import { syntheticSamples } from '../server/src/eval/runs/synthetic.js';
+import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
 
 function tmp(): string {
@@ -200,10 +200,10 @@ describe('runs', () => {
     const resumed = await executeRun({ config: { ...config, concurrency: 2, name: 'renamed', model: { ...config.model, timeoutMs: 999 } }, database: db, dataset });
     assert.equal(resumed.sent, 0);
 
-    const held = RunStore.open(db, { config });
-    assert.throws(() => RunStore.open(db, { config }), RunLockedError);
+    const held = RunStore.open(db, { config, identity: RUN_IDENTITY });
+    assert.throws(() => RunStore.open(db, { config, identity: RUN_IDENTITY }), RunLockedError);
     held.close();
-    RunStore.open(db, { config }).close();
+    RunStore.open(db, { config, identity: RUN_IDENTITY }).close();
 
     const changed = dataset.map((s, i) => (i === 3 ? { ...s, groundTruth: { api: 'something.else' } } : s));
     await assert.rejects(executeRun({ config, database: db, dataset: changed }), SampleConflictError);

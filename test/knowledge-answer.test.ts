@@ -3,7 +3,7 @@
 // on). The answers must agree with what the checker and the hover say: they are built from the same functions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { listMatrixApis } from '../server/src/eval/models/matrix-listing.js';
+import { listMatrixApis } from '../server/src/store/api-listing.js';
 import { checkReferences } from '../server/src/core/checker.js';
 import { parseCommandLinePin, type Pin } from '../server/src/core/pins.js';
 import { findApiReferences } from '../server/src/core/python/file-syntax.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Parameter } from '../server/src/core/api-model.js';
 import { renderPrompt, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
-import type { BenchSample } from '../server/src/eval/runs/samples.js';
+import type { LibEvoBenchSample as BenchSample } from '../server/src/eval/libevobench/prompt-contract.js';
 import { RunStore } from '../server/src/eval/runs/store.js';
 import { readPredictions } from '../server/src/eval/libevobench/reports/run-report.js';
 import { aggregateResults } from '../server/src/eval/libevobench/scoring/aggregate.js';

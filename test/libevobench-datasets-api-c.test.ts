@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Node } from 'web-tree-sitter';
 import { apiCFileOrder } from '../server/src/eval/libevobench/datasets/api-c.js';
 import { buildDataset, finishDataset, planDataset, type DatasetMatrix } from '../server/src/eval/libevobench/datasets/build.js';
-import { harvestLibraryOf } from '../server/src/cli/worker-jobs.js';
+import { harvestSetupOf } from '../server/src/eval/libevobench/datasets/harvest-setup.js';
 import { runJobs } from '../server/src/cli/worker-pool.js';
 import { emptyCallSiteStats, findCallSites, type TrackedLibrary } from '../server/src/eval/libevobench/datasets/call-sites.js';
 import { corpusFromFiles, type CorpusFile } from '../server/src/eval/libevobench/datasets/corpus.js';
@@ -270,8 +270,7 @@ describe('API-C sampling and levels', () => {
     const config = { libraries: ['fakelib'], tasks: ['API-C', 'SR'] as const, sampling: { stableApis: 4, versionsPerApi: 2, snippetsPerCell: 3, apiCPerCell: 5 }, seed: 9 };
     const inThisThread = buildDataset({ ...config, tasks: [...config.tasks] }, { matrices: [matrix], corpus: { files, parser } });
     const plan = planDataset({ ...config, tasks: [...config.tasks] }, [matrix]);
-    const setup = { libraries: [...plan.apiC!.libraries.values()].map(harvestLibraryOf), selected: [...plan.apiC!.selected].map(([l, v]) => [l, [...v]] as [string, string[]]) };
-    const harvests = await runJobs('api-c-harvest', setup, apiCFileOrder(files), { threads: 2 });
+    const harvests = await runJobs('api-c-harvest', harvestSetupOf(plan.apiC!), apiCFileOrder(files), { threads: 2 });
     const overThreads = finishDataset(plan, harvests);
     assert.ok(inThisThread.samples.filter((s) => s.task === 'API-C').length > 10);
     assert.deepEqual(overThreads, inThisThread);

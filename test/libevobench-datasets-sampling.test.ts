@@ -8,7 +8,7 @@ import type { GroundTruthHistory, GroundTruthState } from '../server/src/core/gr
 import { buildDataset, DatasetError, type DatasetMatrix } from '../server/src/eval/libevobench/datasets/build.js';
 import { selectApis, signatureLifetimes, versionsInPickOrder } from '../server/src/eval/libevobench/datasets/sampling.js';
 import { parsePrompt } from '../server/src/eval/libevobench/prompt-contract.js';
-import { validateRunConfig } from '../server/src/eval/runs/config.js';
+import { validateRunConfig } from '../server/src/eval/suites.js';
 import { selectSamples } from '../server/src/eval/runs/samples.js';
 
 const V = ['1.0', '2.0', '3.0', '4.0', '5.0', '6.0'];

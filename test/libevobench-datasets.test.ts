@@ -13,7 +13,7 @@ import { corpusDigest, type CorpusFile } from '../server/src/eval/libevobench/da
 import { readCorpusFolder } from '../server/src/eval/libevobench/datasets/corpus-reader.js';
 import { exampleNumpyCorpus, exampleNumpyProjects } from '../server/src/eval/libevobench/datasets/example-corpus.js';
 import { formatTable1, summarizeSamples } from '../server/src/eval/libevobench/datasets/summary.js';
-import { listMatrixApis } from '../server/src/eval/models/matrix-listing.js';
+import { listMatrixApis } from '../server/src/store/api-listing.js';
 import { parsePrompt, renderPrompt, BENCH_LEVELS, BENCH_TASKS } from '../server/src/eval/libevobench/prompt-contract.js';
 import { ReferenceModel } from '../server/src/eval/libevobench/reference-models.js';
 import { selectSamples } from '../server/src/eval/runs/samples.js';

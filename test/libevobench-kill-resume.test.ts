@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
+import { BuiltinProvider } from '../server/src/eval/builtin-models.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
 import { OpenAICompatibleProvider } from '../server/src/eval/models/openai-compatible.js';
 import { startLocalModelServer } from '../server/src/eval/local-server/server.js';
-import type { RunConfig } from '../server/src/eval/runs/config.js';
-import { executeRun } from '../server/src/eval/runs/run.js';
+import type { RunConfig } from '../server/src/eval/suites.js';
+import { executeRun } from '../server/src/eval/libevobench/run.js';
 import { RunStore } from '../server/src/eval/runs/store.js';
-import { syntheticSamples } from '../server/src/eval/runs/synthetic.js';
+import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 import { childPhase, report, startPhase } from './support/child-phase.js';
 
 const SAMPLES = 1500;

@@ -5,12 +5,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BuiltinProvider } from '../server/src/eval/models/builtin.js';
-import { openReferenceKnowledge, type ReferenceKnowledge } from '../server/src/eval/models/matrix-listing.js';
+import { BuiltinProvider } from '../server/src/eval/builtin-models.js';
+import { openReferenceKnowledge, type ReferenceKnowledge } from '../server/src/eval/libevobench/builtin-models.js';
 import { renderPrompt, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
-import { calleeExpression, importBindings } from '../server/src/eval/libevobench/reference-models.js';
-import { executeRun } from '../server/src/eval/runs/run.js';
-import type { BenchSample } from '../server/src/eval/runs/samples.js';
+import { calleeExpression, importBindings } from '../server/src/eval/python-text/imports.js';
+import { executeRun } from '../server/src/eval/libevobench/run.js';
+import type { LibEvoBenchSample as BenchSample } from '../server/src/eval/libevobench/prompt-contract.js';
 import { RunStore } from '../server/src/eval/runs/store.js';
 import { api, buildSyntheticMatrices, p, surface } from './support/synthetic-matrix.js';
 

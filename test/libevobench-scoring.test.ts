@@ -7,21 +7,22 @@ import type { Parameter } from '../server/src/core/api-model.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../server/src/core/ground-truth.js';
 import { seededRandom } from '../server/src/eval/local-server/faults.js';
 import { renderPrompt, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
-import type { BenchSample } from '../server/src/eval/runs/samples.js';
+import type { LibEvoBenchSample as BenchSample } from '../server/src/eval/libevobench/prompt-contract.js';
 import type { ResultRecord } from '../server/src/eval/runs/store.js';
 import { aggregateResults } from '../server/src/eval/libevobench/scoring/aggregate.js';
 import { averageRanks, bootstrapMean, percentileInterval, populationStd, quantile, Resampler, seedFor, spearman } from '../server/src/eval/libevobench/scoring/bootstrap.js';
 import { compareRuns } from '../server/src/eval/libevobench/scoring/compare.js';
 import { extractCall, extractIdentifier, extractSignature } from '../server/src/eval/libevobench/scoring/extract.js';
 import { callKeys, setScores } from '../server/src/eval/libevobench/scoring/parameters.js';
-import { firstCall, looksLikeExpression, splitTopLevel, topLevelAssignment } from '../server/src/eval/libevobench/scoring/python-text.js';
+import { firstCall, looksLikeExpression, splitTopLevel, topLevelAssignment } from '../server/src/eval/python-text/scan.js';
 import { resolveCallee, scoreEntry } from '../server/src/eval/libevobench/scoring/score.js';
 import { computeSeus } from '../server/src/eval/libevobench/scoring/seus.js';
 import { TruthLookup } from '../server/src/eval/libevobench/scoring/taxonomy.js';
 import { DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
 import { leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
-import { renderMarkdown, reportHtml } from '../server/src/eval/libevobench/reports/html.js';
-import { runCsvFiles, runMarkdown, toCsv } from '../server/src/eval/libevobench/reports/tables.js';
+import { renderMarkdown, reportHtml } from '../server/src/eval/reports/html.js';
+import { toCsv } from '../server/src/eval/reports/tables.js';
+import { runCsvFiles, runMarkdown } from '../server/src/eval/libevobench/reports/tables.js';
 
 // ---- a synthetic matrix -------------------------------------------------------------------------------------------
 

@@ -6,12 +6,13 @@ import { existsSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { commands, ProgressLocation, window, workspace, type QuickPickItem } from 'vscode';
 import { LibrariesRequest, type LibraryInfo } from '../../server/src/lsp/protocol.js';
-import type { Anachron } from './extension.js';
+import { cliFailureNote } from './cli-exit.js';
+import type { AnachronSession } from './session.js';
 import { describeInterpreter, installedDistributions, type Interpreter } from './interpreter.js';
 
 const normalize = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');
 
-async function pickInterpreter(anachron: Anachron): Promise<Interpreter | undefined> {
+async function pickInterpreter(anachron: AnachronSession): Promise<Interpreter | undefined> {
   const doc = window.activeTextEditor?.document;
   const folder = (doc && workspace.getWorkspaceFolder(doc.uri)) ?? workspace.workspaceFolders?.[0];
   const selected = await anachron.interpreters.interpreterFor(folder?.uri);
@@ -27,7 +28,7 @@ async function pickInterpreter(anachron: Anachron): Promise<Interpreter | undefi
   return typed?.trim() ? { command: typed.trim(), args: [], source: 'entered' } : undefined;
 }
 
-export async function addMatrixColumn(anachron: Anachron): Promise<void> {
+export async function addMatrixColumn(anachron: AnachronSession): Promise<void> {
   if (!workspace.isTrusted) {
     const c = await window.showWarningMessage('anachron: adding a matrix column runs the selected Python interpreter, which Restricted Mode does not allow. Trust this workspace first.', 'Manage Workspace Trust');
     if (c) await commands.executeCommand('workbench.trust.manage');
@@ -105,14 +106,14 @@ export async function addMatrixColumn(anachron: Anachron): Promise<void> {
     return;
   }
   if (result.code !== 0) {
-    void window.showErrorMessage(`anachron: could not add ${picked.distribution} ${picked.version}: ${result.lastLine}`, 'Show Output').then((c) => c && anachron.log.show(true));
+    void window.showErrorMessage(`anachron: could not add ${picked.distribution} ${picked.version}: ${result.lastLine}${cliFailureNote(result.code)}`, 'Show Output').then((c) => c && anachron.log.show(true));
     return;
   }
   await anachron.restart();
   void window.showInformationMessage(`anachron: ${picked.distribution} ${picked.version} is now a column of your matrices (${folder}); the checker uses it.`);
 }
 
-export async function removeUserMatrices(anachron: Anachron): Promise<void> {
+export async function removeUserMatrices(anachron: AnachronSession): Promise<void> {
   const folder = anachron.userMatricesFolder;
   if (!existsSync(folder)) {
     void window.showInformationMessage('anachron: you have not added any matrix columns.');

@@ -19,7 +19,7 @@ import {
   type MigrateResponse,
   type ReviewChangesResponse,
 } from '../../server/src/lsp/protocol.js';
-import type { Anachron } from './extension.js';
+import type { AnachronSession } from './session.js';
 import { lmTools, resultText, textToolResult } from './lm-tools-api.js';
 
 export const LOOKUP_TOOL = 'anachron_lookup';
@@ -142,7 +142,7 @@ export class AgentFeatures implements vscode.Disposable {
   readonly answers = new AnswerView();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly anachron: Anachron) {
+  constructor(private readonly anachron: AnachronSession) {
     this.disposables.push(this.lastEdit, this.answers, vscode.workspace.registerTextDocumentContentProvider(ANSWER_SCHEME, this.answers));
   }
 

@@ -2,7 +2,7 @@
 // Problems, with progress and cancel. Static only, so it runs in untrusted workspaces too.
 import { commands, ProgressLocation, RelativePattern, window, workspace, type Uri } from 'vscode';
 import { CheckFilesRequest, type CheckFilesResult } from '../../server/src/lsp/protocol.js';
-import type { Anachron } from './extension.js';
+import type { AnachronSession } from './session.js';
 import { workspaceCheckSettings } from './settings.js';
 
 const BATCH = 25;
@@ -14,7 +14,7 @@ function excludeGlob(extra: string[]): string | undefined {
   return all.length ? `{${[...new Set(all)].join(',')}}` : undefined;
 }
 
-export async function checkWorkspace(anachron: Anachron): Promise<void> {
+export async function checkWorkspace(anachron: AnachronSession): Promise<void> {
   const folders = workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
     void window.showInformationMessage('anachron: open a folder to check its Python files.');

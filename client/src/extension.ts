@@ -48,6 +48,7 @@ import { createLogChannel, type LeveledChannel } from './log.js';
 import { chooseRuntime, describeRuntime, type Runtime } from './server-runtime.js';
 import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, logLevel, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
 import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
+import type { AnachronSession } from './session.js';
 import { PinsStatus } from './status.js';
 
 /** Manifests whose edits can change the pins in force. */
@@ -58,7 +59,7 @@ const MANIFEST_GLOB = '**/{requirements*.txt,requirements*.in,constraints*.txt,p
 const CRASH_WINDOW_MS = 3 * 60_000;
 const MAX_CRASHES = 4;
 
-export class Anachron implements Disposable {
+export class Anachron implements Disposable, AnachronSession {
   client: LanguageClient | undefined;
   /** The runtime the server and the CLI run on. */
   runtime: Runtime | undefined;

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunConfig } from '../../server/src/eval/runs/config.js';
+import type { RunConfig } from '../../server/src/eval/suites.js';
 import type { DriftTaskSet } from '../../server/src/eval/drift/tasks.js';
 
 export const PYTHON = process.env.ANACHRON_SANDBOX_PYTHON ?? '/usr/bin/python3';

@@ -49,7 +49,8 @@ import {
 } from './run-flow.js';
 import { availableChatModels, languageModelHandler } from './lm-provider.js';
 import { showBenchmarkReport } from './reports-command.js';
-import type { Anachron } from '../extension.js';
+import { cliFailureNote } from '../cli-exit.js';
+import type { AnachronSession } from '../session.js';
 import { compareVersions, versionsEqual } from '../../../server/src/core/versions.js';
 import { bundledTaskLibraries, readTaskFile } from '../../../server/src/eval/drift/task-files.js';
 
@@ -58,7 +59,7 @@ const LIBRARIES_KEY = 'anachron.bench.libraries';
 const secretKeyFor = (baseUrl: string) => `anachron.bench.apiKey:${displayBaseUrl(baseUrl)}`;
 
 /** The folder runs started from the editor go to, and how to say where that is. */
-export function benchRunsRoot(anachron: Anachron): { root: string; where: string } {
+export function benchRunsRoot(anachron: AnachronSession): { root: string; where: string } {
   const folder = workspace.workspaceFolders?.[0];
   if (workspace.isTrusted && folder && folder.uri.scheme === 'file') {
     return { root: path.join(folder.uri.fsPath, '.anachron', 'bench'), where: `this workspace's .anachron/bench/ (${folder.name})` };
@@ -74,7 +75,7 @@ const separator = <T>(label: string): Item<T> => ({ label, kind: QuickPickItemKi
 
 let running: Promise<void> | undefined;
 
-export async function runBenchmark(anachron: Anachron): Promise<void> {
+export async function runBenchmark(anachron: AnachronSession): Promise<void> {
   if (running) {
     void window.showInformationMessage('anachron: a benchmark is running already; cancel it from its notification, or wait for it to finish.');
     return;
@@ -85,7 +86,7 @@ export async function runBenchmark(anachron: Anachron): Promise<void> {
   return running;
 }
 
-async function flow(anachron: Anachron): Promise<void> {
+async function flow(anachron: AnachronSession): Promise<void> {
   if (!anachron.runtime) {
     void window.showErrorMessage('anachron: the language server has not started, so no benchmark can run. See the output.', 'Show Output').then((c) => c && anachron.log.show(true));
     return;
@@ -210,7 +211,7 @@ async function flow(anachron: Anachron): Promise<void> {
 }
 
 /** Plans the run (resuming the folder of the same choices), writes its config, and runs it until the user stops. */
-async function startPlanned(anachron: Anachron, base: PlanInput, model: PickedModel, root: string, where: string, matrixFiles: readonly string[]): Promise<void> {
+async function startPlanned(anachron: AnachronSession, base: PlanInput, model: PickedModel, root: string, where: string, matrixFiles: readonly string[]): Promise<void> {
   let plan = planRun(base);
   const resume = existsSync(path.join(plan.dir, 'run.sqlite'));
   if (resume) plan = planRun({ ...base, resume: true });
@@ -243,7 +244,7 @@ async function startPlanned(anachron: Anachron, base: PlanInput, model: PickedMo
 
 /** Runs the bundled CLI with `args` on the server's runtime and returns its stdout (rejects on a non-zero exit). */
 /** Runs the bundled CLI; `onLine` sees each line of its error output (progress), `token` stops it. */
-function runCli(anachron: Anachron, args: string[], options: { token?: CancellationToken; onLine?: (line: string) => void } = {}): Promise<string> {
+function runCli(anachron: AnachronSession, args: string[], options: { token?: CancellationToken; onLine?: (line: string) => void } = {}): Promise<string> {
   const node = anachron.runtime!.path;
   const cli = path.join(anachron.context.extensionPath, 'dist', 'cli.js');
   return new Promise((resolve, reject) => {
@@ -275,7 +276,7 @@ function runCli(anachron: Anachron, args: string[], options: { token?: Cancellat
 
 /** The registered environments (anachron env list); when no library with tasks has one, the Debian roots are
  * discovered first (anachron env discover, which registers them). */
-async function driftEnvironments(anachron: Anachron, withTasks: readonly string[]): Promise<{ library: string; version: string }[]> {
+async function driftEnvironments(anachron: AnachronSession, withTasks: readonly string[]): Promise<{ library: string; version: string }[]> {
   const list = async () => JSON.parse(await runCli(anachron, ['env', 'list', '--json'])) as { library: string; version: string }[];
   let envs = await list();
   if (!envs.some((e) => withTasks.includes(e.library))) {
@@ -305,7 +306,7 @@ function declaredTaskVersions(folder: string, libraries: readonly string[]): Map
  * storage) after the user agrees, with a cancellable progress notification that shows pip's last line; returns the
  * environments registered afterwards, or undefined when the user declined or cancelled.
  */
-async function makeEnvironments(anachron: Anachron, gaps: readonly DriftEnvironmentGap[]): Promise<{ library: string; version: string }[] | undefined> {
+async function makeEnvironments(anachron: AnachronSession, gaps: readonly DriftEnvironmentGap[]): Promise<{ library: string; version: string }[] | undefined> {
   const folder = path.join(anachron.context.globalStorageUri.fsPath, 'environments');
   const make = 'Make Environments';
   if ((await window.showWarningMessage(environmentCreationConfirmation(gaps, folder), { modal: true }, make)) !== make) return undefined;
@@ -336,7 +337,7 @@ async function makeEnvironments(anachron: Anachron, gaps: readonly DriftEnvironm
 }
 
 /** The drift suite from the command palette: never in an untrusted workspace, and only after the user agrees to run generated code. */
-async function driftFlow(anachron: Anachron, root: string, where: string): Promise<void> {
+async function driftFlow(anachron: AnachronSession, root: string, where: string): Promise<void> {
   if (!workspace.isTrusted) {
     void window.showWarningMessage('anachron: Restricted Mode: the drift suite runs generated code, which anachron never does in an untrusted workspace. Trust the workspace to run it.');
     return;
@@ -430,7 +431,7 @@ interface PickedModel {
   apiKey?: string;
 }
 
-async function pickModel(anachron: Anachron, what: string, total: number, suite: 'libevobench' | 'drift' = 'libevobench'): Promise<PickedModel | undefined> {
+async function pickModel(anachron: AnachronSession, what: string, total: number, suite: 'libevobench' | 'drift' = 'libevobench'): Promise<PickedModel | undefined> {
   const chats = await availableChatModels();
   anachron.log.info(`benchmark: VS Code's Language Model API offers ${chats.length ? chats.map((c) => `${c.vendor}/${c.id}`).join(', ') : 'no chat models'}`);
   const endpoints = anachron.context.globalState.get<{ baseUrl: string; model: string }[]>(ENDPOINTS_KEY, []);
@@ -469,7 +470,7 @@ async function pickModel(anachron: Anachron, what: string, total: number, suite:
   return pickEndpoint(anachron, value.baseUrl, value.model);
 }
 
-async function pickEndpoint(anachron: Anachron, knownUrl: string | undefined, knownModel: string | undefined): Promise<PickedModel | undefined> {
+async function pickEndpoint(anachron: AnachronSession, knownUrl: string | undefined, knownModel: string | undefined): Promise<PickedModel | undefined> {
   const endpoints = anachron.context.globalState.get<{ baseUrl: string; model: string }[]>(ENDPOINTS_KEY, []);
   let baseUrl = knownUrl;
   let model = knownModel;
@@ -505,7 +506,7 @@ async function pickEndpoint(anachron: Anachron, knownUrl: string | undefined, kn
   return remember(anachron, baseUrl, model, apiKey);
 }
 
-async function remember(anachron: Anachron, baseUrl: string, model: string, apiKey: string | undefined): Promise<PickedModel> {
+async function remember(anachron: AnachronSession, baseUrl: string, model: string, apiKey: string | undefined): Promise<PickedModel> {
   const endpoints = anachron.context.globalState.get<{ baseUrl: string; model: string }[]>(ENDPOINTS_KEY, []);
   const next = [{ baseUrl, model }, ...endpoints.filter((e) => e.baseUrl !== baseUrl || e.model !== model)].slice(0, 5);
   await anachron.context.globalState.update(ENDPOINTS_KEY, next);
@@ -522,7 +523,7 @@ interface ChildResult {
 }
 
 /** Runs the plan in a child process with a progress notification; says what the user wants next. */
-async function launch(anachron: Anachron, plan: RunPlan, model: PickedModel, where: string, resumed: boolean): Promise<'resume' | 'start-over' | undefined> {
+async function launch(anachron: AnachronSession, plan: RunPlan, model: PickedModel, where: string, resumed: boolean): Promise<'resume' | 'start-over' | undefined> {
   const node = anachron.runtime!.path;
   const redact = makeRedactor([model.apiKey]);
   anachron.log.info(`benchmark: ${resumed ? 'resuming' : 'starting'} ${plan.label} in ${plan.dir}`);
@@ -621,7 +622,7 @@ async function launch(anachron: Anachron, plan: RunPlan, model: PickedModel, whe
   const changed = /the dataset changed|belongs to a different run/.test(result.lastErrors.join('\n'));
   const startOver = 'Start Over';
   const c = await window.showErrorMessage(
-    `anachron: the benchmark failed: ${why}${changed ? ' (Start Over discards what this run recorded and runs the same choices afresh)' : ''}`,
+    `anachron: the benchmark failed: ${why}${changed ? ' (Start Over discards what this run recorded and runs the same choices afresh)' : ''}${cliFailureNote(result.code)}`,
     ...(changed ? [startOver] : []),
     output,
   );
@@ -631,7 +632,7 @@ async function launch(anachron: Anachron, plan: RunPlan, model: PickedModel, whe
 
 /** The folders run folders go to, for "Open Benchmark Reports": the global storage (outside the workspace) and,
  * when trusted, the workspace's .anachron/bench (listed directly, whatever search excludes). */
-export function editorRunsFolders(anachron: Anachron): string[] {
+export function editorRunsFolders(anachron: AnachronSession): string[] {
   const folders = [path.join(anachron.context.globalStorageUri.fsPath, 'bench')];
   if (workspace.isTrusted) for (const f of workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') folders.push(path.join(f.uri.fsPath, '.anachron', 'bench'));
   return folders;

@@ -7,7 +7,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { RemoteModelConfig, BuiltinModelConfig, ModelConfig } from '../../../server/src/eval/models/config.js';
 import { ipcModelConfig } from '../../../server/src/eval/models/ipc-provider.js';
 import { ModelError, type ChatMessage } from '../../../server/src/eval/models/provider.js';
-import type { RunConfig } from '../../../server/src/eval/runs/config.js';
+import { BENCH_TASKS, CORPUS_TASKS } from '../../../server/src/eval/libevobench/prompt-contract.js';
+import type { RunConfig } from '../../../server/src/eval/suites.js';
 import type { RunProgress } from '../../../server/src/eval/runs/runner.js';
 import { canonicalJson } from '../../../server/src/eval/runs/samples.js';
 
@@ -176,7 +177,6 @@ export function inspectSamplesFile(text: string): SamplesFileSummary {
 /** The environment variable that carries an OpenAI-compatible endpoint's key to the child (named in the config). */
 export const API_KEY_ENV = 'ANACHRON_BENCH_API_KEY';
 
-export const TASKS = ['API-C', 'API-I', 'SR'] as const;
 export const LEVELS = ['L0', 'L1', 'L2', 'L3'] as const;
 
 export interface PlanInput {
@@ -289,7 +289,7 @@ export function planRun(input: PlanInput): RunPlan {
   const { suite, model, size } = input;
   const sizeInfo = SIZES.find((s) => s.id === size)!;
   const libraries = [...input.libraries.map((l) => l.library)].sort();
-  const tasks = suite.kind === 'libevobench' && suite.corpus === 'none' ? ['API-I', 'SR'] : [...TASKS];
+  const tasks = suite.kind === 'libevobench' && suite.corpus === 'none' ? BENCH_TASKS.filter((t) => !CORPUS_TASKS.includes(t)) : [...BENCH_TASKS];
   const label = `${libraries.join(', ')} · ${modelLabel(model)} · ${sizeInfo.label.toLowerCase()}${input.arms === 'plain+grounded' ? ' · + grounded' : ''}`;
   const config: RunConfig = {
     name: label,

@@ -10,7 +10,7 @@ import { formatAgreement } from '../store/surface-agreement.js';
 import { readEvidenceFolder } from '../store/version-evidence.js';
 import { defaultMatricesFolder, defaultSurfaceCache } from '../store/matrices-folder.js';
 import { bundledLibraryDefinitions } from '../libraries/definitions.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 /** Reproducible build date: SOURCE_DATE_EPOCH when set, else today (UTC, day precision). */
 function buildDate(): string {
@@ -29,23 +29,23 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
   // --surfaces: one folder for every library; else each library's committed folder (matrices/surfaces/LIB) or,
   // for libraries whose surfaces are not committed, the surface cache (libraries/README.md "Where surfaces live")
   const folders = values.surfaces ? [resolve(values.surfaces)] : [join(outDir, 'surfaces'), defaultSurfaceCache()];
-  if (values.surfaces && !existsSync(folders[0]!)) throw new UsageError(`no surfaces folder at ${folders[0]}`);
+  if (values.surfaces && !existsSync(folders[0]!)) throw new InputError(`no surfaces folder at ${folders[0]}`);
   const listed = (f: string) => (existsSync(f) ? readdirSync(f).filter((n) => !n.startsWith('.') && statSync(join(f, n)).isDirectory()) : []);
   const libraries = positionals.length > 0 ? positionals : [...new Set(folders.flatMap(listed))].sort();
   const distributions = new Map((values.distribution ?? []).map((d) => d.split('=') as [string, string]));
   for (const library of libraries) {
     const dir = folders.map((f) => join(f, library)).find((d) => existsSync(d));
-    if (!dir) throw new UsageError(`no surfaces for ${library} in ${folders.join(' or ')}`);
+    if (!dir) throw new InputError(`no surfaces for ${library} in ${folders.join(' or ')}`);
     const started = Date.now();
     const evidence = readEvidenceFolder(dir, (name, i, n) => err(`[${library} ${i + 1}/${n}] reading ${name}`));
-    if (evidence.length === 0) throw new UsageError(`no runtime or static surfaces in ${dir}`);
+    if (evidence.length === 0) throw new InputError(`no runtime or static surfaces in ${dir}`);
     // the patch releases the release planner left out because their surface is a kept one's
     const sameFile = join(dir, `${library}.same-surface.json`);
     let sameSurface: Record<string, string> | undefined;
     try {
       sameSurface = existsSync(sameFile) ? (JSON.parse(readFileSync(sameFile, 'utf8')) as Record<string, string>) : undefined;
     } catch (e) {
-      throw new UsageError(`${sameFile}: not a release -> release JSON object (${(e as Error).message}); rerun the static step to write it again`);
+      throw new InputError(`${sameFile}: not a release -> release JSON object (${(e as Error).message}); rerun the static step to write it again`);
     }
     const result = buildMatrix(evidence, join(outDir, `${library}.sqlite`), {
       distribution: distributions.get(library) ?? bundledLibraryDefinitions().distributionOf(library),

@@ -15,7 +15,7 @@ import { collectPythonFiles } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
 import { toolInfo } from './tool-info.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 /** The JSON format's finding: see README "The CLI". */
 export type JsonFinding = ReportedFinding;
@@ -63,12 +63,12 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
       ...COLUMN_OPTIONS,
     },
   });
-  if (!(FORMATS as readonly string[]).includes(values.format!)) throw new UsageError(`--format must be text or json or sarif, not ${values.format}`);
+  if (!(FORMATS as readonly string[]).includes(values.format!)) throw new InputError(`--format must be text or json or sarif, not ${values.format}`);
   const format = values.format as Format;
   const overrides = pinOverrides(values.pin ?? []);
-  if (values.diff !== undefined && values.diff.trim() === '') throw new UsageError('--diff needs a revision, e.g. --diff origin/main');
+  if (values.diff !== undefined && values.diff.trim() === '') throw new InputError('--diff needs a revision, e.g. --diff origin/main');
   const { files: collected, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
-  if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
+  if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
 
   const cwd = process.cwd();
   const scope = values.diff !== undefined ? diffScope(values.diff, cwd) : undefined;

@@ -13,7 +13,7 @@ import type { LayeredCatalog } from '../store/layered-catalog.js';
 import { pinsForFile } from '../workspace/manifests.js';
 import type { CheckedFiles } from './check-files.js';
 import { columnServiceOf, indexConfigFor, openCatalogFor, type ColumnOptionValues } from './column-options.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 const BISECTED = new Set(['anachronistic-api', 'anachronistic-parameter']);
 
@@ -36,7 +36,7 @@ async function cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promis
   try {
     return await work(controller.signal);
   } catch (e) {
-    if (e instanceof IndexError && e.kind === 'cancelled') throw new UsageError('cancelled; the columns added before stay, nothing half-made was kept');
+    if (e instanceof IndexError && e.kind === 'cancelled') throw new InputError('cancelled; the columns added before stay, nothing half-made was kept');
     throw e;
   } finally {
     process.off('SIGINT', onSigint);

@@ -9,7 +9,7 @@ import { touchesLines, type LineRanges } from '../report/diff.js';
 import type { ReportedFinding } from '../report/reported-finding.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import type { UserMatrixStore } from '../store/user-store.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 import { runJobs } from './worker-pool.js';
 
 /** `--pin LIB==VERSION`… by normalised distribution; a pin without a version is a usage error. */
@@ -17,8 +17,8 @@ export function pinOverrides(texts: readonly string[]): Map<string, Pin> {
   const overrides = new Map<string, Pin>();
   for (const text of texts) {
     const pin = parseCommandLinePin(text);
-    if ('error' in pin) throw new UsageError(`--pin ${text}: ${pin.error}`);
-    if (pin.specifier === '') throw new UsageError(`--pin ${text}: give a version, e.g. --pin ${pin.distribution}==1.24.2`);
+    if ('error' in pin) throw new InputError(`--pin ${text}: ${pin.error}`);
+    if (pin.specifier === '') throw new InputError(`--pin ${text}: give a version, e.g. --pin ${pin.distribution}==1.24.2`);
     overrides.set(normalizeDistributionName(pin.distribution), pin);
   }
   return overrides;
@@ -50,7 +50,7 @@ export function requireMatrices(matricesFolder: string, err: (line: string) => v
   const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => err(`anachron: warning: ${p}`) });
   const usable = catalog.names.length > 0;
   catalog.close();
-  if (!usable) throw new UsageError('no usable matrices: nothing can be checked');
+  if (!usable) throw new InputError('no usable matrices: nothing can be checked');
 }
 
 export async function checkFiles(files: readonly string[], options: CheckFilesOptions): Promise<CheckedFiles> {

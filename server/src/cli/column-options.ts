@@ -10,7 +10,7 @@ import { distributionsOfImport, type DistributionsOfImport } from '../libraries/
 import { openLayeredCatalog, type LayeredCatalog } from '../store/layered-catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { defaultUserMatricesFolder, UserMatrixStore } from '../store/user-store.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 export const COLUMN_OPTIONS = {
   'index-url': { type: 'string' as const },
@@ -34,7 +34,7 @@ export function cacheLimitBytes(env: Record<string, string | undefined> = proces
   const mb = env.ANACHRON_CACHE_MAX_MB;
   if (mb === undefined || mb === '') return DEFAULT_CACHE_LIMIT_BYTES;
   const n = Number(mb);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`ANACHRON_CACHE_MAX_MB must be a number of megabytes, not ${mb}`);
+  if (!Number.isFinite(n) || n < 0) throw new InputError(`ANACHRON_CACHE_MAX_MB must be a number of megabytes, not ${mb}`);
   return n * 1024 ** 2;
 }
 
@@ -70,7 +70,7 @@ export function openCatalogFor(values: ColumnOptionValues & { matrices?: string 
   const catalog = openLayeredCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), [store.folder], (p) => err(`anachron: warning: ${p}`));
   if (catalog.names.length === 0) {
     catalog.close();
-    throw new UsageError('no usable matrices: nothing can be checked');
+    throw new InputError('no usable matrices: nothing can be checked');
   }
   return { catalog, store, distributionsOf: distributionsOfImport((root) => store.distributionsOfImport(root)) };
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { readDocsSurfaceFile } from '../store/docs-surface.js';
 import { compareSurfaces, formatAgreement } from '../store/surface-agreement.js';
 import { readSurfaceFile } from '../store/surface.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 export function runCompareSurfaces(argv: string[], out: (s: string) => void): number {
   const { values, positionals } = parseArgs({
@@ -11,7 +11,7 @@ export function runCompareSurfaces(argv: string[], out: (s: string) => void): nu
     allowPositionals: true,
     options: { documented: { type: 'string' }, format: { type: 'string', default: 'text' }, limit: { type: 'string', default: '40' } },
   });
-  if (positionals.length !== 2) throw new UsageError('give two surface files: REFERENCE (e.g. runtime) and CANDIDATE (e.g. static)');
+  if (positionals.length !== 2) throw new InputError('give two surface files: REFERENCE (e.g. runtime) and CANDIDATE (e.g. static)');
   const documented = values.documented ? readDocsSurfaceFile(values.documented).documented : undefined;
   const report = compareSurfaces(readSurfaceFile(positionals[0]!), readSurfaceFile(positionals[1]!), documented);
   if (values.format === 'json') {

@@ -10,7 +10,7 @@ import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
 import { COLUMN_OPTIONS, userStoreOf } from './column-options.js';
 import { collectPythonFiles } from './files.js';
 import { jobsOption } from './jobs-option.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 export async function runCoverage(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -18,10 +18,10 @@ export async function runCoverage(argv: string[], out: (s: string) => void, err:
     allowPositionals: true,
     options: { pin: { type: 'string', multiple: true, default: [] }, format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, jobs: { type: 'string' }, fetch: { type: 'boolean', default: false }, ...COLUMN_OPTIONS },
   });
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
+  if (values.format !== 'text' && values.format !== 'json') throw new InputError(`--format must be text or json, not ${values.format}`);
   const overrides = pinOverrides(values.pin ?? []);
   const { files, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
-  if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
+  if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   requireMatrices(matricesFolder, err);
   const store = userStoreOf(values);

@@ -12,7 +12,7 @@ import {
 import { discoverInterpreters } from '../environments/interpreters.js';
 import { venvEnvironment } from '../environments/venv.js';
 import { defaultEnvironmentsFile, EnvironmentRegistry, RegistryError, type EnvironmentEntry } from '../environments/registry.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 type Out = (s: string) => void;
 
@@ -62,9 +62,9 @@ function table(rows: string[][]): string[] {
 }
 
 function exactPin(text: string | undefined, what: string): { library: string; version: string } {
-  if (!text) throw new UsageError(`${what}: name the environment as LIB==VERSION, e.g. numpy==1.24.2`);
+  if (!text) throw new InputError(`${what}: name the environment as LIB==VERSION, e.g. numpy==1.24.2`);
   const pin = parseCommandLinePin(text);
-  if ('error' in pin || pin.exactVersion === null) throw new UsageError(`${what}: give one exact version, e.g. numpy==1.24.2 (got ${text})`);
+  if ('error' in pin || pin.exactVersion === null) throw new InputError(`${what}: give one exact version, e.g. numpy==1.24.2 (got ${text})`);
   return { library: pin.distribution, version: pin.exactVersion };
 }
 
@@ -105,20 +105,20 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
   try {
     registry = EnvironmentRegistry.load(file);
   } catch (e) {
-    if (e instanceof RegistryError) throw new UsageError(e.message);
+    if (e instanceof RegistryError) throw new InputError(e.message);
     throw e;
   }
   const save = () => {
     try {
       registry.save();
     } catch (e) {
-      throw new UsageError((e as Error).message);
+      throw new InputError((e as Error).message);
     }
   };
 
   switch (sub) {
     case 'list': {
-      if (positionals.length > 1) throw new UsageError('usage: anachron env list [LIB] [--json]');
+      if (positionals.length > 1) throw new InputError('usage: anachron env list [LIB] [--json]');
       const entries = registry.list(positionals[0]);
       if (values.json) {
         out(JSON.stringify(entries, null, 2));
@@ -135,12 +135,12 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
     }
 
     case 'add': {
-      if (positionals.length !== 1) throw new UsageError('usage: anachron env add LIB==VERSION (--python PATH | --venv DIR [--create] | --debian SUITE)');
+      if (positionals.length !== 1) throw new InputError('usage: anachron env add LIB==VERSION (--python PATH | --venv DIR [--create] | --debian SUITE)');
       const { library, version } = exactPin(positionals[0], 'env add');
       const sources = [values.python, values.venv, values.debian].filter((v) => v !== undefined);
-      if (sources.length !== 1) throw new UsageError('say where the environment comes from, once: --python PATH, --venv DIR [--create] or --debian SUITE');
-      if (values.create && !values.venv) throw new UsageError('--create goes with --venv DIR');
-      if ((values['newest-dependencies'] || values['base-python'] || values['index-url'] || values['wheel-cache']) && !values.create) throw new UsageError('--base-python, --index-url, --newest-dependencies and --wheel-cache go with --venv DIR --create');
+      if (sources.length !== 1) throw new InputError('say where the environment comes from, once: --python PATH, --venv DIR [--create] or --debian SUITE');
+      if (values.create && !values.venv) throw new InputError('--create goes with --venv DIR');
+      if ((values['newest-dependencies'] || values['base-python'] || values['index-url'] || values['wheel-cache']) && !values.create) throw new InputError('--base-python, --index-url, --newest-dependencies and --wheel-cache go with --venv DIR --create');
       const options = { importName: values.import, onOutput: (line: string) => err(`  ${line}`) };
       let entry: EnvironmentEntry;
       try {
@@ -175,18 +175,18 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
     }
 
     case 'check': {
-      if (positionals.length > 1) throw new UsageError('usage: anachron env check [LIB[==VERSION]] [--json]');
+      if (positionals.length > 1) throw new InputError('usage: anachron env check [LIB[==VERSION]] [--json]');
       let filter: { library?: string; version?: string } = {};
       if (positionals[0]) {
         if (positionals[0].includes('=')) filter = exactPin(positionals[0], 'env check');
         else filter = { library: positionals[0] };
       }
-      if (filter.library && registry.list(filter.library).length === 0) throw new UsageError(`no environment of ${filter.library} is registered`);
+      if (filter.library && registry.list(filter.library).length === 0) throw new InputError(`no environment of ${filter.library} is registered`);
       const results = await withCancel((signal) => registry.check(filter, {
         signal,
         onResult: values.json ? undefined : (e, c) => out(`${c.ok ? 'ok    ' : 'FAILED'}  ${e.library} ${e.version}  ${c.ok ? `${c.found} in python ${c.python}` : c.error}`),
       }));
-      if (filter.version && results.length === 0) throw new UsageError(`no environment of ${filter.library} ${filter.version} is registered`);
+      if (filter.version && results.length === 0) throw new InputError(`no environment of ${filter.library} ${filter.version} is registered`);
       save();
       if (values.json) out(JSON.stringify(results.map(({ entry, check }) => ({ library: entry.library, version: entry.version, python: entry.python, ...check })), null, 2));
       else if (results.length === 0) out('no environments registered');
@@ -194,7 +194,7 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
     }
 
     case 'discover': {
-      if (positionals.length > 0) throw new UsageError('usage: anachron env discover [--cache DIR] [--refresh] [--json]');
+      if (positionals.length > 0) throw new InputError('usage: anachron env discover [--cache DIR] [--refresh] [--json]');
       const cache = values.cache ?? defaultDebianCache();
       const report = await withCancel((signal) => discoverDebianEnvironments(registry, {
         cache, refresh: values.refresh, signal, onOutput: values.json ? undefined : (line) => err(`  ${line}`),
@@ -212,17 +212,17 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
     }
 
     case 'remove': {
-      if (positionals.length !== 1) throw new UsageError('usage: anachron env remove LIB==VERSION');
+      if (positionals.length !== 1) throw new InputError('usage: anachron env remove LIB==VERSION');
       const { library, version } = exactPin(positionals[0], 'env remove');
       const removed = registry.remove(library, version);
-      if (!removed) throw new UsageError(`no environment of ${library} ${version} is registered`);
+      if (!removed) throw new InputError(`no environment of ${library} ${version} is registered`);
       save();
       out(`removed ${removed.library} ${removed.version} (${removed.python.argv.join(' ')})`);
       return 0;
     }
 
     case 'pythons': {
-      if (positionals.length > 0) throw new UsageError('usage: anachron env pythons [--json]');
+      if (positionals.length > 0) throw new InputError('usage: anachron env pythons [--json]');
       const found = await discoverInterpreters();
       if (values.json) {
         out(JSON.stringify(found, null, 2));
@@ -239,6 +239,6 @@ export async function runEnv(argv: string[], out: Out, err: Out): Promise<number
     }
 
     default:
-      throw new UsageError(`unknown env command "${sub}" (list, add, check, discover, remove, pythons)`);
+      throw new InputError(`unknown env command "${sub}" (list, add, check, discover, remove, pythons)`);
   }
 }

@@ -4,7 +4,7 @@ import type { Signature } from '../core/api-model.js';
 import { describeColumnSource } from '../core/column-source.js';
 import { bands } from '../core/hover.js';
 import { COLUMN_OPTIONS, openCatalogFor } from './column-options.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 export interface JsonHistory {
   api: string;
@@ -19,8 +19,8 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
     allowPositionals: true,
     options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, 'user-matrices': COLUMN_OPTIONS['user-matrices'], 'every-version': { type: 'boolean', default: false } },
   });
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
-  if (positionals.length === 0) throw new UsageError('name at least one API, e.g. anachron history numpy.trapezoid');
+  if (values.format !== 'text' && values.format !== 'json') throw new InputError(`--format must be text or json, not ${values.format}`);
+  if (positionals.length === 0) throw new InputError('name at least one API, e.g. anachron history numpy.trapezoid');
   const { catalog } = openCatalogFor(values, err);
   try {
     const entries: JsonHistory[] = positionals.map((api) => {
@@ -28,7 +28,7 @@ export function runHistory(argv: string[], out: (s: string) => void, err: (s: st
       const matrix = catalog.forImportRoot(root);
       if (!matrix) {
         const known = catalog.names.join(', ') || 'none';
-        throw new UsageError(`no matrix for ${root} (tracked libraries: ${known})`);
+        throw new InputError(`no matrix for ${root} (tracked libraries: ${known})`);
       }
       const history = matrix.lookup(api);
       return {

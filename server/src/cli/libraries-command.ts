@@ -5,7 +5,7 @@ import type { LibraryDefinition } from '../core/library-definition.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { defaultLibrariesFolder, readLibraryDefinitions } from '../libraries/definitions.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 function sources(d: LibraryDefinition): string {
   const parts: string[] = [];
@@ -24,7 +24,7 @@ export function runLibraries(argv: string[], out: (s: string) => void): number {
   });
   const definitions = readLibraryDefinitions(values.libraries ?? defaultLibrariesFolder());
   const unknown = positionals.filter((n) => !definitions.byName(n) && !definitions.byDistribution(n));
-  if (unknown.length > 0) throw new UsageError(`no library file for ${unknown.join(', ')} (known: ${definitions.all.map((d) => d.name).join(', ')})`);
+  if (unknown.length > 0) throw new InputError(`no library file for ${unknown.join(', ')} (known: ${definitions.all.map((d) => d.name).join(', ')})`);
   const chosen = positionals.length > 0 ? positionals.map((n) => definitions.byName(n) ?? definitions.byDistribution(n)!) : definitions.all;
   const catalog = openMatrixCatalog(values.matrices ?? defaultMatricesFolder());
   try {

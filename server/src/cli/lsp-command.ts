@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 /** dist/server.js beside this bundle (dist/cli.js), or from the source tree under tsx. */
 export function serverBundlePath(): string | undefined {
@@ -19,9 +19,9 @@ export function runLsp(argv: string[]): Promise<number> {
     // --clientProcessId: some clients pass it so the server can exit when they die; the server reads it itself.
     options: { stdio: { type: 'boolean', default: true }, clientProcessId: { type: 'string' } },
   });
-  if (positionals.length > 0) throw new UsageError(`anachron lsp takes no arguments (got ${positionals.join(' ')}); it speaks LSP over stdio`);
+  if (positionals.length > 0) throw new InputError(`anachron lsp takes no arguments (got ${positionals.join(' ')}); it speaks LSP over stdio`);
   const bundle = serverBundlePath();
-  if (!bundle) throw new UsageError('dist/server.js is missing; run `npm run build` in the anachron folder first');
+  if (!bundle) throw new InputError('dist/server.js is missing; run `npm run build` in the anachron folder first');
   // The server picks its transport from the command line, as when an editor starts `node dist/server.js --stdio`.
   process.argv = [process.argv[0]!, bundle, '--stdio', ...(values.clientProcessId ? [`--clientProcessId=${values.clientProcessId}`] : [])];
   createRequire(__filename)(bundle);

@@ -1,9 +1,9 @@
 // The anachron command line: the same core as the editor, for CI and for reviewing AI-written code. Each command's
 // module is loaded when that command runs: `check` does not evaluate the benchmark, the MCP SDK or the drift suite.
 import { chooseSqlite } from '../store/sqlite/driver.js';
-import { UsageError } from './usage-error.js';
+import { errorMessage, InputError, internalErrorReport, isInputError } from '../core/errors.js';
 
-const USAGE = `usage: anachron <command> [options]
+const USAGE = `usage: anachron [--debug] <command> [options]
 
 commands:
   check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--jobs N] [--exit-zero]
@@ -13,7 +13,7 @@ commands:
       --fetch first covers them from the package index (as matrix fetch), then narrows "added between" by bisection. --diff REV reports only findings on lines added or changed
       since REV (committed, staged or not; untracked files count as added). --format sarif writes SARIF
       2.1.0 for code scanning. --jobs N: threads to use (default: one per core for large inputs).
-      Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error.
+      Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error, 3 internal error.
   min-versions [PATH…] [--format text|json] [--matrices DIR] [--jobs N]
       For each tracked library the code uses: the lowest (and highest) tracked version with every API and
       keyword it uses, the usages that force it, and whether the declared requirement is too low.
@@ -53,6 +53,10 @@ commands:
   bench run CONFIG [--limit N] [--shard i/n] [--out DIR] | bench merge A B… --out DIR | bench report RUN… [--out DIR]
       LibEvoBench runs against a model: run (resumable, with a progress bar), merge shards, report and compare
       runs (SEUS leaderboard). See anachron bench --help and docs/benchmark-scoring.md.
+
+Exit codes: 0 done, 1 findings (check) or a too-low bound (min-versions), 2 a mistake in the command or its input
+(the message says what), 3 an internal error (a bug: the message has the stack; please report it). --debug (or
+ANACHRON_DEBUG=1) prints the stack of every error.
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -63,7 +67,8 @@ export async function main(argv: string[]): Promise<number> {
   });
   const out = (s: string) => process.stdout.write(s + '\n');
   const err = (s: string) => process.stderr.write(s + '\n');
-  const [command, ...rest] = argv;
+  const debug = argv[0] === '--debug' || process.env.ANACHRON_DEBUG === '1';
+  const [command, ...rest] = argv[0] === '--debug' ? argv.slice(1) : argv;
   try {
     // Once per process, before any database is opened (dist/server.js, run by `lsp`, chooses for itself).
     if (command !== 'lsp') await chooseSqlite(undefined, { baselineCompiler: true });
@@ -86,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'add') return await (await import('./matrix-add-command.js')).runMatrixAdd(rest.slice(1), out, err);
         if (rest[0] === 'fetch') return await (await import('./matrix-fetch-command.js')).runMatrixFetch(rest.slice(1), out, err);
         if (rest[0] === 'cache') return (await import('./matrix-cache-command.js')).runMatrixCache(rest.slice(1), out);
-        throw new UsageError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix fetch DIST==VERSION, matrix add LIB==VERSION --python PATH, matrix cache list)`);
+        throw new InputError(`unknown matrix command "${rest[0] ?? ''}" (try: anachron matrix fetch DIST==VERSION, matrix add LIB==VERSION --python PATH, matrix cache list)`);
       case 'coverage':
         return await (await import('./coverage-command.js')).runCoverage(rest, out, err);
       case 'compare-surfaces':
@@ -104,17 +109,26 @@ export async function main(argv: string[]): Promise<number> {
         err(USAGE);
         return 2;
       default:
-        throw new UsageError(`unknown command "${command}"`);
+        throw new InputError(`unknown command "${command}"`);
     }
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      err(`anachron: ${(e as Error).message}`);
-      if (!(e instanceof UsageError)) err(USAGE);
-      return 2;
-    }
-    err(`anachron: ${(e as Error).message}`);
-    return 2;
+    return reportError(e, err, debug);
   }
+}
+
+/**
+ * The exit code of an error, reported on stderr: an input error in one line (with the usage for a malformed flag),
+ * exit 2; anything else as the internal error it is, with its stack, exit 3.
+ */
+export function reportError(e: unknown, err: (s: string) => void, debug: boolean): number {
+  if (!isInputError(e)) {
+    err(internalErrorReport(e, 'anachron'));
+    return 3;
+  }
+  err(`anachron: ${errorMessage(e)}`);
+  if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) err(USAGE);
+  if (debug && e instanceof Error && e.stack) err(e.stack);
+  return 2;
 }
 
 if (require.main === module) {
@@ -123,8 +137,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(`anachron: internal error: ${(e as Error).stack ?? e}\n`);
-      process.exitCode = 2;
+      process.exitCode = reportError(e, (s) => process.stderr.write(s + '\n'), true);
     },
   );
 }

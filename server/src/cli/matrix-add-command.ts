@@ -9,7 +9,7 @@ import { versionsEqual } from '../core/versions.js';
 import { runProbe } from '../environments/python-probe-runner.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { runBuildMatrices } from './build-matrices-command.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 export async function runMatrixAdd(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -17,10 +17,10 @@ export async function runMatrixAdd(argv: string[], out: (s: string) => void, err
     allowPositionals: true,
     options: { python: { type: 'string' }, source: { type: 'string' }, matrices: { type: 'string' }, 'package-dir': { type: 'string' } },
   });
-  if (positionals.length !== 1) throw new UsageError('usage: anachron matrix add LIB==VERSION (--python PATH | --source DIR)');
+  if (positionals.length !== 1) throw new InputError('usage: anachron matrix add LIB==VERSION (--python PATH | --source DIR)');
   const pin = parseCommandLinePin(positionals[0]!);
-  if ('error' in pin || pin.exactVersion === null) throw new UsageError(`give one exact version, e.g. numpy==1.26.4 (got ${positionals[0]})`);
-  if (!values.python && !values.source) throw new UsageError('say where the version comes from: --python PATH (an interpreter that has it) or --source DIR (its source tree)');
+  if ('error' in pin || pin.exactVersion === null) throw new InputError(`give one exact version, e.g. numpy==1.26.4 (got ${positionals[0]})`);
+  if (!values.python && !values.source) throw new InputError('say where the version comes from: --python PATH (an interpreter that has it) or --source DIR (its source tree)');
   const library = pin.distribution.replace(/-/g, '_');
   const version = pin.exactVersion;
   const matrices = resolve(values.matrices ?? defaultMatricesFolder());
@@ -42,13 +42,13 @@ export async function runMatrixAdd(argv: string[], out: (s: string) => void, err
       signal: controller.signal,
     });
   } catch (e) {
-    if (controller.signal.aborted) throw new UsageError('cancelled; the matrix is unchanged');
-    throw new UsageError((e as Error).message);
+    if (controller.signal.aborted) throw new InputError('cancelled; the matrix is unchanged');
+    throw new InputError((e as Error).message);
   } finally {
     process.off('SIGINT', onSigint);
   }
   if (!versionsEqual(surface.version, version)) {
-    throw new UsageError(`${python} has ${library} ${surface.version}, not ${version}; the matrix is unchanged`);
+    throw new InputError(`${python} has ${library} ${surface.version}, not ${version}; the matrix is unchanged`);
   }
   const dir = join(matrices, 'surfaces', library);
   mkdirSync(dir, { recursive: true });

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { COLUMN_OPTIONS, cacheOf, userStoreOf } from './column-options.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 const mb = (bytes: number) => (bytes < 1024 ** 2 ? `${Math.max(1, Math.round(bytes / 1024))} kB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
 
@@ -38,12 +38,12 @@ export function runMatrixCache(argv: string[], out: (s: string) => void): number
     let limit: number | undefined;
     if (values['max-size'] !== undefined) {
       const n = Number(values['max-size']);
-      if (!Number.isFinite(n) || n < 0) throw new UsageError(`--max-size takes megabytes, not ${values['max-size']}`);
+      if (!Number.isFinite(n) || n < 0) throw new InputError(`--max-size takes megabytes, not ${values['max-size']}`);
       limit = n * 1024 ** 2;
     }
     const removed = cache.prune({ limit, all: values.all });
     out(`removed ${removed.length} file${removed.length === 1 ? '' : 's'} (${mb(removed.reduce((n, f) => n + f.bytes, 0))})${values.all ? ' and the cached index pages' : ''} from ${cache.root}; your matrices' columns stay`);
     return 0;
   }
-  throw new UsageError(`usage: anachron matrix cache list [--json] | anachron matrix cache prune [--max-size MB | --all]${action ? ` (not "${action}")` : ''}`);
+  throw new InputError(`usage: anachron matrix cache list [--json] | anachron matrix cache prune [--max-size MB | --all]${action ? ` (not "${action}")` : ''}`);
 }

@@ -8,7 +8,7 @@ import { parseCommandLinePin } from '../core/pins.js';
 import { displayUrl } from '../package-index/credentials.js';
 import { IndexError } from '../package-index/client.js';
 import { COLUMN_OPTIONS, columnServiceOf, indexConfigFor } from './column-options.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 export async function runMatrixFetch(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -16,10 +16,10 @@ export async function runMatrixFetch(argv: string[], out: (s: string) => void, e
     allowPositionals: true,
     options: { ...COLUMN_OPTIONS, 'no-newest': { type: 'boolean', default: false }, refresh: { type: 'boolean', default: false } },
   });
-  if (positionals.length === 0) throw new UsageError('usage: anachron matrix fetch DIST==VERSION… (e.g. anachron matrix fetch pandas==2.0.3)');
+  if (positionals.length === 0) throw new InputError('usage: anachron matrix fetch DIST==VERSION… (e.g. anachron matrix fetch pandas==2.0.3)');
   const requirements = positionals.map((text) => {
     const pin = parseCommandLinePin(text);
-    if ('error' in pin) throw new UsageError(`${text}: ${pin.error}`);
+    if ('error' in pin) throw new InputError(`${text}: ${pin.error}`);
     return pin;
   });
   const service = columnServiceOf(values, (line) => err(`anachron: ${line}`));
@@ -44,7 +44,7 @@ export async function runMatrixFetch(argv: string[], out: (s: string) => void, e
       if (outcome.errors.length > 0 || outcome.records.length === 0) failed++;
     }
   } catch (e) {
-    if (e instanceof IndexError && e.kind === 'cancelled') throw new UsageError('cancelled; what was added before stays, nothing half-made was kept');
+    if (e instanceof IndexError && e.kind === 'cancelled') throw new InputError('cancelled; what was added before stays, nothing half-made was kept');
     throw e;
   } finally {
     process.off('SIGINT', onSigint);

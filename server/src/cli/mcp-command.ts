@@ -9,13 +9,13 @@ import type { serveMcp } from '../mcp/server.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { toolInfo } from './tool-info.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 
 /** dist/mcp.js beside this bundle (dist/cli.js), or the source under tsx. */
 function loadMcpServer(): { serveMcp: typeof serveMcp } {
   const candidates = [join(__dirname, 'mcp.js'), join(__dirname, '..', 'mcp', 'server.ts')];
   const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new UsageError('dist/mcp.js is missing; run `npm run build` in the anachron folder first');
+  if (!found) throw new InputError('dist/mcp.js is missing; run `npm run build` in the anachron folder first');
   return createRequire(__filename)(found) as { serveMcp: typeof serveMcp };
 }
 
@@ -25,13 +25,13 @@ export async function runMcp(argv: string[], err: (s: string) => void): Promise<
     allowPositionals: true,
     options: { project: { type: 'string' }, matrices: { type: 'string' }, stdio: { type: 'boolean', default: true } },
   });
-  if (positionals.length > 0) throw new UsageError(`anachron mcp takes no arguments (got ${positionals.join(' ')}); name the project with --project DIR`);
+  if (positionals.length > 0) throw new InputError(`anachron mcp takes no arguments (got ${positionals.join(' ')}); name the project with --project DIR`);
   const project = resolve(values.project ?? process.env.ANACHRON_PROJECT ?? process.cwd());
-  if (!existsSync(project) || !statSync(project).isDirectory()) throw new UsageError(`--project ${project}: not a folder`);
+  if (!existsSync(project) || !statSync(project).isDirectory()) throw new InputError(`--project ${project}: not a folder`);
   const catalog = openMatrixCatalog(values.matrices ? resolve(values.matrices) : defaultMatricesFolder(), { onProblem: (p) => err(`anachron mcp: warning: ${p}`) });
   if (catalog.names.length === 0) {
     catalog.close();
-    throw new UsageError('no usable matrices: nothing to answer from');
+    throw new InputError('no usable matrices: nothing to answer from');
   }
   try {
     const tool = toolInfo();

@@ -16,7 +16,7 @@ import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { collectPythonFiles } from './files.js';
 import { jobsOption } from './jobs-option.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../core/errors.js';
 import { runJobs } from './worker-pool.js';
 
 /** The files that use a library under one declaration, with what each uses that each tracked version lacks. */
@@ -32,16 +32,16 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
     allowPositionals: true,
     options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, jobs: { type: 'string' } },
   });
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not ${values.format}`);
+  if (values.format !== 'text' && values.format !== 'json') throw new InputError(`--format must be text or json, not ${values.format}`);
   const { files, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
-  if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
+  if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
 
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   // The folder's problems are reported now; a broken matrix where a file first needs it (in the job's result).
   const catalog = openMatrixCatalog(matricesFolder, { onProblem: (p) => err(`anachron: warning: ${p}`) });
   if (catalog.names.length === 0) {
     catalog.close();
-    throw new UsageError('no usable matrices: nothing can be checked');
+    throw new InputError('no usable matrices: nothing can be checked');
   }
   const cwd = process.cwd();
   const groups = new Map<string, Group>();

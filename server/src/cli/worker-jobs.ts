@@ -20,7 +20,7 @@ import type { DeclaredRequirement, Usage } from '../report/min-versions.js';
 import { toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
 import type { GroundTruthState } from '../core/ground-truth.js';
 import { harvestApiCFile, type ApiCFileHarvest } from '../eval/libevobench/datasets/api-c.js';
-import type { CallTarget, TrackedLibrary } from '../eval/libevobench/datasets/call-sites.js';
+import { trackedLibraryOf, type HarvestSetup } from '../eval/libevobench/datasets/harvest-setup.js';
 import type { CorpusFile } from '../eval/libevobench/datasets/corpus.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
 import { openLayeredCatalog } from '../store/layered-catalog.js';
@@ -203,38 +203,6 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
     };
   },
 };
-
-/**
- * What API-C's harvest needs of a tracked library, compact enough to hand to a thread: per documented API its kind and
- * its state at each tracked version, one letter each (p present, a absent, n not applicable).
- */
-export interface HarvestLibrary {
-  library: string;
-  distribution: string;
-  versions: string[];
-  targets: [api: string, kind: CallTarget['kind'], states: string][];
-}
-
-const STATE_LETTERS: Record<GroundTruthState, string> = { present: 'p', absent: 'a', na: 'n' };
-const LETTER_STATES: Record<string, GroundTruthState> = { p: 'present', a: 'absent', n: 'na' };
-
-export function harvestLibraryOf(lib: TrackedLibrary<CallTarget>): HarvestLibrary {
-  const targets: HarvestLibrary['targets'] = [];
-  for (const [api, target] of lib.histories) targets.push([api, target.kind, target.versions.map((c) => STATE_LETTERS[c.state]).join('')]);
-  return { library: lib.library, distribution: lib.distribution, versions: [...lib.versions], targets };
-}
-
-function trackedLibraryOf(h: HarvestLibrary): TrackedLibrary<CallTarget> {
-  const histories = new Map<string, CallTarget>();
-  for (const [api, kind, states] of h.targets) histories.set(api, { kind, versions: h.versions.map((version, i) => ({ version, state: LETTER_STATES[states[i]!]! })) });
-  return { library: h.library, distribution: h.distribution, versions: h.versions, histories };
-}
-
-export interface HarvestSetup {
-  libraries: HarvestLibrary[];
-  /** Library -> the versions the dataset covers. */
-  selected: [string, string[]][];
-}
 
 /** The benchmark's API-C dataset: one corpus file's call sites and snippets (eval/libevobench/datasets/api-c.ts). */
 const apiCHarvest: JobKind<HarvestSetup, CorpusFile, ApiCFileHarvest> = {

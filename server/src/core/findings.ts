@@ -1,6 +1,6 @@
 // What the checker reports. Codes are stable: users filter and suppress by them. Each code is one module in rules/
 // (its metadata, severity, message and page); this module names the shapes everyone else uses.
-import { describeOrigin } from './pins.js';
+import { describeOrigin } from './pin.js';
 import type { Finding } from './rules/index.js';
 
 export { ALL_CODES, type Finding, type FindingCode } from './rules/index.js';

@@ -3,6 +3,7 @@
 // definition out; python-probe/anachron_probe/libraries.py reads the same files the same way.
 import { normalizeDistributionName } from './library-names.js';
 import { isValidVersion } from './versions.js';
+import { InputError } from './errors.js';
 
 export type StaticSource = 'git' | 'pypi';
 export type DocsSource = 'git' | 'sdist';
@@ -89,7 +90,7 @@ export interface LibraryDefinition {
   runtime: LibraryRuntime;
 }
 
-export class LibraryDefinitionError extends Error {
+export class LibraryDefinitionError extends InputError {
   constructor(
     readonly file: string,
     message: string,

@@ -19,9 +19,10 @@ import {
   type EnvironmentRegistry,
 } from './registry.js';
 import type { PythonCommand } from './sandbox.js';
+import { InputError } from '../core/errors.js';
 
 /** An environment could not be set up or does not hold the version asked for. */
-export class EnvironmentError extends Error {
+export class EnvironmentError extends InputError {
   override name = 'EnvironmentError';
 }
 

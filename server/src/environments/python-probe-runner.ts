@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateSurface, type Surface } from '../store/surface.js';
+import { InputError } from '../core/errors.js';
 
 export function probeFolder(): string {
   const candidates = [join(__dirname, '..', 'python-probe'), join(__dirname, '..', '..', '..', 'python-probe')];
@@ -52,9 +53,9 @@ export async function runProbe(run: ProbeRun): Promise<Surface> {
       child.on('error', (e) => reject(new Error(`cannot run ${run.python}: ${e.message}`)));
       child.on('close', (c, sig) => (sig ? reject(new Error(`probe stopped by ${sig}`)) : resolve(c ?? 1)));
     });
-    if (!existsSync(out)) throw new Error(`the probe wrote no surface (exit ${code}):\n${tail.join('\n')}`);
+    if (!existsSync(out)) throw new InputError(`the probe wrote no surface (exit ${code}):\n${tail.join('\n')}`);
     const surface = validateSurface(JSON.parse(readFileSync(out, 'utf8')), out);
-    if (code !== 0 && surface.apis.length === 0) throw new Error(`the probe failed (exit ${code}):\n${tail.join('\n')}`);
+    if (code !== 0 && surface.apis.length === 0) throw new InputError(`the probe failed (exit ${code}):\n${tail.join('\n')}`);
     return surface;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,8 @@ import { isValidVersion, sortVersions, versionsEqual } from '../core/versions.js
 import { probeModules, runSnippet, type InterpreterProbe } from './interpreter-probe.js';
 import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import type { PythonCommand } from './sandbox.js';
+import { isObject } from '../core/json-value.js';
+import { InputError } from '../core/errors.js';
 
 export type EnvironmentProvider = 'interpreter' | 'venv' | 'debian';
 
@@ -104,7 +106,7 @@ interface RegistryData {
 const SCHEMA = 'anachron-environments/1';
 
 /** The registry file could not be read or written; the message says what to do. */
-export class RegistryError extends Error {
+export class RegistryError extends InputError {
   override name = 'RegistryError';
 }
 
@@ -175,10 +177,6 @@ function smokeTestOf(library: string): string | null {
   } catch {
     return null; // no library files beside this build: the import check alone
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function validate(raw: unknown): RegistryData {

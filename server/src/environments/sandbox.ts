@@ -16,6 +16,7 @@ import { type CgroupBases, detectCgroups, type RunCgroups, joinCgroupsArgv, make
 import { interpreterPaths } from './interpreter-paths.js';
 import { probeFolder } from './python-probe-runner.js';
 import { seccompArch, seccompFilter } from './seccomp.js';
+import { InputError } from '../core/errors.js';
 
 /** The argv prefix that runs a Python interpreter (e.g. ['/usr/bin/python3'] or a Debian root's run-python), with
  *  environment variables it needs (PYTHONPATH, …); they are added to the sandbox's scrubbed environment. */
@@ -101,7 +102,7 @@ export interface ExecutionOutcome {
 }
 
 /** The sandbox could not run the interpreter at all (a broken environment, not the sample's doing). */
-export class SandboxError extends Error {
+export class SandboxError extends InputError {
   override name = 'SandboxError';
 }
 

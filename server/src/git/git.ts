@@ -1,9 +1,12 @@
 // Runs git for `anachron check --diff REV`: where the repository is, what REV names, what changed since then.
 import { spawnSync } from 'node:child_process';
 import { parseChangedLines, type ChangedLines } from '../report/diff.js';
+import { InputError } from '../core/errors.js';
 
 /** git is missing, the folder is not in a repository, or a revision is unknown: a one-line reason for the user. */
-export class GitError extends Error {}
+export class GitError extends InputError {
+  override readonly name: string = 'GitError';
+}
 
 /** Settings that would change git's output format are pinned, whatever the user's configuration says. */
 const PINNED_CONFIG = ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'color.ui=false'];

@@ -8,7 +8,7 @@ import type { LibraryMatrix } from '../core/api-model.js';
 import { fixesFor, type Fix, type TextEdit } from '../core/fixes.js';
 import { findApiReferences } from '../core/python/file-syntax.js';
 import type { SourceRange } from '../core/source-range.js';
-import { formatMigrationItem, migrationNotes, type MigrationItem } from '../eval/drift/migration-notes.js';
+import { formatMigrationItem, migrationNotes, type MigrationItem } from './migration-notes.js';
 import type { PythonParser } from '../parser/python-parser.js';
 import { toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
 import type { ApiKnowledge, PinView } from './api-lookup.js';

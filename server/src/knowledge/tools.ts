@@ -9,6 +9,8 @@ import type { PythonParser } from '../parser/python-parser.js';
 import type { ApiKnowledge, LookupAnswer } from './api-lookup.js';
 import { renderLookup, renderSnippetReport } from './render.js';
 import { checkSnippet, importsOf, type SnippetReport } from './snippet.js';
+import { isObject } from '../core/json-value.js';
+import { InputError } from '../core/errors.js';
 
 export const LOOKUP_TOOL = 'anachron_lookup';
 export const CHECK_TOOL = 'anachron_check';
@@ -80,12 +82,8 @@ export const CHECK_DESCRIPTION =
   '(anachronistic or hallucinated APIs), each with the fix (the version-correct API, a keyword to drop, or the pin to raise), and the code with the fixes applied. ' +
   'Use it on code you wrote or are about to suggest.';
 
-export class ToolInputError extends Error {
-  override readonly name = 'ToolInputError';
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+export class ToolInputError extends InputError {
+  override readonly name: string = 'ToolInputError';
 }
 
 function optionalString(raw: Record<string, unknown>, key: string): string | undefined {

@@ -7,13 +7,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
 import type { LibraryMatrix } from '../core/api-model.js';
+import { errorMessage, internalErrorReport, isInputError } from '../core/errors.js';
 import { apiAt } from '../core/hover.js';
 import { findApiReferences } from '../core/python/file-syntax.js';
 import { changedLinesSince, repositoryRoot, resolveCommit, untrackedFiles } from '../git/git.js';
 import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import { renderMigration, renderReview } from '../knowledge/render.js';
 import { checkSnippet, importsOf, migrateSnippet, type SnippetFinding, type SnippetReport } from '../knowledge/snippet.js';
-import { parseCheckInput, parseLookupInput, runCheckTool, runLookupTool, ToolInputError, type ToolEnvironment } from '../knowledge/tools.js';
+import { parseCheckInput, parseLookupInput, runCheckTool, runLookupTool, type ToolEnvironment } from '../knowledge/tools.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import { touchesLines } from '../report/diff.js';
 import { pathInRoot, realRoot } from '../cli/repo-paths.js';
@@ -40,8 +41,11 @@ const filePath = (uri: string | undefined): string | undefined => (uri === undef
 
 const listApis = (m: LibraryMatrix): readonly string[] => (m as LibraryMatrix & { apiPaths?: () => string[] }).apiPaths?.() ?? [];
 
-function failure(e: unknown): { error: string } {
-  return { error: (e as Error).message ?? String(e) };
+/** The answer to a request that failed: an input error's message; an internal error logged with its stack and said to be one. */
+function failure(connection: Connection, what: string, e: unknown): { error: string } {
+  if (isInputError(e)) return { error: errorMessage(e) };
+  connection.console.error(internalErrorReport(e, `anachron: ${what}`));
+  return { error: `internal error in anachron while answering (${errorMessage(e)}); the output channel has the details: please report it` };
 }
 
 export interface AgentHandlers {
@@ -134,8 +138,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       const result = runLookupTool(parseLookupInput(raw), environment(catalog, params.uri));
       return { text: result.text, api: result.answer.kind === 'api' ? result.answer.api : null };
     } catch (e) {
-      if (!(e instanceof ToolInputError)) connection.console.error(`anachron: lookup failed: ${(e as Error).stack ?? e}`);
-      return failure(e);
+      return failure(connection, 'lookup', e);
     }
   };
 
@@ -167,8 +170,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
         libraries: result.report.libraries.map((l) => ({ library: l.library, pin: l.pin ? `${l.pin.requirement} (${l.pin.origin})` : null })),
       };
     } catch (e) {
-      if (!(e instanceof ToolInputError)) connection.console.error(`anachron: check failed: ${(e as Error).stack ?? e}`);
-      return failure(e);
+      return failure(connection, 'check', e);
     }
   };
 
@@ -195,8 +197,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       const report = migrateSnippet(p, params.code, ctx, env.knowledge, library, version);
       return { text: renderMigration(report), changes: report.lines.length };
     } catch (e) {
-      connection.console.error(`anachron: migrate failed: ${(e as Error).stack ?? e}`);
-      return failure(e);
+      return failure(connection, 'migrate', e);
     }
   };
 
@@ -237,7 +238,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       }
       return { text: renderReview(reports, rev), files: candidates.length, findings };
     } catch (e) {
-      return failure(e);
+      return failure(connection, 'review', e);
     }
   };
 

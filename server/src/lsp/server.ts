@@ -1,5 +1,6 @@
 // The language server: open documents in; diagnostics, hovers and quick fixes out. All analysis is the shared
 // core's; this file only adapts it to LSP.
+import { internalErrorReport } from '../core/errors.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import {
   CodeActionKind,
@@ -124,7 +125,7 @@ function scheduleCheck(doc: TextDocument, delay = delayFor(doc.uri)): void {
     try {
       checkDocument(current);
     } catch (e) {
-      connection.console.error(`anachron: checking ${doc.uri} failed: ${(e as Error).stack ?? e}`);
+      connection.console.error(internalErrorReport(e, `anachron: checking ${doc.uri}`));
     }
     const timing = LOG_TIMING ? analyses?.timing(doc.uri) : undefined;
     if (timing) {

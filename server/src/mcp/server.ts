@@ -8,7 +8,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnalysisContext } from '../core/analyze.js';
-import { listMatrixApis } from '../eval/models/matrix-listing.js';
+import { errorMessage, internalErrorReport, isInputError } from '../core/errors.js';
+import { listMatrixApis } from '../store/api-listing.js';
 import { ApiKnowledge } from '../knowledge/api-lookup.js';
 import {
   CHECK_DESCRIPTION,
@@ -21,7 +22,6 @@ import {
   parseLookupInput,
   runCheckTool,
   runLookupTool,
-  ToolInputError,
   type ToolEnvironment,
 } from '../knowledge/tools.js';
 import { loadPythonParser } from '../parser/python-parser.js';
@@ -109,8 +109,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       }
       return { content: [{ type: 'text', text: `unknown tool ${name} (anachron offers ${LOOKUP_TOOL} and ${CHECK_TOOL})` }], isError: true };
     } catch (e) {
-      if (!(e instanceof ToolInputError)) options.log(`anachron mcp: ${name} failed: ${(e as Error).stack ?? e}`);
-      return { content: [{ type: 'text', text: `${name}: ${(e as Error).message}` }], isError: true };
+      // Bad input is the agent's to fix; anything else is a bug, logged with its stack.
+      if (!isInputError(e)) options.log(internalErrorReport(e, `anachron mcp: ${name}`));
+      return { content: [{ type: 'text', text: `${name}: ${isInputError(e) ? '' : 'internal error: '}${errorMessage(e)}` }], isError: true };
     }
   });
   const transport = new StdioServerTransport();

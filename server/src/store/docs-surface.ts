@@ -2,6 +2,7 @@
 // list at a release tag. It is the "documented" evidence bit of the matrix.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { InputError } from '../core/errors.js';
 
 export interface DocsSurface {
   schema: 'anachron-docs/1';
@@ -19,11 +20,11 @@ export function readDocsSurfaceFile(file: string): DocsSurface {
     const raw = readFileSync(file);
     value = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
   } catch (e) {
-    throw new Error(`${file}: cannot read a docs surface: ${(e as Error).message}`);
+    throw new InputError(`${file}: cannot read a docs surface: ${(e as Error).message}`);
   }
   const d = value as Partial<DocsSurface>;
   if (d?.schema !== 'anachron-docs/1' || typeof d.library !== 'string' || typeof d.version !== 'string' || !Array.isArray(d.documented)) {
-    throw new Error(`${file}: not an anachron docs surface (schema anachron-docs/1 with library, version, documented[])`);
+    throw new InputError(`${file}: not an anachron docs surface (schema anachron-docs/1 with library, version, documented[])`);
   }
   return d as DocsSurface;
 }

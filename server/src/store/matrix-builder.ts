@@ -14,6 +14,7 @@ import { notComparableModules, underUnresolved, unresolvedModules } from './unre
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
+import { InputError } from '../core/errors.js';
 
 export const BUILDER_VERSION = '5';
 
@@ -130,20 +131,20 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   const evidence: VersionEvidence[] = (input.length > 0 && 'schema' in input[0]! ? evidenceFromSurfaces(input as Surface[]) : (input as VersionEvidence[]))
     .slice()
     .sort((a, b) => compareVersions(a.version, b.version));
-  if (evidence.length === 0) throw new Error('no surfaces to build a matrix from');
+  if (evidence.length === 0) throw new InputError('no surfaces to build a matrix from');
   // Every surface with the members of its class aliases (alias-members.ts), computed once.
   const expanded = evidence.map((e) => ({ ...e, runtime: e.runtime && withAliasMembers(e.runtime), static: e.static && withAliasMembers(e.static) }));
   const primaries = expanded.map((e) => {
     const s = resolutionSurface(e);
-    if (!s) throw new Error(`version ${e.version} has no runtime or static surface`);
+    if (!s) throw new InputError(`version ${e.version} has no runtime or static surface`);
     return s;
   });
   const library = primaries[0]!.library;
   for (const s of [...primaries, ...evidence.flatMap((e) => [e.static, e.docs].filter((x) => x !== undefined))]) {
-    if (s!.library !== library) throw new Error(`surfaces mix libraries: ${library} and ${s!.library}`);
+    if (s!.library !== library) throw new InputError(`surfaces mix libraries: ${library} and ${s!.library}`);
   }
   for (let i = 1; i < evidence.length; i++) {
-    if (compareVersions(evidence[i - 1]!.version, evidence[i]!.version) === 0) throw new Error(`two surfaces for ${library} ${evidence[i]!.version}`);
+    if (compareVersions(evidence[i - 1]!.version, evidence[i]!.version) === 0) throw new InputError(`two surfaces for ${library} ${evidence[i]!.version}`);
   }
 
   const byVersion = primaries.map((s) => new Map(s.apis.map((a) => [a.path, a] as const)));

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { ApiKind, Parameter, SignatureSource } from '../core/api-model.js';
+import { InputError } from '../core/errors.js';
 
 export interface SurfaceSignature {
   parameters: Parameter[];
@@ -42,7 +43,7 @@ const PARAM_KINDS = new Set(['positional_only', 'positional_or_keyword', 'var_po
 /** Validates the parts the builder relies on, so a corrupt file fails with its name and the reason. */
 export function validateSurface(value: unknown, file: string): Surface {
   const fail = (why: string): never => {
-    throw new Error(`${file}: not an anachron surface: ${why}`);
+    throw new InputError(`${file}: not an anachron surface: ${why}`);
   };
   if (typeof value !== 'object' || value === null) fail('top level is not an object');
   const s = value as Partial<Surface>;
@@ -70,19 +71,19 @@ export function readSurfaceFile(file: string): Surface {
   try {
     raw = readFileSync(file);
   } catch (e) {
-    throw new Error(`${file}: cannot read: ${(e as Error).message}`);
+    throw new InputError(`${file}: cannot read: ${(e as Error).message}`);
   }
   let text: string;
   try {
     text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
   } catch (e) {
-    throw new Error(`${file}: not valid gzip: ${(e as Error).message}`);
+    throw new InputError(`${file}: not valid gzip: ${(e as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file}: not valid JSON: ${(e as Error).message}`);
+    throw new InputError(`${file}: not valid JSON: ${(e as Error).message}`);
   }
   return validateSurface(json, file);
 }

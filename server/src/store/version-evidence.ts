@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { compareVersions } from '../core/versions.js';
 import { readDocsSurfaceFile, type DocsSurface } from './docs-surface.js';
 import { readSurfaceFile, type Surface } from './surface.js';
+import { InputError } from '../core/errors.js';
 
 export interface VersionEvidence {
   version: string;
@@ -40,7 +41,7 @@ export function readEvidenceFolder(dir: string, onFile: (name: string, index: nu
     const loaded = kind === 'docs' ? readDocsSurfaceFile(file) : readSurfaceFile(file);
     const version = loaded.version;
     const entry = byVersion.get(version) ?? { version };
-    if (entry[kind]) throw new Error(`${file}: a second ${kind} surface for version ${version}`);
+    if (entry[kind]) throw new InputError(`${file}: a second ${kind} surface for version ${version}`);
     (entry as unknown as Record<string, unknown>)[kind] = loaded;
     byVersion.set(version, entry);
   });

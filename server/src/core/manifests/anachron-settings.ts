@@ -2,7 +2,7 @@
 // its line and is left out; everything else still applies.
 import { ALL_CODES, type FindingCode, type Severity } from '../findings.js';
 import { normalizeDistributionName } from '../library-names.js';
-import type { ManifestProblem, Pin } from '../pins.js';
+import type { ManifestProblem, Pin } from '../pin.js';
 import { DEFAULT_PRECEDENCE, type PrecedenceStep, type ProjectSettings } from '../settings.js';
 import { isValidVersion } from '../versions.js';
 import { makePin } from './requirement.js';

@@ -7,7 +7,7 @@ import type { Node } from 'yaml';
 // starts faster without evaluating it.
 let yaml: typeof import('yaml') | undefined;
 const yamlModule = (): typeof import('yaml') => (yaml ??= require('yaml') as typeof import('yaml'));
-import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pins.js';
+import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidSpecifier } from '../versions.js';
 import { makePin } from './requirement.js';
 import { parseRequirementLines, type RequirementLine } from './requirements-txt.js';

@@ -1,6 +1,6 @@
 // Every manifest format anachron reads, by file name: which files are manifests, the fixed order in which they
 // are read (which breaks ties between pins of equal precedence), and one pure entry point that parses any of them.
-import type { ParsedManifest } from '../pins.js';
+import type { ParsedManifest } from '../pin.js';
 import type { ProjectSettings } from '../settings.js';
 import { parseCondaEnvironment } from './conda.js';
 import { parsePipfileLock, parsePoetryOrPdmLock, parsePylock, parseUvLock } from './locks.js';

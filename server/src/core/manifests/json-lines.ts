@@ -1,9 +1,10 @@
 // JSON with the line of every value: a small recursive-descent reader (JSON.parse gives no positions). Object
 // members are located at their key. It gets past the common breakages (a trailing or missing comma, a truncated
 // document), recording each as an error with its 1-based line; anything else throws a JsonSyntaxError.
+import { InputError } from '../errors.js';
 export type JsonPath = readonly (string | number)[];
 
-export class JsonSyntaxError extends Error {
+export class JsonSyntaxError extends InputError {
   constructor(
     message: string,
     readonly line: number,

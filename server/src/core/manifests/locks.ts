@@ -1,6 +1,6 @@
 // Lock files: every entry names an exact version. uv.lock, poetry.lock, pdm.lock and PEP 751 pylock.toml are
 // TOML; Pipfile.lock is JSON.
-import type { ManifestProblem, ParsedManifest, Pin } from '../pins.js';
+import type { ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidVersion } from '../versions.js';
 import { JsonSyntaxError, parseJsonWithLines } from './json-lines.js';
 import { exactVersionOf, lockPin, makePin } from './requirement.js';

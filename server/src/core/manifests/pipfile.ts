@@ -1,6 +1,6 @@
 // Pipfile (Pipenv): [packages] and [dev-packages] map names to "*", a PEP 440 specifier, or a table with
 // `version` (and `markers`); VCS, path and URL entries name no version.
-import type { ManifestProblem, ParsedManifest, Pin } from '../pins.js';
+import type { ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidSpecifier } from '../versions.js';
 import { makePin } from './requirement.js';
 import { isTable, parseTomlManifest } from './toml.js';

@@ -2,7 +2,7 @@
 // {include-group = …}), Poetry's [tool.poetry] dependencies and groups (constraints translated to PEP 440), the
 // legacy uv and PDM dev-dependency lists, and anachron's own [tool.anachron] settings.
 import { normalizeDistributionName } from '../library-names.js';
-import type { ManifestProblem, ParsedManifest, Pin } from '../pins.js';
+import type { ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import type { ProjectSettings } from '../settings.js';
 import { readAnachronSettings } from './anachron-settings.js';
 import { poetryToPep440 } from './poetry-constraint.js';

@@ -1,7 +1,7 @@
 // One PEP 508 requirement ("numpy[extra]>=1.21,<2 ; python_version >= '3.9'") read into a pin. Shared by every
 // manifest format whose entries are PEP 508 strings.
 import { normalizeDistributionName } from '../library-names.js';
-import type { Pin, PinKind, PinOrigin } from '../pins.js';
+import type { Pin, PinKind, PinOrigin } from '../pin.js';
 import { isValidSpecifier, isValidVersion } from '../versions.js';
 
 const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/s;

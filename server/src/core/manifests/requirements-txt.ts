@@ -1,7 +1,7 @@
 // pip requirements and constraints files (requirements*.txt, constraints*.txt, requirements*.in, the `pip:` list
 // of a conda environment). Text in, pins, problems and the files it pulls in (-r, -c) out; following those is
 // the caller's business, since that needs reading files.
-import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pins.js';
+import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { parseRequirement } from './requirement.js';
 
 export interface RequirementLine {

@@ -1,7 +1,7 @@
 // setup.cfg (setuptools, INI): [options] install_requires and [options.extras_require] hold requirement lists.
 // A value continues on the indented lines below its key; a one-line value is a ";"-separated list, as setuptools
 // reads it. "file: requirements.txt" pulls in a requirements file.
-import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pins.js';
+import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { parseRequirement } from './requirement.js';
 
 interface IniValue {

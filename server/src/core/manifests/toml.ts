@@ -2,7 +2,7 @@
 // element (smol-toml gives values, not positions). A document that does not parse is reported at the line of the
 // error and read again without what is broken, so that the rest of it still counts.
 import { parse, TomlError } from 'smol-toml';
-import type { ManifestProblem } from '../pins.js';
+import type { ManifestProblem } from '../pin.js';
 
 export type TomlPath = readonly (string | number)[];
 export type TomlTable = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // What a finding code is. Each code is one module in this folder: its metadata, default severity, the message a
 // verdict of the checker becomes, the quick fixes it offers, and the text of its page (docs/rules/<code>.md, the SARIF
 // rule, the README row and the editor settings are generated from it: scripts/rule-docs.ts). Pure.
-import type { PinOrigin } from '../pins.js';
+import type { PinOrigin } from '../pin.js';
 import type { SourceRange } from '../source-range.js';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';

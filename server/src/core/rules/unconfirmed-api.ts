@@ -1,6 +1,6 @@
 // unconfirmed-api: the pinned version is untracked and the tracked versions around it disagree about the API, or its
 // module could not be introspected at that version.
-import { describeOrigin } from '../pins.js';
+import { describeOrigin } from '../pin.js';
 import type { StateAtVersion } from '../version-state.js';
 import type { FindingRule } from './rule.js';
 import { versionList, type VerdictBase } from './verdict.js';

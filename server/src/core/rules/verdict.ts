@@ -1,6 +1,6 @@
 // What every verdict of the checker carries (plain data), and the phrases the rules' messages share: which pin says
 // which versions, the versions concerned, the tracked span. Pure.
-import { describeOrigin, type Pin } from '../pins.js';
+import { describeOrigin, type Pin } from '../pin.js';
 import type { SourceRange } from '../source-range.js';
 import { describeVersionRuns, type StateAtVersion } from '../version-state.js';
 

@@ -2,7 +2,7 @@
 // fidelity bars with Wilson intervals (Figure 1), the forward-compatibility drop (Figure 3), the error taxonomy
 // (Figure 4), repair success per target and round (Figure 5), and Pass@1 against Pass@k (Figure 6). Pure: results in,
 // SVG text out, built on the LibEvoBench report's primitives (eval/libevobench/reports/charts.ts); no scripts.
-import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, PALETTE, svg, type BarSeries } from '../libevobench/reports/charts.js';
+import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, PALETTE, svg, type BarSeries } from '../reports/svg.js';
 import type { DriftMatrix } from './metrics.js';
 import type { DriftResults, LibraryResults } from './report.js';
 

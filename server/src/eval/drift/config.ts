@@ -2,8 +2,10 @@
 // sandbox's limits, repair rounds, and optional interpreters per (library, version). Validated from untrusted JSON;
 // the parts that change the measurement enter the run's identity (eval/runs/config.ts).
 import { ConfigError } from '../models/config.js';
+import { isObject } from '../../core/json-value.js';
+import { identityFrom, runArms, sharedIdentityParts, type RunConfigBase, type SuiteConfigRules } from '../runs/config.js';
 import { SANDBOX_DEFAULTS } from '../../environments/sandbox.js';
-import { DRIFT_PROMPT_VERSION } from './prompts.js';
+import { DRIFT_GROUNDING_VERSION, DRIFT_PROMPT_VERSION } from './prompts.js';
 
 export interface DriftEnvironmentOverride {
   /** The command that runs Python with exactly this version importable, e.g. ["/opt/np124/bin/python"]. */
@@ -63,10 +65,6 @@ export const DRIFT_DEFAULTS = {
   temperature: 0.8,
   maxTokens: 1024,
 } as const;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function integer(v: unknown, where: string, min: number, max: number): void {
   if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) throw new ConfigError(`${where} must be an integer from ${min} to ${max}`);
@@ -150,3 +148,37 @@ export function driftIdentity(settings: DriftSettings | undefined): Record<strin
     tasksDigest: s.tasksDigest ?? null,
   };
 }
+
+/** A drift run's config: the shared fields and the drift block (tasks and levels stay empty: its tasks are files). */
+export type DriftRunConfig = RunConfigBase & { drift?: DriftSettings; tasks?: string[]; levels?: string[] };
+
+const emptyOrAbsent = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0);
+
+export const DRIFT_CONFIG: SuiteConfigRules = {
+  fields: ['drift', 'tasks', 'levels', 'sampling', 'corpus'],
+  builtinModels: ['version-aware', 'version-oblivious'],
+  validate(raw, base) {
+    const config = base as DriftRunConfig;
+    if (!emptyOrAbsent(raw.tasks) || !emptyOrAbsent(raw.levels) || raw.sampling !== undefined) {
+      throw new ConfigError('suite "drift" takes no tasks, levels or sampling: its tasks come from drift.taskFiles');
+    }
+    if (raw.corpus !== undefined) throw new ConfigError('corpus applies to the LibEvoBench suites (API-C); the drift suite has no corpus');
+    config.tasks = [];
+    config.levels = [];
+    config.drift = validateDriftSettings(raw.drift);
+  },
+  // The drift suite samples like the paper (T = 0.8, 1,024 tokens) unless the model config says otherwise.
+  modelDefaults: { temperature: DRIFT_DEFAULTS.temperature, maxTokens: DRIFT_DEFAULTS.maxTokens },
+  identityParts(base) {
+    const config = base as DriftRunConfig;
+    return {
+      ...sharedIdentityParts(config),
+      drift: driftIdentity(config.drift),
+      // Runs without a grounded arm keep the identity they had before arms existed.
+      ...(runArms(config).includes('grounded') ? { arms: [...runArms(config)].sort(), grounding: DRIFT_GROUNDING_VERSION } : {}),
+    };
+  },
+  mustMatch: 'suite, libraries, versions, model, seed, the drift settings (tasks, samples per prompt, limits, repair rounds, notes) and the arms',
+};
+
+export const DRIFT_IDENTITY = identityFrom(() => DRIFT_CONFIG);

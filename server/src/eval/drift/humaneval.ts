@@ -12,6 +12,7 @@
 // an array of dotted names.
 import { isValidSpecifier } from '../../core/versions.js';
 import { definesCheck, definesName, formatIssue, loadTaskSet, type DriftTask, type DriftTaskIssue, type DriftTaskSet, type ValidateOptions } from './tasks.js';
+import { InputError } from '../../core/errors.js';
 
 function isValidSpecifierOrEmpty(specifier: string): boolean {
   return specifier.trim() === '' || isValidSpecifier(specifier);
@@ -138,7 +139,7 @@ export function loadHumanEval(text: string, options: HumanEvalOptions): HumanEva
   return { ok: true, taskSet: { library: options.library, distribution: options.distribution ?? options.library, tasks } };
 }
 
-export class HumanEvalFormatError extends Error {
+export class HumanEvalFormatError extends InputError {
   constructor(readonly issues: readonly DriftTaskIssue[], source?: string) {
     super([`${source ? `${source}: ` : ''}${issues.length} problem${issues.length === 1 ? '' : 's'} in the HumanEval task file`, ...issues.slice(0, 50).map((i) => `  ${formatIssue(i)}`)].join('\n'));
     this.name = 'HumanEvalFormatError';

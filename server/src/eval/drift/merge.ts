@@ -5,6 +5,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { mergeRuns, type MergeSummary } from '../runs/merge.js';
 import { DriftStore } from './store.js';
+import { InputError } from '../../core/errors.js';
 
 export interface DriftMergeSummary extends MergeSummary {
   executions: number;
@@ -12,7 +13,7 @@ export interface DriftMergeSummary extends MergeSummary {
 }
 
 export function mergeDriftRuns(inputs: readonly string[], output: string): DriftMergeSummary {
-  if (existsSync(output)) throw new Error(`${output} exists: merge writes a new file`);
+  if (existsSync(output)) throw new InputError(`${output} exists: merge writes a new file`);
   const temp = `${output}.drift-partial-${process.pid}`;
   const cleanup = () => {
     for (const f of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(f, { force: true });

@@ -2,7 +2,7 @@
 // from a task's template), the repair prompt (failing code, error trace, task and migration notes; later rounds show
 // the newest attempt and its error), reading a repair prompt back (the built-in models answer from the prompt text
 // alone), and extracting the Python code from a response. Pure.
-import { GROUNDING_SECTION } from '../libevobench/prompt-contract.js';
+import { GROUNDING_SECTION } from '../runs/arms.js';
 import type { ChatMessage } from '../models/provider.js';
 
 /** Changes when the wording or the layout of the prompts changes: part of a drift run's identity. */

@@ -13,8 +13,8 @@
 // (an API the version lacks replaced by the alternative it names; a keyword it says came later dropped).
 // Pure.
 import type { ChatMessage } from '../models/provider.js';
-import { calleeExpression, importBindings } from '../libevobench/reference-models.js';
-import { extractSignature } from '../libevobench/scoring/extract.js';
+import { calleeExpression, importBindings } from '../python-text/imports.js';
+import { extractSignature } from '../python-text/signature.js';
 import { compareVersions, isValidVersion, satisfies } from '../../core/versions.js';
 import { readToolAnswer } from '../../knowledge/render.js';
 import { parseRepairPrompt, splitDocumentation, type PromptTask } from './prompts.js';

@@ -4,17 +4,19 @@
 // dataset.ts, metrics.ts and report.ts (pure); every figure is recomputed from the stored executions each time.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reportHtml, type ReportFigure } from '../libevobench/reports/html.js';
-import { runLabel } from '../libevobench/reports/run-report.js';
+import { reportHtml, type ReportFigure } from '../reports/html.js';
+import { runLabel } from '../reports/labels.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../models/config.js';
 import { runArms } from '../runs/config.js';
+import type { BenchSample } from '../runs/samples.js';
 import { RunStore } from '../runs/store.js';
-import { resolvedDriftSettings } from './config.js';
+import { resolvedDriftSettings, type DriftRunConfig } from './config.js';
 import { codeOf, driftFacts, truthOf } from './dataset.js';
 import { fidelitySvg, forwardDropSvg, heatmapSvg, passAtKScatterSvg, repairSvg, taxonomySvg } from './charts.js';
 import { aggregateDrift, allHeadlines, armView, type DriftResults } from './report.js';
 import { DriftStore } from './store.js';
 import { driftComparisonCsv, driftComparisonMarkdown, driftCsvFiles, driftMarkdown } from './tables.js';
+import { InputError } from '../../core/errors.js';
 
 /** One line of executions.jsonl. */
 export interface ExecutionLine {
@@ -60,9 +62,9 @@ export function readDriftRun(database: string, label?: string): ReadDriftRun {
   const store = RunStore.open(database, { readonly: true });
   const drift = DriftStore.open(database, { readonly: true });
   try {
-    const config = store.meta.config;
-    if (config.suite !== 'drift') throw new Error(`${database} holds a ${config.suite} run, not a drift run`);
-    const rows: { sample: import('../runs/samples.js').BenchSample; status: 'answered' | 'failed' | null; response: string | null }[] = [];
+    const config = store.meta.config as DriftRunConfig;
+    if (config.suite !== 'drift') throw new InputError(`${database} holds a ${config.suite} run, not a drift run`);
+    const rows: { sample: BenchSample; status: 'answered' | 'failed' | null; response: string | null }[] = [];
     let provider: string | null = null;
     for (const { sample, result } of store.entries()) {
       if (result && provider === null) provider = result.provider;

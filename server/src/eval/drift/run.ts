@@ -12,18 +12,18 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Tree } from 'web-tree-sitter';
-import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../models/config.js';
-import { createProvider, type ProviderEnvironment } from '../models/factory.js';
-import { ConcurrencyLimiter } from '../models/limiter.js';
+import type { ProviderEnvironment } from '../models/factory.js';
 import type { ModelProvider } from '../models/provider.js';
+import { answerPending, requestSettings, RunModel } from '../runs/answer.js';
 import { GROUNDED_SUFFIX } from '../runs/arms.js';
-import { DEFAULT_CONCURRENCY, runArms, type RunConfig } from '../runs/config.js';
-import { runPending, type RunProgress } from '../runs/runner.js';
+import { DEFAULT_CONCURRENCY, runArms } from '../runs/config.js';
+import type { RunProgress } from '../runs/runner.js';
 import { selectSamples, type BenchSample } from '../runs/samples.js';
 import { RunStore } from '../runs/store.js';
 import type { LibraryMatrix, MatrixCatalog } from '../../core/api-model.js';
 import type { ApiKnowledge } from '../../knowledge/api-lookup.js';
-import { resolvedDriftSettings } from './config.js';
+import { driftBuiltins } from './builtin-models.js';
+import { DRIFT_IDENTITY, resolvedDriftSettings, type DriftRunConfig } from './config.js';
 import {
   codeOf,
   errorText,
@@ -37,7 +37,7 @@ import {
   type RepairTruth,
 } from './dataset.js';
 import { driftGrounding, withDriftArms } from './grounding.js';
-import { migrationNotes } from './migration-notes.js';
+import { migrationNotes } from '../../knowledge/migration-notes.js';
 import { renderTaskText, repairPrompt } from './prompts.js';
 import { DriftStore, type ExecutionRecord } from './store.js';
 import type { ExecutionOutcome, ExecutionRequest, PythonCommand } from '../../environments/sandbox.js';
@@ -55,7 +55,7 @@ export interface NotesSource {
 
 export interface DriftRunOptions {
   /** Suite "drift", with the versions of every library given (the environments). */
-  config: RunConfig;
+  config: DriftRunConfig;
   database: string;
   tasks: readonly DriftTaskSetInput[];
   /** library → version → the command of its environment; every version of the config needs one. */
@@ -67,7 +67,7 @@ export interface DriftRunOptions {
   knowledge?: ApiKnowledge | null;
   /** A provider instead of the one the config describes (the editor's vscode.lm provider, tests). Not closed here. */
   provider?: ModelProvider;
-  environment?: Omit<ProviderEnvironment, 'limiter' | 'driftTasks'>;
+  environment?: Omit<ProviderEnvironment, 'limiter' | 'builtins'>;
   retryFailed?: boolean;
   /** Run generated code even where the OS cannot give the sandbox's boundary (the user's explicit choice). */
   allowUnsandboxed?: boolean;
@@ -87,7 +87,7 @@ export interface DriftRunSummary {
   elapsedMs: number;
 }
 
-function versionsOf(config: RunConfig, tasks: readonly DriftTaskSetInput[]): Map<string, string[]> {
+function versionsOf(config: DriftRunConfig, tasks: readonly DriftTaskSetInput[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const set of tasks) {
     const vs = config.versions?.[set.library];
@@ -125,7 +125,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
   const arms = runArms(config);
   const knowledge = options.knowledge ?? null;
   if (arms.includes('grounded') && !knowledge) throw new Error('the grounded arm needs anachron\'s knowledge of the matrices (options.knowledge)');
-  const store = RunStore.open(options.database, { config });
+  const store = RunStore.open(options.database, { config, identity: DRIFT_IDENTITY });
   let dataset: BenchSample[];
   let selection: ReturnType<typeof selectSamples>;
   try {
@@ -150,18 +150,13 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
   }
   const generationIds = new Set(selection.samples.map((s) => s.id));
   let drift: DriftStore | undefined;
-  let provider: ModelProvider | undefined = options.provider;
-  let owned: { close(): Promise<void> } | undefined;
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) stop.abort(options.signal.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
-  const request = {
-    maxTokens: config.model.maxTokens ?? DEFAULT_MAX_TOKENS,
-    temperature: config.model.temperature ?? DEFAULT_TEMPERATURE,
-    ...(config.model.stop ? { stop: config.model.stop } : {}),
-  };
+  const request = requestSettings(config.model);
+  const model = new RunModel(config.model, concurrency, options.provider, { ...options.environment, builtins: driftBuiltins(tasks) });
   const summary: DriftRunSummary = {
     database: options.database,
     provider: options.provider?.id ?? '(none needed)',
@@ -172,32 +167,20 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
     elapsedMs: 0,
   };
 
-  const ensureProvider = async (): Promise<ModelProvider> => {
-    if (provider) return provider;
-    const created = await createProvider(config.model, { ...options.environment, limiter: new ConcurrencyLimiter(concurrency), driftTasks: tasks });
-    owned = created;
-    provider = created;
-    summary.provider = created.id;
-    return created;
-  };
-
   const generate = async (ids: ReadonlySet<string>, phase: string): Promise<number> => {
-    if (options.retryFailed) store.supersedeFailures(ids);
-    const pending = store.pending(ids);
-    if (pending.length === 0 || stop.signal.aborted) return 0;
-    const before = store.counts(ids);
-    const p = await ensureProvider();
-    const outcome = await runPending({
-      store,
-      provider: p,
-      pending,
-      before: { total: before.samples, answered: before.answered, failed: before.failed },
-      request,
+    if (stop.signal.aborted) {
+      if (options.retryFailed) store.supersedeFailures(ids);
+      return 0;
+    }
+    const { outcome } = await answerPending(store, ids, model, {
       concurrency,
+      request,
+      ...(options.retryFailed ? { retryFailed: true } : {}),
       signal: stop.signal,
       ...(options.onProgress ? { onProgress: (x: RunProgress) => options.onProgress!({ ...x, phase }) } : {}),
       ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
     });
+    if (model.id) summary.provider = model.id;
     return outcome.sent;
   };
 
@@ -374,7 +357,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
     return summary;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    await owned?.close();
+    await model.close();
     drift?.close();
     store.close();
   }

@@ -1,6 +1,6 @@
 // CSV and Markdown tables of drift results, laid out like the paper's tables (2: fidelity, 3: error counts, 4: repair,
 // 5: categories) plus the drift matrices and the comparison across runs. Pure: results in, text out.
-import { FIGURES_MARKER, markdownTable, pct, toCsv } from '../libevobench/reports/tables.js';
+import { FIGURES_MARKER, markdownTable, pct, toCsv } from '../reports/tables.js';
 import type { DriftArmRow } from './arms.js';
 import type { Proportion } from './metrics.js';
 import { allHeadlines, headlines, type DriftHeadline, type DriftResults } from './report.js';

@@ -4,13 +4,14 @@
 // keeps only the tasks named.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { RunConfig } from '../runs/config.js';
+import type { DriftRunConfig } from './config.js';
 import type { HumanEvalTaskFile } from './config.js';
 import { loadAnyTaskFile } from './humaneval.js';
 import { formatIssue, type DriftTaskSet } from './tasks.js';
+import { InputError } from '../../core/errors.js';
 
-export class TaskFileError extends Error {
-  override readonly name = 'TaskFileError';
+export class TaskFileError extends InputError {
+  override readonly name: string = 'TaskFileError';
 }
 
 /** The bundled task files: ANACHRON_DRIFT_TASKS, else tasks/drift beside the bundle (dist/) or in the source tree. */
@@ -55,7 +56,7 @@ export function readTaskFile(file: string, humanEval?: Omit<HumanEvalTaskFile, '
  * `baseDir` (the config file's folder). Throws TaskFileError for unreadable or invalid files, a library without
  * tasks, and duplicate task ids.
  */
-export function loadRunTasks(config: RunConfig, baseDir: string, bundled = defaultDriftTasksFolder()): DriftTaskSet[] {
+export function loadRunTasks(config: DriftRunConfig, baseDir: string, bundled = defaultDriftTasksFolder()): DriftTaskSet[] {
   const entries = config.drift?.taskFiles ?? config.libraries.map((lib) => join(bundled, `${lib}.json`));
   const sets: DriftTaskSet[] = [];
   for (const entry of entries) {

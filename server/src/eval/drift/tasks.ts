@@ -6,6 +6,8 @@
 // (PEP 440 specifiers that together cover every version, without overlap): the natural code of that era, using the
 // API that changed. tasks/drift/README.md documents the format and how the shipped sets were validated.
 import { compareVersions, isValidSpecifier, isValidVersion, satisfies } from '../../core/versions.js';
+import { isObject as isRecord } from '../../core/json-value.js';
+import { InputError } from '../../core/errors.js';
 
 /** What changed between versions for the API the task's natural solution touches. */
 export const DRIFT_CATEGORIES = [
@@ -73,7 +75,7 @@ export function formatIssue(issue: DriftTaskIssue): string {
   return where ? `${where}: ${issue.message}` : issue.message;
 }
 
-export class DriftTaskFormatError extends Error {
+export class DriftTaskFormatError extends InputError {
   constructor(readonly issues: readonly DriftTaskIssue[], source?: string) {
     const head = `${source ? `${source}: ` : ''}${issues.length} problem${issues.length === 1 ? '' : 's'} in the drift task file`;
     super([head, ...issues.slice(0, 50).map((i) => `  ${formatIssue(i)}`), ...(issues.length > 50 ? [`  … and ${issues.length - 50} more`] : [])].join('\n'));
@@ -92,10 +94,6 @@ const DOTTED = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const API_ENTRY = /^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?$/;
 const DISTRIBUTION = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 const TASK_ID = /^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

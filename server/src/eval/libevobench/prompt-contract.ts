@@ -2,6 +2,9 @@
 // out. The task builder renders every sample's prompt with renderPrompt; the built-in models read it back with
 // parsePrompt, from exactly the text a remote model receives. Pure: no I/O. Documented in docs/benchmark-models.md.
 import type { ChatMessage } from '../models/provider.js';
+import { GROUNDING_SECTION } from '../runs/arms.js';
+import type { BenchSample } from '../runs/samples.js';
+import { InputError } from '../../core/errors.js';
 
 export const PROMPT_CONTRACT_VERSION = 1;
 
@@ -9,6 +12,8 @@ export type BenchTask = 'API-C' | 'API-I' | 'SR';
 export type BenchLevel = 'L0' | 'L1' | 'L2' | 'L3';
 export const BENCH_TASKS: readonly BenchTask[] = ['API-C', 'API-I', 'SR'];
 export const BENCH_LEVELS: readonly BenchLevel[] = ['L0', 'L1', 'L2', 'L3'];
+/** The tasks whose samples come from a corpus of code (the others from the matrices alone). */
+export const CORPUS_TASKS: readonly BenchTask[] = ['API-C'];
 
 /** Where the masked call stood in an API-C snippet. */
 export const MASK_TOKEN = '<FILL>';
@@ -64,18 +69,12 @@ export interface ApiCPrompt {
 
 export type PromptSpec = ApiIPrompt | SrPrompt | ApiCPrompt;
 
-/**
- * The section a grounded prompt adds: anachron's answer (knowledge/render.ts) for what the prompt asks, at the
- * version the project pins, as a model calling the anachron_lookup tool would receive it. Plain prompts have none
- * and are byte-identical to prompts without the grounded arm.
- */
-export const GROUNDING_SECTION = 'Documentation';
 
 const GROUNDING_SYSTEM =
   `A ${GROUNDING_SECTION} section holds the answer of anachron, a tool that knows which APIs and signatures each version of the library has, for the version the code must work with. Use it where it applies.`;
 
-export class PromptContractError extends Error {
-  override readonly name = 'PromptContractError';
+export class PromptContractError extends InputError {
+  override readonly name: string = 'PromptContractError';
 }
 
 // ---- rendering ------------------------------------------------------------------------------------------------------
@@ -260,3 +259,6 @@ export function parsePrompt(prompt: readonly ChatMessage[] | string): PromptSpec
   validatePromptSpec(spec);
   return spec;
 }
+
+/** A LibEvoBench sample: one of the three tasks (API-C at a level). */
+export type LibEvoBenchSample = BenchSample<BenchTask, BenchLevel>;

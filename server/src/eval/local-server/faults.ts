@@ -1,5 +1,6 @@
 // Fault injection for the local model server: each request draws at most one fault, with the given probabilities.
 // Seeded, so a test run draws the same sequence of faults (the order requests arrive in may still vary).
+import { InputError } from '../../core/errors.js';
 
 export type FaultKind = 'timeout' | 'rate-limit' | 'server-error' | 'malformed' | 'drop';
 export const FAULT_KINDS: readonly FaultKind[] = ['timeout', 'rate-limit', 'server-error', 'malformed', 'drop'];
@@ -59,8 +60,8 @@ export class FaultPlan {
   private scripted = 0;
   constructor(readonly config: FaultConfig = {}) {
     const total = FAULT_KINDS.reduce((s, k) => s + this.probability(k), 0);
-    if (total > 1 + 1e-9) throw new Error(`fault probabilities add up to ${total}, more than 1`);
-    for (const k of FAULT_KINDS) if (this.probability(k) < 0) throw new Error(`fault probability of ${k} is negative`);
+    if (total > 1 + 1e-9) throw new InputError(`fault probabilities add up to ${total}, more than 1`);
+    for (const k of FAULT_KINDS) if (this.probability(k) < 0) throw new InputError(`fault probability of ${k} is negative`);
     this.random = seededRandom(config.seed ?? 1);
   }
 

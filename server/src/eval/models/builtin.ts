@@ -1,26 +1,29 @@
-// Built-in models that need no network: the reference models (documentation retrieval over the matrices, pinned or
-// newest column), the drift suite's reference models (version-aware and version-oblivious, over the task files'
-// solutions: drift/reference-models.ts) and trivial baselines for tests (echo, constant). They implement
-// ModelProvider like any remote model and answer from the prompt text alone.
+// Built-in models that need no network. They implement ModelProvider like any remote model and answer from the
+// prompt text alone: the shared trivial baselines (echo, constant) here, and each suite's reference models, which a
+// suite gives a run's provider factory (eval/<suite>/builtin-models.ts; eval/builtin-models.ts names them all).
 import { performance } from 'node:perf_hooks';
-import type { MatrixCatalog } from '../../core/api-model.js';
-import { abortError, type CompletionRequest, type CompletionResponse, type ModelProvider } from './provider.js';
-import { DriftReferenceModel, type ReferenceTaskSet } from '../drift/reference-models.js';
-import { ReferenceModel, type ApiListing } from '../libevobench/reference-models.js';
+import { abortError, type ChatMessage, type CompletionRequest, type CompletionResponse, type ModelProvider } from './provider.js';
 
-export type BuiltinModelName = 'reference-pinned' | 'reference-newest' | 'version-aware' | 'version-oblivious' | 'echo' | 'constant';
-export const BUILTIN_MODELS: readonly BuiltinModelName[] = ['reference-pinned', 'reference-newest', 'version-aware', 'version-oblivious', 'echo', 'constant'];
-/** The built-in models of the drift suite: they answer from its task files. */
-export const DRIFT_BUILTIN_MODELS: readonly BuiltinModelName[] = ['version-aware', 'version-oblivious'];
+/** A built-in model: the answer to a prompt, from its text. */
+export type Answer = (messages: readonly ChatMessage[]) => string;
 
-export interface BuiltinOptions {
-  /** Needed by the reference models. */
-  catalog?: MatrixCatalog;
-  listing?: ApiListing;
-  /** The drift suite's tasks, needed by version-aware and version-oblivious. */
-  driftTasks?: readonly ReferenceTaskSet[];
-  /** The text `constant` answers (default "None"). */
-  text?: string;
+/** The built-in models every suite offers. */
+export const SHARED_BUILTIN_MODELS: readonly string[] = ['echo', 'constant'];
+
+/** A suite's built-in model opened for a run: its answer, and what to release when the run ends. */
+export interface OpenedModel {
+  answer: Answer;
+  close?(): void;
+}
+
+/** Opens the built-in model a config names, when the suite defines it (undefined: not one of the suite's). */
+export type BuiltinOpener = (config: { model: string; text?: string }) => OpenedModel | undefined;
+
+/** echo (the last user message) and constant (a fixed text, default "None"). */
+export function sharedAnswer(model: string, text?: string): Answer | undefined {
+  if (model === 'echo') return (messages) => [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  if (model === 'constant') return () => text ?? 'None';
+  return undefined;
 }
 
 /** Cuts the text at the first stop sequence, as an OpenAI-compatible server does. */
@@ -39,37 +42,17 @@ export function approximateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-export class BuiltinProvider implements ModelProvider {
+/** A built-in model as a provider: id "builtin:NAME", usage estimated, stop sequences applied. */
+export class AnswerProvider implements ModelProvider {
   readonly id: string;
-  private readonly reference?: ReferenceModel;
-  private readonly drift?: DriftReferenceModel;
 
-  constructor(readonly model: BuiltinModelName, private readonly options: BuiltinOptions = {}) {
-    if (!BUILTIN_MODELS.includes(model)) throw new Error(`unknown built-in model "${String(model)}" (known: ${BUILTIN_MODELS.join(', ')})`);
+  constructor(readonly model: string, private readonly respond: Answer) {
     this.id = `builtin:${model}`;
-    if (model === 'reference-pinned' || model === 'reference-newest') {
-      if (!options.catalog || !options.listing) throw new Error(`the ${model} model needs the matrices (a catalog and an API listing)`);
-      this.reference = new ReferenceModel(options.catalog, options.listing, model === 'reference-pinned' ? 'pinned' : 'newest');
-    }
-    if (model === 'version-aware' || model === 'version-oblivious') {
-      if (!options.driftTasks) throw new Error(`the ${model} model answers drift prompts: it needs the drift suite's tasks`);
-      this.drift = new DriftReferenceModel(options.driftTasks, model);
-    }
   }
 
   /** The answer, synchronously: the local server calls this directly. */
   answer(request: Pick<CompletionRequest, 'messages'>): string {
-    switch (this.model) {
-      case 'echo':
-        return [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      case 'constant':
-        return this.options.text ?? 'None';
-      case 'version-aware':
-      case 'version-oblivious':
-        return this.drift!.answer(request.messages);
-      default:
-        return this.reference!.answerPrompt(request.messages);
-    }
+    return this.respond(request.messages);
   }
 
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResponse> {

@@ -1,8 +1,10 @@
 // What a run config says about its model, validated from untrusted JSON. API keys never appear here: a remote model
 // names the environment variable that holds its key (apiKeyEnv).
 import type { FaultConfig } from '../local-server/faults.js';
-import { BUILTIN_MODELS, type BuiltinModelName } from './builtin.js';
+import { SHARED_BUILTIN_MODELS } from './builtin.js';
 import type { RetryPolicy } from './retry.js';
+import { isObject } from '../../core/json-value.js';
+import { InputError } from '../../core/errors.js';
 
 export interface RequestSettings {
   /** Default 0. */
@@ -28,7 +30,8 @@ export interface RemoteModelConfig extends RequestSettings {
 
 export interface BuiltinModelConfig extends RequestSettings {
   provider: 'builtin';
-  model: BuiltinModelName;
+  /** echo, constant, or a built-in model of the run's suite (its reference models). */
+  model: string;
   /**
    * "http" (default): served by the local OpenAI-compatible server and called through the same client as a remote
    * model, faults included; "direct": called in-process.
@@ -80,15 +83,11 @@ export const VSCODE_LM_NEEDS_EDITOR =
 export const DEFAULT_TEMPERATURE = 0;
 export const DEFAULT_MAX_TOKENS = 512;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends InputError {
+  override readonly name: string = 'ConfigError';
 }
 
 const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password', 'authorization'];
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function optionalNumber(o: Record<string, unknown>, field: string, where: string, check: (n: number) => boolean, what: string): void {
   const v = o[field];
@@ -102,8 +101,8 @@ function checkRetry(v: unknown, where: string): void {
   for (const f of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs']) optionalNumber(v, f, `${where}.retry`, (n) => n >= 0, 'a number ≥ 0');
 }
 
-/** Checks a model config from JSON; throws ConfigError with the field at fault. */
-export function validateModelConfig(raw: unknown, where = 'model'): ModelConfig {
+/** Checks a model config from JSON; throws ConfigError with the field at fault. `suiteModels`: the suite's built-in models. */
+export function validateModelConfig(raw: unknown, where = 'model', suiteModels: readonly string[] = []): ModelConfig {
   if (!isObject(raw)) throw new ConfigError(`${where} must be an object`);
   for (const f of SECRET_FIELDS) {
     if (f in raw) throw new ConfigError(`${where}.${f}: API keys are never read from a config file; put the key in an environment variable and name it in ${where}.apiKeyEnv`);
@@ -133,7 +132,8 @@ export function validateModelConfig(raw: unknown, where = 'model'): ModelConfig 
     return raw as unknown as RemoteModelConfig;
   }
   if (raw.provider === 'builtin') {
-    if (!BUILTIN_MODELS.includes(raw.model as BuiltinModelName)) throw new ConfigError(`${where}.model must be one of ${BUILTIN_MODELS.join(', ')}`);
+    const builtins = [...suiteModels, ...SHARED_BUILTIN_MODELS];
+    if (!builtins.includes(raw.model as string)) throw new ConfigError(`${where}.model must be one of ${builtins.join(', ')}`);
     if (raw.transport !== undefined && raw.transport !== 'http' && raw.transport !== 'direct') throw new ConfigError(`${where}.transport must be "http" or "direct"`);
     if (raw.faults !== undefined) {
       if (!isObject(raw.faults)) throw new ConfigError(`${where}.faults must be an object`);

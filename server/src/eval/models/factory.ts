@@ -1,12 +1,10 @@
 // Builds the provider a run config describes. The only place that reads the API key from the environment.
 import { startLocalModelServer } from '../local-server/server.js';
-import { BuiltinProvider } from './builtin.js';
-import { ConfigError, VSCODE_LM_NEEDS_EDITOR, type ModelConfig } from './config.js';
+import { AnswerProvider, sharedAnswer, type BuiltinOpener, type OpenedModel } from './builtin.js';
+import { ConfigError, VSCODE_LM_NEEDS_EDITOR, type BuiltinModelConfig, type ModelConfig } from './config.js';
 import { ConcurrencyLimiter } from './limiter.js';
-import { openReferenceKnowledge, type ReferenceKnowledge } from './matrix-listing.js';
 import { apiKeyFromEnvironment, OpenAICompatibleProvider } from './openai-compatible.js';
 import type { ModelProvider } from './provider.js';
-import type { ReferenceTaskSet } from '../drift/reference-models.js';
 
 export interface ProviderEnvironment {
   /** Shared by the run: bounds the requests in flight. */
@@ -15,18 +13,22 @@ export interface ProviderEnvironment {
   env?: NodeJS.ProcessEnv;
   /** Redacted retry and failure lines. */
   log?: (line: string) => void;
-  /** Matrices folder for the reference models (opened on demand and closed with the provider). */
-  matricesFolder?: string;
-  /** Already-open matrices for the reference models (left open). */
-  knowledge?: ReferenceKnowledge;
-  /** The drift suite's tasks, for its built-in models (version-aware, version-oblivious). */
-  driftTasks?: readonly ReferenceTaskSet[];
+  /** The suite's built-in models (its reference models); echo and constant need none. */
+  builtins?: BuiltinOpener;
 }
 
 export interface OwnedProvider extends ModelProvider {
   close(): Promise<void>;
   /** How requests reach the model when that is not plain from the id, e.g. a built-in model behind the local server. */
   readonly transport?: string;
+}
+
+function openBuiltin(config: BuiltinModelConfig, builtins: BuiltinOpener | undefined): OpenedModel {
+  const shared = sharedAnswer(config.model, config.text);
+  if (shared) return { answer: shared };
+  const opened = builtins?.(config);
+  if (!opened) throw new ConfigError(`the built-in model "${config.model}" belongs to another suite`);
+  return opened;
 }
 
 export async function createProvider(config: ModelConfig, environment: ProviderEnvironment): Promise<OwnedProvider> {
@@ -48,22 +50,13 @@ export async function createProvider(config: ModelConfig, environment: ProviderE
     return { id: client.id, complete: (r, s) => client.complete(r, s), close: async () => client.close() };
   }
 
-  let knowledge = environment.knowledge;
-  let ownKnowledge: ReferenceKnowledge | undefined;
-  if (!knowledge && (config.model === 'reference-pinned' || config.model === 'reference-newest')) {
-    if (!environment.matricesFolder) throw new Error(`the ${config.model} model needs a matrices folder`);
-    knowledge = ownKnowledge = openReferenceKnowledge(environment.matricesFolder);
-  }
-  const builtin = new BuiltinProvider(config.model, {
-    ...(knowledge ? { catalog: knowledge.catalog, listing: knowledge.listing } : {}),
-    ...(environment.driftTasks ? { driftTasks: environment.driftTasks } : {}),
-    ...(config.text !== undefined ? { text: config.text } : {}),
-  });
+  const opened = openBuiltin(config, environment.builtins);
+  const builtin = new AnswerProvider(config.model, opened.answer);
   if (config.transport === 'direct') {
     return {
       id: builtin.id,
       complete: (r, s) => environment.limiter.run(() => builtin.complete(r, s), s),
-      close: async () => ownKnowledge?.close(),
+      close: async () => opened.close?.(),
     };
   }
   const server = await startLocalModelServer({ models: { [config.model]: builtin }, ...(config.faults ? { faults: config.faults } : {}) });
@@ -82,7 +75,7 @@ export async function createProvider(config: ModelConfig, environment: ProviderE
     close: async () => {
       client.close();
       await server.close();
-      ownKnowledge?.close();
+      opened.close?.();
     },
   };
 }

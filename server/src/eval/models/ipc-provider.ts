@@ -27,6 +27,7 @@ import {
 } from './provider.js';
 import { truncate } from './redact.js';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
+import { isObject } from '../../core/json-value.js';
 
 // ---- the protocol ---------------------------------------------------------------------------------------------------
 
@@ -61,7 +62,6 @@ export interface IpcEndpoint {
   off(event: 'disconnect', listener: () => void): unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Sends when the channel is open; false when it is closed. (send's own false only means a backlog: still sent.) */
 function send(endpoint: IpcEndpoint, message: ChildMessage | ParentMessage): boolean {

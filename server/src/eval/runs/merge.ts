@@ -3,7 +3,9 @@
 // leaves no output behind. Identical duplicates (the same shard merged twice) are kept once.
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
+import { knownIdentity } from './config.js';
 import { RunMismatchError, RunStore, type RunCounts } from './store.js';
+import { InputError } from '../../core/errors.js';
 
 export interface MergeSummary extends RunCounts {
   output: string;
@@ -15,8 +17,8 @@ export interface MergeSummary extends RunCounts {
 }
 
 export function mergeRuns(inputs: readonly string[], output: string): MergeSummary {
-  if (inputs.length === 0) throw new Error('merge needs at least one run database');
-  if (existsSync(output)) throw new Error(`${output} exists: merge writes a new file`);
+  if (inputs.length === 0) throw new InputError('merge needs at least one run database');
+  if (existsSync(output)) throw new InputError(`${output} exists: merge writes a new file`);
   const stores = inputs.map((file) => RunStore.open(file, { readonly: true }));
   const temp = `${output}.partial-${process.pid}`;
   let merged: RunStore | undefined;
@@ -33,7 +35,7 @@ export function mergeRuns(inputs: readonly string[], output: string): MergeSumma
     if (counts.size > 1) throw new RunMismatchError(`the inputs split the run differently (${[...counts].map((n) => `/${n}`).join(', ')})`);
     for (const f of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(f, { force: true });
     const { shard: _shard, limit: _limit, ...config } = first.meta.config;
-    merged = RunStore.open(temp, { config });
+    merged = RunStore.open(temp, { config, identity: knownIdentity(first.meta.identity) });
     let duplicatesSkipped = 0;
     const target = merged;
     for (const [i, s] of stores.entries()) {

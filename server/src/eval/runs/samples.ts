@@ -1,15 +1,16 @@
-// A benchmark sample as the dataset builder produces it, and the deterministic selection of a run's samples
+// A benchmark sample as a suite's dataset step produces it, and the deterministic selection of a run's samples
 // (--limit, --shard i/n). Pure.
 import { createHash } from 'node:crypto';
-import type { BenchLevel, BenchTask } from '../libevobench/prompt-contract.js';
 import type { ChatMessage } from '../models/provider.js';
+import { InputError } from '../../core/errors.js';
 
-export interface BenchSample {
+/** One prompt of a run; the suite says what its task and level are (LibEvoBench: "API-C" at "L2"). */
+export interface BenchSample<Task extends string = string, Level extends string = string> {
   /** Unique and stable across rebuilds of the same dataset (seed): resume, sharding and merging key on it. */
   id: string;
-  task: BenchTask;
-  /** API-C level; null for API-I and SR. */
-  level: BenchLevel | null;
+  task: Task;
+  /** The task's level, when it has levels (LibEvoBench's API-C); else null. */
+  level: Level | null;
   library: string;
   /** The version the sample targets (the pinned one for API-C). */
   version: string;
@@ -32,7 +33,7 @@ export interface ShardSpec {
 /** "2/4" → { index: 2, count: 4 }. */
 export function parseShard(text: string): ShardSpec {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new Error(`a shard is written i/n (e.g. 1/4), got "${text}"`);
+  if (!m) throw new InputError(`a shard is written i/n (e.g. 1/4), got "${text}"`);
   const shard = { index: Number(m[1]), count: Number(m[2]) };
   checkShard(shard);
   return shard;
@@ -40,7 +41,7 @@ export function parseShard(text: string): ShardSpec {
 
 export function checkShard(shard: ShardSpec): void {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
-    throw new Error(`shard ${shard.index}/${shard.count}: i must be in 1..n`);
+    throw new InputError(`shard ${shard.index}/${shard.count}: i must be in 1..n`);
   }
 }
 
@@ -69,7 +70,7 @@ export interface Selection {
 export function selectSamples(dataset: readonly BenchSample[], options: { limit?: number; shard?: ShardSpec | null } = {}): Selection {
   const seen = new Set<string>();
   for (const s of dataset) {
-    if (seen.has(s.id)) throw new Error(`the dataset has two samples with id ${s.id}`);
+    if (seen.has(s.id)) throw new InputError(`the dataset has two samples with id ${s.id}`);
     seen.add(s.id);
   }
   const limited = options.limit !== undefined ? dataset.slice(0, Math.max(0, options.limit)) : dataset;

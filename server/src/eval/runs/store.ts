@@ -8,9 +8,9 @@ import { isUniqueViolation, type SqlDatabase, type SqlStatement } from '../../st
 import { sqlite } from '../../store/sqlite/driver.js';
 import { processAlive } from '../../store/sqlite/file-lock.js';
 import type { AttemptRecord, CompletionUsage, ModelErrorKind } from '../models/provider.js';
-import type { RunConfig } from './config.js';
-import { describeCorpus, identityDifferences, runIdentity } from './config.js';
+import type { RunConfigBase, RunIdentity } from './config.js';
 import { formatShard, sampleDigest, type BenchSample } from './samples.js';
+import { InputError, isInputError } from '../../core/errors.js';
 
 export const RUN_SCHEMA = 'anachron-bench-run/1';
 const USER_VERSION = 1;
@@ -74,7 +74,7 @@ export interface RunMeta {
   schema: string;
   identity: string;
   /** The config the run was created with (secret-free by construction). */
-  config: RunConfig;
+  config: RunConfigBase;
   /** "i/n", or "" for an unsharded or merged run. */
   shard: string;
   createdAt: string;
@@ -112,17 +112,17 @@ export interface RunCounts {
   pending: number;
 }
 
-export class RunMismatchError extends Error {
-  override readonly name = 'RunMismatchError';
+export class RunMismatchError extends InputError {
+  override readonly name: string = 'RunMismatchError';
 }
-export class RunLockedError extends Error {
-  override readonly name = 'RunLockedError';
+export class RunLockedError extends InputError {
+  override readonly name: string = 'RunLockedError';
 }
 export class DuplicateResultError extends Error {
   override readonly name = 'DuplicateResultError';
 }
-export class SampleConflictError extends Error {
-  override readonly name = 'SampleConflictError';
+export class SampleConflictError extends InputError {
+  override readonly name: string = 'SampleConflictError';
 }
 
 interface SampleRow {
@@ -199,7 +199,9 @@ function rowToResult(r: ResultRow): ResultRecord {
 
 export interface OpenRunOptions {
   /** Create the run with this config when the file is new; check it against the stored identity and shard otherwise. */
-  config?: RunConfig;
+  config?: RunConfigBase;
+  /** What identifies a run of the config's suite (eval/runs/config.ts identityFrom); needed with a config. */
+  identity?: RunIdentity;
   /** Read-only (reports, merges): no lock, no writes. */
   readonly?: boolean;
 }
@@ -215,7 +217,7 @@ export class RunStore {
 
   private constructor(readonly file: string, options: OpenRunOptions) {
     this.readonly = options.readonly === true;
-    if (this.readonly && !existsSync(file)) throw new Error(`${file}: no such run database`);
+    if (this.readonly && !existsSync(file)) throw new InputError(`${file}: no such run database`);
     this.db = sqlite().open(file, this.readonly ? { mode: 'read' } : { mode: 'write', create: true });
     try {
       this.db.pragma('busy_timeout = 10000');
@@ -225,14 +227,16 @@ export class RunStore {
         this.db.pragma('synchronous = NORMAL');
         this.db.pragma('foreign_keys = ON');
         const version = this.db.pragma('user_version') as number;
-        if (version !== 0 && version !== USER_VERSION) throw new Error(`run database schema ${version}, this anachron reads ${USER_VERSION}`);
+        if (version !== 0 && version !== USER_VERSION) throw new InputError(`run database schema ${version}, this anachron reads ${USER_VERSION}`);
         this.db.exec(SCHEMA);
         this.db.pragma(`user_version = ${USER_VERSION}`);
       }
-      this.meta = this.readOrCreateMeta(options.config);
+      this.meta = this.readOrCreateMeta(options.config, options.identity);
     } catch (e) {
       this.db.close();
-      throw e instanceof RunMismatchError ? e : new Error(`${file}: ${(e as Error).message}`);
+      if (e instanceof RunMismatchError) throw e;
+      // A file that is not a run database (or one of another format) is the user's to fix; anything else is a bug.
+      throw isInputError(e) ? new InputError(`${file}: ${(e as Error).message}`) : e;
     }
     this.insertResult = this.db.prepare(`INSERT INTO results (${RESULT_COLUMNS}) VALUES (${RESULT_PARAMS})`);
     this.getSample = this.db.prepare<{ digest: string }>('SELECT digest FROM samples WHERE id = ?');
@@ -255,17 +259,18 @@ export class RunStore {
     return store;
   }
 
-  private readOrCreateMeta(config: RunConfig | undefined): RunMeta {
+  private readOrCreateMeta(config: RunConfigBase | undefined, identityRules: RunIdentity | undefined): RunMeta {
+    if (config && !identityRules) throw new Error('opening a run with a config needs its identity rules');
     const hasMeta = (this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() as unknown) !== undefined;
     const rows = hasMeta ? (this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]) : [];
     const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     if (!stored.schema) {
-      if (this.readonly || !config) throw new Error('not a run database (no meta); give a config to create one');
-      const meta: RunMeta = { schema: RUN_SCHEMA, identity: runIdentity(config), config, shard: formatShard(config.shard), createdAt: new Date().toISOString() };
+      if (this.readonly || !config) throw new InputError('not a run database (no meta); give a config to create one');
+      const meta: RunMeta = { schema: RUN_SCHEMA, identity: identityRules!.of(config), config, shard: formatShard(config.shard), createdAt: new Date().toISOString() };
       this.writeMeta(meta);
       return meta;
     }
-    if (stored.schema !== RUN_SCHEMA) throw new Error(`run database format ${stored.schema}, this anachron reads ${RUN_SCHEMA}`);
+    if (stored.schema !== RUN_SCHEMA) throw new InputError(`run database format ${stored.schema}, this anachron reads ${RUN_SCHEMA}`);
     const meta: RunMeta = {
       schema: stored.schema,
       identity: stored.identity!,
@@ -275,19 +280,7 @@ export class RunStore {
       ...(stored.merged_from ? { mergedFrom: JSON.parse(stored.merged_from) } : {}),
     };
     if (config) {
-      const identity = runIdentity(config);
-      if (identity !== meta.identity) {
-        const differs = identityDifferences(meta.config, config);
-        if (differs.includes('corpus')) {
-          // The code under the corpus changed (or another corpus was given): its API-C samples are not this run's.
-          throw new RunMismatchError(
-            `${this.file} belongs to a different run: it was built from another corpus, ${describeCorpus(meta.config.corpus)}; this run reads ${describeCorpus(config.corpus)}. The code changed since the run started, so its API-C samples would differ. Restore that code to resume, or start a new run (another --out folder)`,
-          );
-        }
-        throw new RunMismatchError(
-          `${this.file} belongs to a different run (identity ${meta.identity}, this config ${identity}${differs.length ? `; they differ in ${differs.join(', ')}` : ''}): suite, libraries, versions, tasks, levels, model, sampling, seed and corpus must match to resume`,
-        );
-      }
+      if (identityRules!.of(config) !== meta.identity) throw new RunMismatchError(identityRules!.mismatch(this.file, meta, config));
       if (formatShard(config.shard) !== meta.shard) {
         throw new RunMismatchError(`${this.file} holds ${meta.shard ? `shard ${meta.shard}` : 'an unsharded run'}, this config asks for ${config.shard ? `shard ${formatShard(config.shard)}` : 'an unsharded run'}`);
       }

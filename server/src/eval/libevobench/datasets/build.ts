@@ -1,14 +1,13 @@
 // The dataset builder: a run config's libraries, versions, tasks, levels, sampling caps and seed, the matrices'
-// ground truth and (for API-C) a pinned corpus in; BenchSample[] out, in a deterministic order with stable ids and
+// ground truth and (for API-C) a pinned corpus in; LibEvoBenchSample[] out, in a deterministic order with stable ids and
 // prompts rendered by the prompt contract, with the Table 1 figures and the counts of every filtering step. Same
 // inputs and seed, byte-identical dataset. Pure: the matrices are read through GroundTruthMatrix, the corpus arrives
 // as text with its parser. Documented in docs/benchmark-datasets.md.
 import type { GroundTruthHistory, GroundTruthMatrix } from '../../../core/ground-truth.js';
 import { normalizeDistributionName } from '../../../core/library-names.js';
 import { versionsEqual } from '../../../core/versions.js';
-import { BENCH_LEVELS, BENCH_TASKS, type BenchLevel, type BenchTask } from '../prompt-contract.js';
-import { DEFAULT_SAMPLING, type SamplingConfig } from '../../runs/config.js';
-import type { BenchSample } from '../../runs/samples.js';
+import { BENCH_LEVELS, BENCH_TASKS, type BenchLevel, type BenchTask, type LibEvoBenchSample } from '../prompt-contract.js';
+import { DEFAULT_SAMPLING, type SamplingConfig } from '../config.js';
 import { apiCDrafts, apiCFileOrder, harvestApiCFile, poolFromHarvests, sampleApiC, type ApiCFileHarvest, type ApiCLevelSkips, type ApiCPoolStats, type ApiCSamplingStats } from './api-c.js';
 import type { TrackedLibrary } from './call-sites.js';
 import type { Corpus } from './corpus.js';
@@ -19,6 +18,7 @@ import { apiIDrafts, emptyApiISkips, srDrafts, type ApiISkips, type LibraryData 
 import { selectApis, type SamplingCaps } from './sampling.js';
 import { compareStrings, rankKey } from './seeded.js';
 import { summarizeSamples, type DatasetFigures, type SurfaceSize } from './summary.js';
+import { InputError } from '../../../core/errors.js';
 
 /** What the builder reads of a run config (a RunConfig is one). */
 export interface DatasetConfig {
@@ -64,12 +64,12 @@ export interface DatasetSummary extends DatasetFigures {
 }
 
 export interface Dataset {
-  samples: BenchSample[];
+  samples: LibEvoBenchSample[];
   summary: DatasetSummary;
 }
 
-export class DatasetError extends Error {
-  override readonly name = 'DatasetError';
+export class DatasetError extends InputError {
+  override readonly name: string = 'DatasetError';
 }
 
 function resolveVersions(matrix: DatasetMatrix, wanted: readonly string[] | undefined): string[] {

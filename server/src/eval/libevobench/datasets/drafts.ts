@@ -1,7 +1,7 @@
-// A sample before its prompt is rendered, and how it becomes a BenchSample: the prompt rendered with the contract's
+// A sample before its prompt is rendered, and how it becomes a LibEvoBenchSample: the prompt rendered with the contract's
 // renderPrompt, the id a readable head plus a digest of task, level, library, version, API and snippet. Pure.
 import { renderPrompt, type PromptSpec } from '../prompt-contract.js';
-import type { BenchSample } from '../../runs/samples.js';
+import type { LibEvoBenchSample } from '../prompt-contract.js';
 import { digest } from './seeded.js';
 
 export interface SampleDraft {
@@ -15,7 +15,7 @@ export interface SampleDraft {
   snippet: string;
 }
 
-export function levelOf(spec: PromptSpec): BenchSample['level'] {
+export function levelOf(spec: PromptSpec): LibEvoBenchSample['level'] {
   return spec.task === 'API-C' ? spec.level : null;
 }
 
@@ -26,7 +26,7 @@ export function sampleId(draft: SampleDraft): string {
   return `${head}:${digest([draft.spec.task, level, draft.library, draft.version, draft.api, draft.snippet])}`;
 }
 
-export function finalizeDraft(draft: SampleDraft): BenchSample {
+export function finalizeDraft(draft: SampleDraft): LibEvoBenchSample {
   return {
     id: sampleId(draft),
     task: draft.spec.task,

@@ -2,7 +2,7 @@
 // library and task), with the docstring tiers of Tables 12–13 and the API-C levels. Computed from the samples alone
 // (plus each library's surface size), so anyone holding a dataset can recompute them. Pure.
 import { BENCH_LEVELS, BENCH_TASKS, type BenchLevel, type BenchTask } from '../prompt-contract.js';
-import type { BenchSample } from '../../runs/samples.js';
+import type { LibEvoBenchSample } from '../prompt-contract.js';
 import type { QualityTier } from './docstrings.js';
 import { compareStrings } from './seeded.js';
 
@@ -43,17 +43,17 @@ export interface DatasetFigures {
   totals: Partial<Record<BenchTask, { samples: number; instances: number; apis: number }>>;
 }
 
-function tierOf(sample: BenchSample): QualityTier | null {
+function tierOf(sample: LibEvoBenchSample): QualityTier | null {
   const gt = sample.groundTruth as { description?: { tier?: QualityTier } } | null;
   return gt?.description?.tier ?? null;
 }
 
-function instanceOf(sample: BenchSample): string {
+function instanceOf(sample: LibEvoBenchSample): string {
   const gt = sample.groundTruth as { snippet?: string } | null;
   return sample.task === 'API-C' ? `${sample.library}\0${sample.version}\0${sample.api}\0${gt?.snippet ?? sample.id}` : sample.id;
 }
 
-export function summarizeSamples(samples: readonly BenchSample[], surfaces: readonly SurfaceSize[]): DatasetFigures {
+export function summarizeSamples(samples: readonly LibEvoBenchSample[], surfaces: readonly SurfaceSize[]): DatasetFigures {
   const libraries: LibraryFigures[] = [];
   const totals: DatasetFigures['totals'] = {};
   const totalApis = new Map<BenchTask, Set<string>>();

@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } fr
 import { basename, dirname, join } from 'node:path';
 import type { GroundTruthMatrix } from '../../../core/ground-truth.js';
 import { modelConfigLabel } from '../../models/config.js';
+import type { LibEvoBenchSample } from '../prompt-contract.js';
 import { RunStore } from '../../runs/store.js';
 import { aggregateResults, type RunInfo } from '../scoring/aggregate.js';
 import { compareRuns, type Comparison } from '../scoring/compare.js';
@@ -12,8 +13,10 @@ import { scoreEntry } from '../scoring/score.js';
 import { TruthLookup, type MatrixSource } from '../scoring/taxonomy.js';
 import type { PredictionRecord, RunResults, ScoringOptions } from '../scoring/types.js';
 import { armsSvg, comparisonProgressionSvg, comparisonStaircaseSvg, leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from './charts.js';
-import { reportHtml, type ReportFigure } from './html.js';
+import { reportHtml, type ReportFigure } from '../../reports/html.js';
+import { runLabel } from '../../reports/labels.js';
 import { comparisonCsvFiles, comparisonMarkdown, runCsvFiles, runMarkdown } from './tables.js';
+import { InputError } from '../../../core/errors.js';
 
 export interface ScoredRun {
   info: RunInfo;
@@ -26,12 +29,6 @@ export function matrixSource(matrices: readonly GroundTruthMatrix[]): MatrixSour
   return (library) => byLibrary.get(library);
 }
 
-/** The label of a run: its config's name, else its folder (or file) name. */
-export function runLabel(database: string, name: string | undefined): string {
-  if (name) return name;
-  const file = basename(database);
-  return file === 'run.sqlite' ? basename(dirname(database)) : file.replace(/\.sqlite$/, '');
-}
 
 /** Scores every sample of a run database (pending ones included, as pending) in dataset order. */
 export function scoreRunDatabase(database: string, matrices: MatrixSource, label?: string): ScoredRun {
@@ -43,7 +40,8 @@ export function scoreRunDatabase(database: string, matrices: MatrixSource, label
     let ordinal = 0;
     for (const { sample, result } of store.entries()) {
       if (result && provider === null) provider = result.provider;
-      records.push(scoreEntry(sample, result, ordinal++, lookup));
+      // A LibEvoBench run's database holds LibEvoBench samples (the run store keeps tasks and levels as text).
+      records.push(scoreEntry(sample as LibEvoBenchSample, result, ordinal++, lookup));
     }
     const config = store.meta.config;
     const model = provider ?? modelConfigLabel(config.model);
@@ -102,7 +100,7 @@ export function readPredictions(file: string): PredictionRecord[] {
       try {
         records.push(JSON.parse(text) as PredictionRecord);
       } catch (e) {
-        throw new Error(`${file}:${line}: not a JSON record: ${(e as Error).message}`);
+        throw new InputError(`${file}:${line}: not a JSON record: ${(e as Error).message}`);
       }
     };
     for (;;) {
@@ -143,7 +141,11 @@ export function runFigures(results: RunResults): ReportFigure[] {
 
 /** Aggregates the records and writes the run's report into `dir`; returns the results and the files written. */
 export function writeRunReport(dir: string, scored: ScoredRun, options: ScoringOptions): { results: RunResults; files: string[] } {
-  const results = aggregateResults(scored.records, options, scored.info);
+  return writeScoredReport(dir, scored, aggregateResults(scored.records, options, scored.info));
+}
+
+/** Writes the report of a run already aggregated into `dir`; returns the results and the files written. */
+export function writeScoredReport(dir: string, scored: ScoredRun, results: RunResults): { results: RunResults; files: string[] } {
   mkdirSync(dir, { recursive: true });
   writePredictions(join(dir, 'predictions.jsonl'), scored.records);
   const markdown = runMarkdown(results);

@@ -2,38 +2,7 @@
 // 7, 14 and the Figure 3 staircase). Pure: results in, text out.
 import type { Comparison } from '../scoring/compare.js';
 import { ALL, PRIMARY_METRIC, SCORING_UNITS, SEUS_UNITS, type MetricRow, type RunResults, type ScoringUnit } from '../scoring/types.js';
-
-/** Where the report page puts its figures (an HTML comment: invisible in Markdown viewers). */
-export const FIGURES_MARKER = '<!-- figures -->';
-
-export function csvField(v: unknown): string {
-  const s = v === null || v === undefined ? '' : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  return [header.map(csvField).join(','), ...rows.map((r) => r.map(csvField).join(','))].join('\n') + '\n';
-}
-
-/** Percentage with one decimal, "–" for nothing. */
-export function pct(x: number | null | undefined): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? '–' : (x * 100).toFixed(1);
-}
-
-/** "90.4 ± 0.8": the mean and half the interval's width, in percent. */
-export function pctCi(meanValue: number | null | undefined, ci: [number, number] | null | undefined): string {
-  if (meanValue === null || meanValue === undefined) return '–';
-  return ci ? `${pct(meanValue)} ± ${((ci[1] - ci[0]) * 50).toFixed(1)}` : pct(meanValue);
-}
-
-function mdEscape(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string {
-  const sep = header.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'));
-  return [header, sep, ...rows].map((r) => `| ${r.map((c) => mdEscape(c)).join(' | ')} |`).join('\n') + '\n';
-}
+import { FIGURES_MARKER, markdownTable, pct, pctCi, toCsv } from '../../reports/tables.js';
 
 function kinds(k: Record<string, number>): string {
   return Object.entries(k)

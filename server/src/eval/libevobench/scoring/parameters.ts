@@ -1,7 +1,7 @@
 // Parameters as scoring compares them: keys of a signature, the parameters a call's arguments bind, and the set
 // scores (precision, recall, F1) over them. Pure.
 import type { Parameter } from '../../../core/api-model.js';
-import type { CallArgument } from './python-text.js';
+import type { CallArgument } from '../../python-text/scan.js';
 import type { ParameterKey } from './types.js';
 
 type ParameterLike = Pick<Parameter, 'name' | 'kind'>;

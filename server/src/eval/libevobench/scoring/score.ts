@@ -1,10 +1,9 @@
 // Scores one sample: extraction (Appendix F.4), the unit's metrics, and its taxonomy by matrix lookup. The output is
 // one prediction record, which holds everything the aggregate results need. Pure: the run store's entries and a
 // TruthLookup over the matrices come in as arguments.
-import { importBindings } from '../reference-models.js';
-import { parsePrompt, type ApiCPrompt } from '../prompt-contract.js';
+import { importBindings } from '../../python-text/imports.js';
+import { parsePrompt, type ApiCPrompt, type LibEvoBenchSample } from '../prompt-contract.js';
 import { armOf } from '../../runs/arms.js';
-import type { BenchSample } from '../../runs/samples.js';
 import type { ResultRecord } from '../../runs/store.js';
 import { extractCall, extractIdentifier, extractSignature, type CallContext } from './extract.js';
 import { callKeys, keyOf, setScores, signatureKeys, withoutReceiver } from './parameters.js';
@@ -55,7 +54,7 @@ export function resolveCallee(callee: string, code: string, library: string, tru
   return stars.length > 0 && !callee.includes('.') ? stars[0]! : null;
 }
 
-function apiCContext(sample: BenchSample): CallContext {
+function apiCContext(sample: LibEvoBenchSample): CallContext {
   try {
     const spec = parsePrompt(sample.prompt);
     if (spec.task === 'API-C') return { prefix: (spec as ApiCPrompt).prefix, suffix: (spec as ApiCPrompt).suffix };
@@ -65,7 +64,7 @@ function apiCContext(sample: BenchSample): CallContext {
   return { prefix: '', suffix: '' };
 }
 
-function apiIModule(sample: BenchSample, truth: TruthParts): string {
+function apiIModule(sample: LibEvoBenchSample, truth: TruthParts): string {
   try {
     const spec = parsePrompt(sample.prompt);
     if (spec.task === 'API-I') return spec.module;
@@ -84,7 +83,7 @@ function isExpected(api: string | null, truth: TruthParts): number {
 }
 
 /** One scored sample: the record written to predictions.jsonl. */
-export function scoreEntry(sample: BenchSample, result: ResultRecord | null, ordinal: number, lookup: TruthLookup): PredictionRecord {
+export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | null, ordinal: number, lookup: TruthLookup): PredictionRecord {
   const unit = unitOf(sample.task, sample.level);
   const truth = readTruth(sample);
   const hasMatrix = lookup.matrix(sample.library) !== undefined;

@@ -1,11 +1,12 @@
 // Reads a sample's ground truth into what scoring compares against. The dataset builder owns the shape of
 // `groundTruth`; this accepts the shapes documented in docs/benchmark-scoring.md (and plain strings), so the two
 // sides meet on data rather than on a shared type. Pure.
-import type { BenchSample } from '../../runs/samples.js';
-import { extractSignature } from './extract.js';
-import { firstCall, matchBracket, parseArgument, splitTopLevel, type CallArgument } from './python-text.js';
+import type { LibEvoBenchSample } from '../prompt-contract.js';
+import { extractSignature } from '../../python-text/signature.js';
+import { firstCall, matchBracket, parseArgument, splitTopLevel, type CallArgument } from '../../python-text/scan.js';
 import { keyOf, withoutReceiver } from './parameters.js';
 import type { ExtractedParameter, ParameterKey } from './types.js';
+import { isObject } from '../../../core/json-value.js';
 
 export interface TruthParts {
   /** The API the sample asks about (signatures are looked up under it). */
@@ -26,10 +27,6 @@ export interface TruthParts {
 }
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
@@ -121,7 +118,7 @@ function strings(v: unknown): string[] {
  * The ground truth of a sample, read leniently (docs/benchmark-scoring.md lists the shapes); the sample's own `api`
  * stands in when the builder gives none.
  */
-export function readTruth(sample: BenchSample): TruthParts {
+export function readTruth(sample: LibEvoBenchSample): TruthParts {
   const gt = sample.groundTruth;
   const o: Json = isObject(gt) ? gt : {};
   const api = (typeof gt === 'string' && gt !== '' ? gt : null) ?? str(o.api) ?? str(o.apiPath) ?? str(o.path) ?? sample.api;

@@ -1,7 +1,10 @@
 // Plain data of benchmark scoring: what one scored sample says (a line of predictions.jsonl) and what a run's results
 // are (results.json). Everything here is JSON; results can be recomputed from the prediction records alone.
+import type { ExtractedParameter } from '../../python-text/signature.js';
 import type { BenchLevel, BenchTask } from '../prompt-contract.js';
 import type { ChatMessage } from '../../models/provider.js';
+
+export type { ExtractedParameter };
 
 /**
  * What one sample is scored as: a task, and for API-C its level. Each unit has one primary metric: exact match for
@@ -64,12 +67,6 @@ export const PARAMETER_CATEGORIES: readonly ParameterCategory[] = ['correct', 'a
 /** A parameter as scoring compares them: its name, `*name` for *args, `**name` for **kwargs, `#i` for an unmapped position. */
 export type ParameterKey = string;
 
-/** A parameter read from an answer (SR) with what the signature said about it. */
-export interface ExtractedParameter {
-  name: string;
-  kind: 'positional_only' | 'positional_or_keyword' | 'var_positional' | 'keyword_only' | 'var_keyword';
-  default: string | null;
-}
 
 /** What extraction read from an answer. */
 export type ExtractedPrediction =

@@ -1,6 +1,6 @@
 // The report page: one self-contained HTML file that embeds the SVG charts and shows the Markdown tables (rendered
 // from the same text as tables.md, so the two never disagree). No scripts, no external resources. Pure.
-import { escapeXml } from './charts.js';
+import { escapeXml } from './svg.js';
 import { FIGURES_MARKER } from './tables.js';
 
 /** Renders the subset of Markdown that tables.ts writes: headings, paragraphs and pipe tables. */

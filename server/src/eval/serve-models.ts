@@ -1,13 +1,13 @@
 // Runs the local OpenAI-compatible server on its own, to point any client at the built-in models:
-//   node --import tsx server/src/eval/local-server/main.ts [--matrices DIR] [--port N] [--faults P] [--seed N]
+//   node --import tsx server/src/eval/serve-models.ts [--matrices DIR] [--port N] [--faults P] [--seed N]
 // Serves echo and constant always, reference-pinned and reference-newest when the matrices folder holds matrices.
 // --faults P injects timeouts, 429, 500, malformed bodies and dropped connections with P/5 probability each.
 import { parseArgs } from 'node:util';
-import { BuiltinProvider } from '../models/builtin.js';
-import { openReferenceKnowledge } from '../models/matrix-listing.js';
-import type { ModelProvider } from '../models/provider.js';
-import { mixedFaults } from './faults.js';
-import { startLocalModelServer } from './server.js';
+import { BuiltinProvider } from './builtin-models.js';
+import { openReferenceKnowledge } from './libevobench/builtin-models.js';
+import { mixedFaults } from './local-server/faults.js';
+import { startLocalModelServer } from './local-server/server.js';
+import type { ModelProvider } from './models/provider.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

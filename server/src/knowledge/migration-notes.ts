@@ -4,16 +4,16 @@
 // matrix knows one (spelled through the code's own import alias), and the calls whose signature changed between the
 // two versions. Pure: the parser, the matrices and the code arrive as arguments.
 import type { Tree } from 'web-tree-sitter';
-import { analyzeTree } from '../../core/analyze.js';
-import { formatSignature, type LibraryMatrix, type MatrixCatalog, type Signature } from '../../core/api-model.js';
-import type { Finding } from '../../core/findings.js';
-import { normalizeDistributionName } from '../../core/library-names.js';
-import { parseCommandLinePin, type Pin } from '../../core/pins.js';
-import { findApiReferences } from '../../core/python/file-syntax.js';
-import type { SourceRange } from '../../core/source-range.js';
-import { describeVersionRuns, stateAt } from '../../core/version-state.js';
-import { compareVersions } from '../../core/versions.js';
-import { leafName } from '../../core/api-path.js';
+import { analyzeTree } from '../core/analyze.js';
+import { formatSignature, type LibraryMatrix, type MatrixCatalog, type Signature } from '../core/api-model.js';
+import type { Finding } from '../core/findings.js';
+import { normalizeDistributionName } from '../core/library-names.js';
+import { parseCommandLinePin, type Pin } from '../core/pins.js';
+import { findApiReferences } from '../core/python/file-syntax.js';
+import type { SourceRange } from '../core/source-range.js';
+import { describeVersionRuns, stateAt } from '../core/version-state.js';
+import { compareVersions } from '../core/versions.js';
+import { leafName } from '../core/api-path.js';
 
 export type MigrationItemKind = 'api' | 'parameter' | 'arity' | 'signature';
 

@@ -1,17 +1,16 @@
 // Synthetic samples for exercising the run machinery (tests, the harness bench, smoke runs) before and apart from the
 // dataset builder: every task and level, rendered with the real prompt contract, deterministic given a seed.
-import { BENCH_LEVELS, NAME_PLACEHOLDER, renderPrompt, type PromptSpec } from '../libevobench/prompt-contract.js';
+import { BENCH_LEVELS, NAME_PLACEHOLDER, renderPrompt, type LibEvoBenchSample, type PromptSpec } from './prompt-contract.js';
 import { seededRandom } from '../local-server/faults.js';
-import type { BenchSample } from './samples.js';
 
 const WORDS = ['array', 'axis', 'mean', 'norm', 'sum', 'integrate', 'matrix', 'vector', 'sort', 'index', 'shape', 'reshape', 'window', 'filter', 'signal', 'random'];
 
-export function syntheticSamples(count: number, options: { seed?: number; library?: string; versions?: string[] } = {}): BenchSample[] {
+export function syntheticSamples(count: number, options: { seed?: number; library?: string; versions?: string[] } = {}): LibEvoBenchSample[] {
   const random = seededRandom(options.seed ?? 7);
   const library = options.library ?? 'synthlib';
   const versions = options.versions ?? ['1.0.0', '1.5.0', '2.0.0'];
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const out: BenchSample[] = [];
+  const out: LibEvoBenchSample[] = [];
   for (let i = 0; i < count; i++) {
     const version = pick(versions);
     const module = `${library}.${pick(['core', 'linalg', 'signal', 'stats'])}`;
@@ -21,7 +20,7 @@ export function syntheticSamples(count: number, options: { seed?: number; librar
     const description = `Compute the ${pick(WORDS)} of the ${pick(WORDS)} along an axis (sample ${i}); see ${NAME_PLACEHOLDER}.`;
     const kind = i % 6;
     let spec: PromptSpec;
-    let level: BenchSample['level'] = null;
+    let level: LibEvoBenchSample['level'] = null;
     if (kind === 0) spec = { task: 'API-I', library, version, module, description };
     else if (kind === 1) spec = { task: 'SR', library, version, api };
     else {
