@@ -8,7 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { probeEnvironment } from './interpreter-probe.js';
-import type { PythonCommand } from './sandbox.js';
+import type { PythonCommand } from './python-command.js';
 
 /** Shown in every sandbox as they are on the host (read-only binds, or the same symlinks). */
 export const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];

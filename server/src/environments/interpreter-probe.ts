@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute } from 'node:path';
-import type { PythonCommand } from './sandbox.js';
+import type { PythonCommand } from './python-command.js';
 
 export interface ModuleVersion {
   /** `__version__`, when the module has one. */

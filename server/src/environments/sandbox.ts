@@ -18,12 +18,9 @@ import { probeFolder } from './python-probe-runner.js';
 import { seccompArch, seccompFilter } from './seccomp.js';
 import { InputError } from '../core/errors.js';
 
-/** The argv prefix that runs a Python interpreter (e.g. ['/usr/bin/python3'] or a Debian root's run-python), with
- *  environment variables it needs (PYTHONPATH, …); they are added to the sandbox's scrubbed environment. */
-export interface PythonCommand {
-  argv: string[];
-  env?: Record<string, string>;
-}
+import type { PythonCommand } from './python-command.js';
+
+export type { PythonCommand };
 
 /** An isolation layer a request may switch off (tests of the remaining layers, diagnosis on odd machines). */
 export type SandboxLayer = 'seccomp' | 'cgroup' | 'audit-hook';
