@@ -1,6 +1,7 @@
 // The model provider contract of the benchmark: plain data in, plain data out. Every model the benchmark can run
 // (a remote OpenAI-compatible endpoint, a built-in reference model, later VS Code's Language Model API) implements
 // ModelProvider; the runner knows nothing else about models.
+import { InputError } from '../../core/errors.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -84,9 +85,12 @@ export interface ModelErrorDetails {
   latencyMs?: number;
 }
 
-/** A failed model call. Messages and bodies are redacted by whoever constructs the error; never put secrets in them. */
-export class ModelError extends Error {
-  override readonly name = 'ModelError';
+/**
+ * A failed model call. Messages and bodies are redacted by whoever constructs the error; never put secrets in them.
+ * One that stops a run (no key, an endpoint that refuses every request) is the user's to fix: an input error.
+ */
+export class ModelError extends InputError {
+  override readonly name: string = 'ModelError';
   readonly kind: ModelErrorKind;
   readonly retryable: boolean;
   readonly status?: number;
