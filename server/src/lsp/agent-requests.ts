@@ -1,23 +1,9 @@
 // The agent requests of the VS Code client (protocol.ts: anachron/lookup, checkSnippet, migrate, reviewChanges),
-// registered at start and answered by agent-tools.ts, which is loaded on the first of them. server.ts registers this
-// with one call.
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { AnalysisContext } from '../core/analyze.js';
-import type { LoadedCatalog } from '../store/catalog.js';
-import type { AgentHandlers } from './agent-tools.js';
+// registered at start and answered by agent-tools.ts, which is loaded on the first of them and says what it needs of
+// the server (AgentParts). server.ts registers this with one call.
+import type { Connection } from 'vscode-languageserver/node';
+import type { AgentHandlers, AgentParts } from './agent-tools.js';
 import { CheckSnippetRequest, LookupRequest, MigrateRequest, ReviewChangesRequest } from './protocol.js';
-
-export interface AgentParts {
-  documents: TextDocuments<TextDocument>;
-  catalog(): LoadedCatalog | undefined;
-  /** The workspace folders (absolute paths). */
-  roots(): readonly string[];
-  contextFor(file: string): AnalysisContext;
-  /** Where a file's manifests are shown relative to (its workspace folder). */
-  manifestBase(file: string): string;
-  readManifest(file: string): string | undefined;
-}
 
 export function registerAgentRequests(connection: Connection, parts: AgentParts): void {
   let handlers: Promise<AgentHandlers> | undefined;

@@ -5,7 +5,9 @@
 // knowledge and the drift suite's migration notes are not on the server's way to its first diagnostics.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { Connection } from 'vscode-languageserver/node';
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AnalysisContext } from '../core/analyze.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { errorMessage, internalErrorReport, isInputError } from '../core/errors.js';
 import { apiAt } from '../core/hover.js';
@@ -21,7 +23,6 @@ import { pathInRoot, realRoot } from '../cli/repo-paths.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { pathToUri, uriToPath } from '../workspace/file-uri.js';
 import { openDocumentAt } from './open-documents.js';
-import type { AgentParts } from './agent-requests.js';
 import type {
   AgentFinding,
   CheckSnippetParams,
@@ -36,6 +37,18 @@ import type {
 
 /** Files larger than this are not reviewed (generated code, data dumps). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/** What the tools need of the language server (server.ts hands it to registerAgentRequests). */
+export interface AgentParts {
+  documents: TextDocuments<TextDocument>;
+  catalog(): LoadedCatalog | undefined;
+  /** The workspace folders (absolute paths). */
+  roots(): readonly string[];
+  contextFor(file: string): AnalysisContext;
+  /** Where a file's manifests are shown relative to (its workspace folder). */
+  manifestBase(file: string): string;
+  readManifest(file: string): string | undefined;
+}
 
 const filePath = (uri: string | undefined): string | undefined => (uri === undefined ? undefined : uriToPath(uri));
 
