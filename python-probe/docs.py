@@ -4,10 +4,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from anachron_probe.docs_surface import main  # noqa: E402
 

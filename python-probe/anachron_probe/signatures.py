@@ -4,7 +4,7 @@ import inspect
 import keyword
 import re
 
-from .text import collapse, default_text, normalize_repr, raw_repr, strip_addresses, truncate
+from .text import collapse, default_text, doc_lines, normalize_repr, raw_repr, strip_addresses, truncate
 
 POSITIONAL_ONLY = "positional_only"
 POSITIONAL_OR_KEYWORD = "positional_or_keyword"
@@ -496,14 +496,9 @@ def parse_params_text(params_text):
 
 def docstring_signature(doc, drop_self=False):
     """Structured signature from the first line(s) of a docstring, or None."""
-    if not isinstance(doc, str):
+    lines = doc_lines(doc)
+    if lines is None:
         return None
-    try:
-        lines = inspect.cleandoc(doc).splitlines()
-    except Exception:
-        return None
-    while lines and not lines[0].strip():
-        lines = lines[1:]
     head = split_doc_signature(lines)
     if head is None:
         return None

@@ -2,21 +2,10 @@
 import ast
 import os
 
+from .ast_names import absolute_import, dotted_name
 from .signatures import (
-    KIND_ORDER,
-    KEYWORD_ONLY,
-    POSITIONAL_ONLY,
-    POSITIONAL_OR_KEYWORD,
-    UNKNOWN_DEFAULT,
-    VAR_KEYWORD,
-    VAR_POSITIONAL,
-    Source,
-    agreed_returns,
-    expr_default_text,
-    make_param,
-    make_signature,
-    merge_parameter_lists,
-    returns_text,
+    KIND_ORDER, KEYWORD_ONLY, POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, UNKNOWN_DEFAULT, VAR_KEYWORD, VAR_POSITIONAL,
+    Source, agreed_returns, expr_default_text, make_param, make_signature, merge_parameter_lists, returns_text
 )
 
 _MAX_HOPS = 8
@@ -52,19 +41,6 @@ class _ClassScope(_Scope):
         self.bases = []  # dotted names
 
 
-def _dotted(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    if isinstance(node, ast.Subscript):  # Generic[T], floating[_64Bit]
-        return _dotted(node.value)
-    return None
-
-
 class StubModule(object):
     def __init__(self, name, path, is_package, source):
         self.name = name
@@ -75,18 +51,6 @@ class StubModule(object):
         self.scope = _Scope()
         self._fill(self.scope, tree.body, top=True)
 
-    def _absolute(self, module, level):
-        if not level:
-            return module
-        base = self.name.split(".")
-        if not self.is_package:
-            base = base[:-1]
-        if level > 1:
-            base = base[: len(base) - (level - 1)]
-        if module:
-            base = base + module.split(".")
-        return ".".join(base)
-
     def _fill(self, scope, body, top):
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -94,7 +58,7 @@ class StubModule(object):
             elif isinstance(node, ast.ClassDef):
                 if node.name not in scope.classes:
                     cs = _ClassScope(node)
-                    cs.bases = [b for b in (_dotted(x) for x in node.bases) if b]
+                    cs.bases = [b for b in (dotted_name(x, True) for x in node.bases) if b]
                     self._fill(cs, node.body, top=False)
                     scope.classes[node.name] = cs
             elif isinstance(node, ast.If):
@@ -103,7 +67,7 @@ class StubModule(object):
             elif isinstance(node, ast.Try):
                 self._fill(scope, node.body, top)
             elif top and isinstance(node, ast.ImportFrom):
-                module = self._absolute(node.module or "", node.level or 0)
+                module = absolute_import(self.name, self.is_package, node.module or "", node.level or 0)
                 for alias in node.names:
                     if alias.name == "*":
                         scope.star_imports.append(module)
@@ -117,11 +81,11 @@ class StubModule(object):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 value = node.value
                 if value is None:
-                    ann = _dotted(node.annotation)
+                    ann = dotted_name(node.annotation, True)
                     if ann and isinstance(node.target, ast.Name):
                         scope.instances.setdefault(node.target.id, ann)
                     continue
-                dotted = _dotted(value)
+                dotted = dotted_name(value, True)
                 if dotted is None:
                     continue
                 for t in targets:
@@ -180,6 +144,16 @@ def merge_overloads(defs, source, drop_self):
     return make_signature(merged, agreed_returns(returns), "stub")
 
 
+def _first_visit(seen, stub, cs, hops):
+    """Whether a lookup through base classes meets class ``cs`` of ``stub`` for the first time, within the hop
+    limit; marks it met."""
+    key = (stub.name, cs.node.name, cs.node.lineno)
+    if key in seen or hops > _MAX_HOPS:
+        return False
+    seen.add(key)
+    return True
+
+
 class StubIndex(object):
     """Finds and caches the .pyi files of one library (root package) and answers lookups by dotted name."""
 
@@ -212,20 +186,26 @@ class StubIndex(object):
         return None, False
 
     def module(self, module_name):
-        if module_name in self._modules:
-            return self._modules[module_name]
-        path, is_package = self._stub_path(module_name)
-        stub = None
-        if path:
+        """The parsed stub of ``module_name``, None where there is none or it cannot be read (then ``errors`` says
+        why)."""
+        if module_name not in self._modules:
+            stub = None
             try:
-                with open(path, "rb") as f:
-                    source = f.read().decode("utf-8", "replace")
-                stub = StubModule(module_name, path, is_package, source)
-            except (SyntaxError, ValueError, OSError) as e:
+                found = self._read(module_name)
+                if found is not None:
+                    stub = StubModule(module_name, *found)
+            except (SyntaxError, ValueError, OSError, RecursionError) as e:
                 self.errors[module_name] = "%s: %s" % (type(e).__name__, e)
-                stub = None
-        self._modules[module_name] = stub
-        return stub
+            self._modules[module_name] = stub
+        return self._modules[module_name]
+
+    def _read(self, module_name):
+        """(path, is_package, source text) of the stub of ``module_name``, or None where it has none."""
+        path, is_package = self._stub_path(module_name)
+        if not path:
+            return None
+        with open(path, "rb") as f:
+            return path, is_package, f.read().decode("utf-8", "replace")
 
     def directory_stubs(self, module_name):
         """Module names of every stub in the folder of (C extension) module ``module_name`` and its package
@@ -310,10 +290,8 @@ class StubIndex(object):
         """Member lookup in a stub class, then in its stub base classes."""
         if seen is None:
             seen = set()
-        key = (stub.name, cs.node.name, cs.node.lineno)
-        if key in seen or hops > _MAX_HOPS:
+        if not _first_visit(seen, stub, cs, hops):
             return None
-        seen.add(key)
         head, rest = parts[0], parts[1:]
         if head in cs.classes:
             inner = cs.classes[head]
@@ -357,10 +335,8 @@ class StubIndex(object):
         """Constructor signature: the nearest class (itself, then its stub bases) defining __init__ or __new__."""
         if seen is None:
             seen = set()
-        key = (stub.name, cs.node.name, cs.node.lineno)
-        if key in seen or hops > _MAX_HOPS:
+        if not _first_visit(seen, stub, cs, hops):
             return None
-        seen.add(key)
         own = [n for n in ("__init__", "__new__") if n in cs.defs]
         if own:
             # Prefer the one that says more (an __init__(self, *args, **kwargs) next to a real __new__).

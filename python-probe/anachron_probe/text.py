@@ -86,8 +86,9 @@ def error_text(exc):
     return truncate(name + (": " + msg if msg else ""), MAX_ERROR)
 
 
-def doc_summary(doc, skip_signature=None):
-    """First paragraph of a docstring, after a leading signature line, collapsed and bounded."""
+def doc_lines(doc):
+    """The lines of a docstring as ``inspect.getdoc`` shows them, leading blank lines dropped; None for what is not
+    a string (or a string cleandoc cannot read)."""
     if not isinstance(doc, str):
         return None
     try:
@@ -97,6 +98,15 @@ def doc_summary(doc, skip_signature=None):
     i = 0
     while i < len(lines) and not lines[i].strip():
         i += 1
+    return lines[i:]
+
+
+def doc_summary(doc, skip_signature=None):
+    """First paragraph of a docstring, after a leading signature line, collapsed and bounded."""
+    lines = doc_lines(doc)
+    if lines is None:
+        return None
+    i = 0
     # Leading signature lines (numpy: an Argument Clinic signature, "--", then a human one) are skipped.
     for _ in range(3):
         if skip_signature is None or i >= len(lines):

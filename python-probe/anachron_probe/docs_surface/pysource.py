@@ -8,6 +8,8 @@ import re
 import sys
 import tokenize
 
+from ..ast_names import dotted_name
+
 _MAX_DEPTH = 12
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -49,17 +51,6 @@ def _walk_body(stmts):
                 yield x
         else:
             yield s
-
-
-def _dotted(expr):
-    parts = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if isinstance(expr, ast.Name):
-        parts.append(expr.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def _str_list(node):
@@ -367,7 +358,7 @@ class PySource:
                 elif isinstance(s, (ast.Assign, ast.AnnAssign)):
                     targets = s.targets if isinstance(s, ast.Assign) else [s.target]
                     if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                        d = _dotted(s.value) if s.value is not None else None
+                        d = dotted_name(s.value) if s.value is not None else None
                         found = ("alias", d) if d and d != name else ("node", s)
                 elif isinstance(s, ast.Import):
                     for a in s.names:
@@ -438,7 +429,7 @@ class PySource:
                 names = names + extra
             elif (
                 isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-                and _dotted(s.value.func) in ("__all__.extend", "__all__.append")
+                and dotted_name(s.value.func) in ("__all__.extend", "__all__.append")
             ):
                 return None  # computed: treat as unknown
         return names
@@ -578,7 +569,7 @@ class PySource:
         for s in tree.body:
             if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
                 c = s.value
-                if _dotted(c.func) in ("add_newdoc",) and len(c.args) >= 2:
+                if dotted_name(c.func) in ("add_newdoc",) and len(c.args) >= 2:
                     a, b = c.args[0], c.args[1]
                     if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and isinstance(a.value, str) and isinstance(b.value, str):
                         entries.append(".. data:: %s.%s" % (a.value, b.value))
@@ -646,7 +637,7 @@ _PROPERTY_DECORATORS = ("property", "cached_property", "abstractproperty", "clas
 
 def _is_property(fn):
     for d in fn.decorator_list:
-        name = _dotted(d.func if isinstance(d, ast.Call) else d) or ""
+        name = dotted_name(d.func if isinstance(d, ast.Call) else d) or ""
         last = name.rpartition(".")[2]
         if last in _PROPERTY_DECORATORS or last in ("setter", "getter", "deleter"):
             return True
@@ -661,7 +652,7 @@ def class_shape(node):
         methods, attributes = node.methods, node.attributes
         bases, doc = list(node.bases), node.doc
     else:
-        bases = [d for d in (_dotted(b) for b in node.bases) if d]
+        bases = [d for d in (dotted_name(b) for b in node.bases) if d]
         methods, attributes = [], []
         for st in node.body:
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -7,22 +7,13 @@ from ..served_names import absolute_module, forwarded_modules, served_names
 from ..text import doc_summary, REMOVAL_NOTE_TABLES
 from ..signatures import signature_lines_consumed, from_inspect
 from .. import walker as _runtime_walker
+from ..walker import _path_order, _public_prefix  # the runtime walker's orders, shared
 from . import stdlib
 from .extract import is_public_module
 from .sigs import function_doc
 from .values import (
-    BoundMethodValue,
-    ClassValue,
-    CompiledValue,
-    ConstValue,
-    ContainerValue,
-    ExternalValue,
-    FunctionValue,
-    InstanceValue,
-    ModuleValue,
-    PartialValue,
-    UnknownValue,
-    is_constant_value,
+    BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
+    InstanceValue, ModuleValue, PartialValue, UnknownValue, is_constant_value
 )
 
 _PROPERTY_DECORATED = ("property",)
@@ -592,19 +583,6 @@ class Collector(object):
             out.append({"name": name, "kind": kind, "defined_in": m if isinstance(m, str) else None,
                         "signature": sig, "doc": _summary(getattr(raw if not isinstance(raw, (staticmethod, classmethod)) else raw.__func__, "__doc__", None)) if kind in ("method", "property", "class") else None})
         return out
-
-
-def _path_order(path):
-    return (path.count("."), path)
-
-
-def _public_prefix(module_name):
-    out = []
-    for part in module_name.split("."):
-        if part.startswith("_"):
-            break
-        out.append(part)
-    return ".".join(out)
 
 
 def _safe_dict_chain(obj, own_only=False):

@@ -34,7 +34,7 @@ def _logical_lines(text):
     while i < n:
         start = i
         buf = lines[i]
-        depth, quote = _scan(buf, 0, None)
+        depth, quote, _ = _scan(buf, 0, None)
         open_quote = quote if quote and len(quote) == 3 else None
         if depth > 0 and not open_quote:
             buf = _strip_comment(buf)
@@ -53,7 +53,7 @@ def _logical_lines(text):
                 chunk = _strip_comment(lines[i]).strip()
                 parts.append(" " + chunk)
                 quote = None
-            depth, quote = _scan(chunk, depth, open_quote)
+            depth, quote, _ = _scan(chunk, depth, open_quote)
             open_quote = quote if quote and len(quote) == 3 else None
             if i - start > 2000:
                 break
@@ -65,33 +65,13 @@ def _logical_lines(text):
 
 def _strip_comment(s):
     """``s`` without a trailing ``# comment`` (quotes respected; an unterminated string keeps the rest)."""
-    quote = None
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if quote:
-            if c == "\\":
-                i += 2
-                continue
-            if s.startswith(quote, i):
-                i += len(quote)
-                quote = None
-                continue
-        else:
-            if c == "#":
-                return s[:i].rstrip()
-            if s.startswith('"""', i) or s.startswith("'''", i):
-                quote = s[i:i + 3]
-                i += 3
-                continue
-            if c in "\"'":
-                quote = c
-        i += 1
-    return s
+    comment = _scan(s, 0, None)[2]
+    return s if comment is None else s[:comment].rstrip()
 
 
 def _scan(s, depth, quote):
-    """Bracket depth and open quote after scanning ``s`` from the given state (comments end the scan)."""
+    """Bracket depth, open quote and the index of a ``#`` comment (None without one) after scanning ``s`` from the
+    given state (a comment ends the scan)."""
     i = 0
     n = len(s)
     while i < n:
@@ -108,12 +88,12 @@ def _scan(s, depth, quote):
                 j = s.find(quote, i)
                 k = s.find("\\", i)
                 if j < 0 and k < 0:
-                    return depth, quote
+                    return depth, quote, None
                 i = min(x for x in (j, k) if x >= 0)
                 continue
         else:
             if c == "#":
-                break
+                return depth, None, i
             if s.startswith('"""', i) or s.startswith("'''", i):
                 quote = s[i:i + 3]
                 i += 3
@@ -127,38 +107,7 @@ def _scan(s, depth, quote):
         i += 1
     if quote and len(quote) == 1:
         quote = None  # an unterminated one-line string ends with the line
-    return depth, quote
-
-
-def _bracket_depth(s):
-    depth = 0
-    quote = None
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if quote:
-            if c == "\\":
-                i += 2
-                continue
-            if s.startswith(quote, i):
-                i += len(quote)
-                quote = None
-                continue
-        else:
-            if c == "#":
-                break
-            if s.startswith('"""', i) or s.startswith("'''", i):
-                quote = s[i:i + 3]
-                i += 3
-                continue
-            if c in "\"'":
-                quote = c
-            elif c in "([{":
-                depth += 1
-            elif c in ")]}":
-                depth -= 1
-        i += 1
-    return depth, (quote if quote and len(quote) == 3 else None)
+    return depth, quote, None
 
 
 def _split_params(text):
@@ -186,6 +135,15 @@ def _split_params(text):
     if "".join(cur).strip():
         out.append("".join(cur))
     return out
+
+
+def _declared_names(decl):
+    """The names a C declaration declares: ``double[:, ::1] x, y`` -> [x, y]; ``int *p`` -> [p]."""
+    names = [n.strip() for n in re.sub(r"\[[^\]]*\]", "", decl).split(",")]
+    first = names[0].split()
+    if first:
+        names[0] = first[-1]
+    return [n for n in (n.strip(" *&") for n in names) if re.match(r"^[A-Za-z_]\w*$", n)]
 
 
 _IDENT_AT_END = re.compile(r"([A-Za-z_]\w*)\s*$")
@@ -375,31 +333,15 @@ def to_python(text):
                     decl = l2.split("#")[0].strip()
                     dm = re.match(r"^(public|readonly)\s+(.*)$", decl)
                     if dm or (all_public and decl):
-                        rest = dm.group(2) if dm else decl
-                        rest = re.sub(r"\[[^\]]*\]", "", rest)
-                        names = [x.strip() for x in rest.split(",")]
-                        first = names[0].split()
-                        if first:
-                            names[0] = first[-1]
-                        for n in names:
-                            n = n.strip(" *&")
-                            if re.match(r"^[A-Za-z_]\w*$", n):
-                                out.append(" " * ind + "%s = property()" % n)
+                        for n in _declared_names(dm.group(2) if dm else decl):
+                            out.append(" " * ind + "%s = property()" % n)
                     j += 1
                 i = j
                 continue
         m = _CDEF_ATTR.match(line)
         if m and mode == "class":
-            decl = m.group(3).split("#")[0]
-            decl = re.sub(r"\[[^\]]*\]", "", decl)
-            names = [s.strip() for s in decl.split(",")]
-            first = names[0].split()
-            if first:
-                names[0] = first[-1]
-            for n in names:
-                n = n.strip(" *&")
-                if re.match(r"^[A-Za-z_]\w*$", n):
-                    out.append(" " * ind + "%s = property()" % n)
+            for n in _declared_names(m.group(3).split("#")[0]):
+                out.append(" " * ind + "%s = property()" % n)
             i += 1
             continue
         m = _CPDEF.match(line)

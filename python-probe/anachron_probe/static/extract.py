@@ -15,18 +15,8 @@ from .sigs import Signatures
 from .downlevel import drop_type_parameters
 from .treestubs import TreeStubIndex
 from .values import (
-    BoundMethodValue,
-    ClassValue,
-    CompiledValue,
-    ConstValue,
-    ContainerValue,
-    ExternalValue,
-    FunctionValue,
-    InstanceValue,
-    ModuleValue,
-    PartialValue,
-    UnknownValue,
-    is_constant_value,
+    BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
+    InstanceValue, ModuleValue, PartialValue, UnknownValue, is_constant_value
 )
 
 TEST_COMPONENTS = frozenset(("tests", "test", "conftest", "setup"))

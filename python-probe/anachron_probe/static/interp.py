@@ -4,19 +4,10 @@ library. Names bound to what the reader cannot evaluate become ``UnknownValue``;
 not resolve is written to ``notes`` (the surface's ``errors``)."""
 import ast
 
+from ..ast_names import absolute_import, dotted_name
 from .values import (
-    BoundMethodValue,
-    ClassValue,
-    CompiledValue,
-    ConstValue,
-    ContainerValue,
-    ExternalValue,
-    FunctionValue,
-    InstanceValue,
-    ModuleValue,
-    PartialValue,
-    UnknownValue,
-    Value,
+    BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
+    InstanceValue, ModuleValue, PartialValue, UnknownValue, Value
 )
 from . import stdlib
 
@@ -157,17 +148,6 @@ class Scope(object):
         return self.local is None and self.cls is None
 
 
-def dotted_name(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
 class Interp(object):
     def __init__(self, extractor):
         self.x = extractor  # the Extractor: modules, tree, knowledge, notes
@@ -234,17 +214,7 @@ class Interp(object):
                     scope.bind(top, self.module_value(top))
 
     def _resolve_relative(self, scope, module, level):
-        if not level:
-            return module or ""
-        state = scope.module
-        base = state.name.split(".")
-        if not state.is_package:
-            base = base[:-1]
-        if level > 1:
-            base = base[: len(base) - (level - 1)]
-        if module:
-            base = base + module.split(".")
-        return ".".join(base)
+        return absolute_import(scope.module.name, scope.module.is_package, module, level) or ""
 
     def _s_ImportFrom(self, node, scope):
         modname = self._resolve_relative(scope, node.module, node.level or 0)

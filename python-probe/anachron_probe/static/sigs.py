@@ -7,37 +7,18 @@ import inspect
 import re
 
 from ..signatures import (
-    KEYWORD_ONLY,
-    POSITIONAL_ONLY,
-    POSITIONAL_OR_KEYWORD,
-    UNKNOWN_DEFAULT,
-    VAR_KEYWORD,
-    VAR_POSITIONAL,
-    docstring_signature,
-    drop_first,
-    from_inspect,
-    is_meaningless,
-    with_open_keywords,
-    make_param,
-    make_signature,
-    returns_text,
+    KEYWORD_ONLY, POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, UNKNOWN_DEFAULT, VAR_KEYWORD, VAR_POSITIONAL,
+    docstring_signature, drop_first, from_inspect, is_meaningless, with_open_keywords, make_param, make_signature,
+    returns_text
 )
 from ..renamed_keywords import keyword_variables, wrappers
 from ..stubs import merge_overloads
 from ..text import default_text, normalize_repr
-from .interp import Raise, Return, Scope, dotted_name
+from ..ast_names import dotted_name
+from .interp import Raise, Return, Scope
 from .values import (
-    BoundMethodValue,
-    ClassValue,
-    CompiledValue,
-    ConstValue,
-    ContainerValue,
-    ExternalValue,
-    FunctionValue,
-    InstanceValue,
-    ModuleValue,
-    PartialValue,
-    UnknownValue,
+    BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
+    InstanceValue, ModuleValue, PartialValue, UnknownValue
 )
 
 _XREF_BACKTICK = re.compile(r"`~?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")

@@ -1,5 +1,5 @@
 """The runtime probe's .pyi reader, fed from the source tree instead of an installed package."""
-from ..stubs import StubIndex, StubModule
+from ..stubs import StubIndex
 
 
 class TreeStubIndex(StubIndex):
@@ -8,24 +8,16 @@ class TreeStubIndex(StubIndex):
         self.x = extractor
         self.paths = extractor.layout.stubs  # module name -> (path, is_package)
 
-    def module(self, module_name):
-        if module_name in self._modules:
-            return self._modules[module_name]
+    def _read(self, module_name):
         entry = self.paths.get(module_name)
-        stub = None
-        if entry is not None:
-            path, is_package = entry
-            text = self.x.read_text(path)
-            if text is None:
-                self.errors[module_name] = "stub blob missing (%s)" % path
-            else:
-                try:
-                    stub = StubModule(module_name, path, is_package, text)
-                except (SyntaxError, ValueError, RecursionError) as e:
-                    self.errors[module_name] = "%s: %s" % (type(e).__name__, e)
-                    stub = None
-        self._modules[module_name] = stub
-        return stub
+        if entry is None:
+            return None
+        path, is_package = entry
+        text = self.x.read_text(path)
+        if text is None:
+            self.errors[module_name] = "stub blob missing (%s)" % path
+            return None
+        return path, is_package, text
 
     def directory_stubs(self, module_name):
         if module_name in self._dir_stubs:

@@ -18,17 +18,11 @@ import re
 
 from ...signatures import docstring_signature, make_param, make_signature, POSITIONAL_ONLY, \
     POSITIONAL_OR_KEYWORD, KEYWORD_ONLY
-from ..interp import AllList, Raise, Return, dotted_name
+from ...ast_names import dotted_name
+from ..interp import AllList, Raise, Return
 from ..values import (
-    ClassValue,
-    CompiledValue,
-    ConstValue,
-    ContainerValue,
-    ExternalValue,
-    FunctionValue,
-    ModuleValue,
-    PartialValue,
-    UnknownValue,
+    ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue, ModuleValue, PartialValue,
+    UnknownValue
 )
 from . import Knowledge, render_template
 
@@ -638,22 +632,7 @@ class NumpyKnowledge(Knowledge):
         doc = self._ufunc_docs.get(name)
         kind = self._formatter
         if kind == "inspect":
-            params = []
-            if nin == 1:
-                params.append(make_param("x", POSITIONAL_ONLY))
-            else:
-                params.extend(make_param("x%d" % i, POSITIONAL_ONLY) for i in range(1, nin + 1))
-            params.append(make_param("out", POSITIONAL_OR_KEYWORD, "None" if nout == 1 else repr((None,) * nout)))
-            if gsig is None:
-                params.append(make_param("where", KEYWORD_ONLY, "True"))
-            else:
-                params.append(make_param("axes", KEYWORD_ONLY, "<no value>"))
-                params.append(make_param("axis", KEYWORD_ONLY, "<no value>"))
-                params.append(make_param("keepdims", KEYWORD_ONLY, "False"))
-            for n, d in (("casting", "'same_kind'"), ("order", "'K'"), ("dtype", "None"), ("subok", "True"),
-                         ("signature", "None")):
-                params.append(make_param(n, KEYWORD_ONLY, d))
-            sig = make_signature(params, None, "inspect")
+            sig = _ufunc_inspect_signature(nin, nout, gsig)
             first = None
         else:
             _, extobj, axes = kind

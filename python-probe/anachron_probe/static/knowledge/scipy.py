@@ -33,51 +33,39 @@ class ScipyKnowledge(Knowledge):
         Knowledge.__init__(self, extractor)
         self._table = None
         self._docs = None
-        self._numpy_major = None
+        self._ceilings = None
 
     # -- numpy assumed ---------------------------------------------------------------------------------------
 
-    def numpy_version(self):
-        """(major, minor) of the newest numpy the release accepts (its runtime dependency's upper bound)."""
-        if getattr(self, "_numpy_version", None) is not None:
-            return self._numpy_version
-        best = (1, 99)
+    def _numpy_ceilings(self):
+        """The newest numpy (major, minor) each upper bound on numpy in the release's runtime dependencies allows
+        (``<2`` -> (1, 99), ``<2.3`` -> (2, 2)), in the order written; the first file that names numpy decides."""
+        if self._ceilings is not None:
+            return self._ceilings
+        ceilings = []
         x = self.x
         for f in ("pyproject.toml", "setup.py"):
             if f not in x.files:
                 continue
-            text = x.read_text(f) or ""
-            deps = re.findall(r"""['"]numpy\s*([^'"]*)['"]""", text)
+            deps = re.findall(r"""['"]numpy\s*([^'"]*)['"]""", x.read_text(f) or "")
             for d in deps:
                 m = re.search(r"<\s*(\d+)(?:\.(\d+))?", d)
                 if m:
                     major, minor = int(m.group(1)), int(m.group(2) or 0)
-                    best = (major, minor - 1) if minor > 0 else (major - 1, 99)
+                    ceilings.append((major, minor - 1) if minor > 0 else (major - 1, 99))
             if deps:
                 break
-        self._numpy_version = best
-        return best
+        self._ceilings = ceilings
+        return ceilings
+
+    def numpy_version(self):
+        """(major, minor) of the newest numpy the release accepts (the last upper bound written)."""
+        ceilings = self._numpy_ceilings()
+        return ceilings[-1] if ceilings else (1, 99)
 
     def numpy_major(self):
-        """Major version of the newest numpy the release accepts (its runtime dependency's upper bound)."""
-        if self._numpy_major is not None:
-            return self._numpy_major
-        major = 1
-        x = self.x
-        for f in ("pyproject.toml", "setup.py"):
-            if f not in x.files:
-                continue
-            text = x.read_text(f) or ""
-            deps = re.findall(r"""['"]numpy\s*([^'"]*)['"]""", text)
-            for d in deps:
-                m = re.search(r"<\s*(\d+)(?:\.(\d+))?", d)
-                if m:
-                    upper = (int(m.group(1)), int(m.group(2) or 0))
-                    major = max(major, upper[0] if upper[1] > 0 else upper[0] - 1)
-            if deps:
-                break
-        self._numpy_major = major
-        return major
+        """Major version of the newest numpy the release accepts (the highest upper bound, at least 1)."""
+        return max([1] + [major for major, _ in self._numpy_ceilings()])
 
     # -- tables ----------------------------------------------------------------------------------------------
 
@@ -227,8 +215,6 @@ class ScipyKnowledge(Knowledge):
         """The generated _ufuncs.pyx: the Cython code _generate_pyx.py writes around the ufunc table
         (UFUNCS_EXTRA_CODE_COMMON, UFUNCS_EXTRA_CODE, UFUNCS_EXTRA_CODE_BOTTOM with their ``include``s), the ufuncs
         themselves, and the ``__all__`` it builds (public ufuncs and the extra names it lists)."""
-        from .. import cython
-        from ...signatures import Source
         from ..interp import AllList
 
         if state.kind == "stub":
@@ -269,48 +255,41 @@ class ScipyKnowledge(Knowledge):
         for label, text in (("extra code", "\n".join(inline(p) for p in parts)), ("bottom code", inline(bottom))):
             if not text.strip():
                 continue
-            try:
-                tree, problems = cython.to_python_ast(text, base + "_ufuncs.pyx")
-            except SyntaxError as e:
-                x.note(state.name, "%s: SyntaxError %s" % (label, e.msg))
-                continue
-            state.source = Source(cython.to_python(text)[0])
-            kind = state.kind
-            state.kind = "pyx"
-            try:
-                x.interp.exec_body(tree.body, Scope(x.interp, state))
-            except Raise as r:
-                x.note(state.name, "%s: %s" % (label, r.message))
-            finally:
-                state.kind = kind
+            error = self._exec_cython(state, text, base + "_ufuncs.pyx", label)
+            if error is not None:
+                x.note(state.name, "%s: SyntaxError %s" % (label, error.msg))
         if gen and "__all__" in gen:
             names = [n for n in ufuncs if not n.startswith("_")] + [n for n in extra_all if n not in ufuncs]
             state.all_ = AllList(names, True)
         x.note(state.name, "generated at build time by _generate_pyx.py: ufunc table and extra code read from it")
 
     def _exec_pxi(self, state, names):
-        from .. import cython
-        from ...signatures import Source
-
         x = self.x
         base = x.package_dir + "/special/"
         for f in names:
-            if base + f not in x.files:
-                continue
-            text = x.read_text(base + f) or ""
-            try:
-                tree, problems = cython.to_python_ast(text, base + f)
-            except SyntaxError:
-                continue
-            state.source = Source(cython.to_python(text)[0])
-            kind = state.kind
-            state.kind = "pyx"
-            try:
-                x.interp.exec_body(tree.body, Scope(x.interp, state))
-            except Raise as r:
-                x.note(state.name, "%s: %s" % (f, r.message))
-            finally:
-                state.kind = kind
+            if base + f in x.files:
+                self._exec_cython(state, x.read_text(base + f) or "", base + f, f)
+
+    def _exec_cython(self, state, text, path, label):
+        """Evaluates the Cython source ``text`` (of ``path``) into the module ``state`` as a .pyx body, noting
+        under ``label`` what raises; returns the SyntaxError where it does not parse (nothing is run), else None."""
+        from .. import cython
+        from ...signatures import Source
+
+        try:
+            tree, _ = cython.to_python_ast(text, path)
+        except SyntaxError as e:
+            return e
+        state.source = Source(cython.to_python(text)[0])
+        kind = state.kind
+        state.kind = "pyx"
+        try:
+            self.x.interp.exec_body(tree.body, Scope(self.x.interp, state))
+        except Raise as r:
+            self.x.note(state.name, "%s: %s" % (label, r.message))
+        finally:
+            state.kind = kind
+        return None
 
     # cython_special generated by _generate_pyx.py (before it was committed as .pyx)
 
