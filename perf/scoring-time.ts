@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatSignature, type Parameter } from '../server/src/core/api-model.js';
 import type { GroundTruthHistory } from '../server/src/core/ground-truth.js';
-import { seededRandom } from '../server/src/eval/local-server/faults.js';
+import { seededRandom } from '../server/src/core/random.js';
 import { LIBEVOBENCH_IDENTITY } from '../server/src/eval/libevobench/config.js';
 import { BENCH_LEVELS, renderPrompt, type LibEvoBenchSample, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
 import type { RunConfig } from '../server/src/eval/suites.js';

@@ -31,21 +31,15 @@ import { executeSample } from '../server/src/environments/sandbox.js';
 import { ApiKnowledge } from '../server/src/knowledge/api-lookup.js';
 import { runLookupTool } from '../server/src/knowledge/tools.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../server/src/store/catalog.js';
-import { defaultMatricesFolder } from '../server/src/store/matrices-folder.js';
 import { FAKE_TASKS, makeDriftFixture, PYTHON, VERSIONS, type DriftFixture } from './support/drift-fixture.js';
 import { api, buildSyntheticMatrices, p, surface } from './support/synthetic-matrix.js';
+import { bundledKnowledge } from './support/knowledge.js';
 
 // The Debian environments of the reference figures (docs/benchmark-drift.md).
 const VERSIONS_OF: Record<string, string[]> = { numpy: ['1.19.5', '1.24.2', '2.2.4', '2.4.6'], scipy: ['1.6.0', '1.10.1', '1.15.3', '1.17.1'] };
 
 describe('grounded prompts on the shipped tasks and the bundled matrices', () => {
-  let catalog: LoadedCatalog;
-  let knowledge: ApiKnowledge;
-  before(() => {
-    catalog = openMatrixCatalog(defaultMatricesFolder());
-    knowledge = new ApiKnowledge(catalog, listMatrixApis);
-  });
-  after(() => catalog.close());
+  const bundled = bundledKnowledge();
 
   for (const library of ['numpy', 'scipy']) {
     test(`${library}: each grounded prompt is the plain one byte for byte plus a Documentation section holding the lookup tool's answers`, () => {
@@ -53,7 +47,7 @@ describe('grounded prompts on the shipped tasks and the bundled matrices', () =>
       let checked = 0;
       for (const task of set.tasks) {
         for (const version of VERSIONS_OF[library]!) {
-          const documentation = driftGrounding(knowledge, library, version, task);
+          const documentation = driftGrounding(bundled.knowledge, library, version, task);
           assert.ok(documentation, `${task.id}: every shipped task names its APIs`);
           const plain = generationPrompt(task, library, version);
           const grounded = groundedGenerationPrompt(plain, library, version, documentation);
@@ -65,8 +59,8 @@ describe('grounded prompts on the shipped tasks and the bundled matrices', () =>
           assert.deepEqual(splitDocumentation(user), { task: plain[1]!.content, documentation });
           assert.deepEqual(splitDocumentation(plain[1]!.content), { task: plain[1]!.content, documentation: null });
           // The same text the anachron_lookup tool (editor, MCP) returns for each API at the project's pin.
-          const pins = projectPins(knowledge, library, version);
-          const env = { knowledge, parser: () => Promise.reject(new Error('unused')), contextFor: () => ({ pins }) as unknown as AnalysisContext };
+          const pins = projectPins(bundled.knowledge, library, version);
+          const env = { knowledge: bundled.knowledge, parser: () => Promise.reject(new Error('unused')), contextFor: () => ({ pins }) as unknown as AnalysisContext };
           assert.equal(documentation, groundingApis(task).map((a) => runLookupTool({ api: a }, env).text).join('\n\n'));
           checked++;
         }
@@ -89,14 +83,14 @@ describe('grounded prompts on the shipped tasks and the bundled matrices', () =>
       const task = numpy.tasks.find((t) => t.id === id)!;
       assert.equal(isDrifted(task, version), true, id);
       const plain = generationPrompt(task, 'numpy', version);
-      const grounded = groundedGenerationPrompt(plain, 'numpy', version, driftGrounding(knowledge, 'numpy', version, task)!);
+      const grounded = groundedGenerationPrompt(plain, 'numpy', version, driftGrounding(bundled.knowledge, 'numpy', version, task)!);
       assert.match(oblivious.answer(plain), plainWrites, id);
       assert.match(oblivious.answer(grounded), groundedWrites, id);
       assert.doesNotMatch(oblivious.answer(grounded), plainWrites, id);
       assert.equal(aware.answer(grounded), aware.answer(plain), `${id}: the version-aware code is what the documentation describes`);
       // At the newest version the documentation agrees with the newest code: nothing changes.
       const newest = generationPrompt(task, 'numpy', '2.4.6');
-      assert.equal(oblivious.answer(groundedGenerationPrompt(newest, 'numpy', '2.4.6', driftGrounding(knowledge, 'numpy', '2.4.6', task)!)), oblivious.answer(newest));
+      assert.equal(oblivious.answer(groundedGenerationPrompt(newest, 'numpy', '2.4.6', driftGrounding(bundled.knowledge, 'numpy', '2.4.6', task)!)), oblivious.answer(newest));
     }
   });
 });

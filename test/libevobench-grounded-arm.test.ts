@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { listMatrixApis } from '../server/src/store/api-listing.js';
 import { parsePrompt, renderPrompt, type SrPrompt } from '../server/src/eval/libevobench/prompt-contract.js';
 import { ReferenceModel } from '../server/src/eval/libevobench/reference-models.js';
@@ -17,10 +17,8 @@ import type { LibEvoBenchSample as BenchSample } from '../server/src/eval/libevo
 import { readPredictions } from '../server/src/eval/libevobench/reports/run-report.js';
 import { aggregateResults } from '../server/src/eval/libevobench/scoring/aggregate.js';
 import type { ArmRow, RunResults } from '../server/src/eval/libevobench/scoring/types.js';
-import { ApiKnowledge } from '../server/src/knowledge/api-lookup.js';
-import { openMatrixCatalog, type LoadedCatalog } from '../server/src/store/catalog.js';
-import { defaultMatricesFolder } from '../server/src/store/matrices-folder.js';
 import { runCli } from './support/cli.js';
+import { bundledKnowledge } from './support/knowledge.js';
 
 const VERSIONS = ['1.19.0', '1.22.0', '1.24.2', '2.0.0', '2.2.4', '2.4.0'];
 
@@ -111,13 +109,7 @@ describe('the grounded arm with the built-in models', () => {
 });
 
 describe('honest grounding', () => {
-  let catalog: LoadedCatalog;
-  let knowledge: ApiKnowledge;
-  before(() => {
-    catalog = openMatrixCatalog(defaultMatricesFolder());
-    knowledge = new ApiKnowledge(catalog, listMatrixApis);
-  });
-  after(() => catalog.close());
+  const bundled = bundledKnowledge();
 
   const srSample = (api: string, version: string, truth: unknown): BenchSample => ({
     id: `sr:${api}@${version}`,
@@ -132,8 +124,8 @@ describe('honest grounding', () => {
   });
 
   test('the tool is asked only what the prompt says and the version the project pins: never the ground truth', () => {
-    const a = groundingFor(knowledge, srSample('numpy.unique', '1.24.2', { parameters: ['ar'] }));
-    const b = groundingFor(knowledge, { ...srSample('numpy.unique', '1.24.2', { parameters: ['nonsense'] }), api: 'numpy.nothing', evolving: false });
+    const a = groundingFor(bundled.knowledge, srSample('numpy.unique', '1.24.2', { parameters: ['ar'] }));
+    const b = groundingFor(bundled.knowledge, { ...srSample('numpy.unique', '1.24.2', { parameters: ['nonsense'] }), api: 'numpy.nothing', evolving: false });
     assert.equal(a, b);
     assert.match(a!, /Signature at 1\.24\.2:\*\* `unique\(ar, .*equal_nan=True\)`/);
     // API-I: the module and the redacted description; API-C@L0: nothing to ask.
@@ -143,7 +135,7 @@ describe('honest grounding', () => {
 
   test('grounded twins keep the plain samples as they were, and the run identity without arms as it was', () => {
     const plain = [srSample('numpy.unique', '1.24.2', null)];
-    const armed = withArms(plain, ['plain', 'grounded'], (s) => groundingFor(knowledge, s));
+    const armed = withArms(plain, ['plain', 'grounded'], (s) => groundingFor(bundled.knowledge, s));
     assert.deepEqual(armed[0], plain[0]);
     assert.equal(armed[1]!.id, 'sr:numpy.unique@1.24.2~grounded');
     assert.equal((parsePrompt(armed[1]!.prompt) as SrPrompt).grounding !== undefined, true);
@@ -155,10 +147,10 @@ describe('honest grounding', () => {
   });
 
   test('the built-in model reads the documentation it is given — even wrong documentation — not the matrices behind it', () => {
-    const model = new ReferenceModel(catalog, listMatrixApis, 'newest');
+    const model = new ReferenceModel(bundled.catalog, listMatrixApis, 'newest');
     const spec: SrPrompt = { task: 'SR', library: 'numpy', version: '1.24.2', api: 'numpy.unique' };
     assert.match(model.answer(spec), /sorted=True/, 'alone, the oblivious model answers from the newest version');
-    const told = model.answer({ ...spec, grounding: groundingFor(knowledge, srSample('numpy.unique', '1.24.2', null))! });
+    const told = model.answer({ ...spec, grounding: groundingFor(bundled.knowledge, srSample('numpy.unique', '1.24.2', null))! });
     assert.doesNotMatch(told, /sorted/);
     assert.match(told, /equal_nan=True/);
     const misled = model.answer({ ...spec, grounding: '### `numpy.unique` (function) — numpy==1.24.2 (x)\n**Exists at numpy 1.24.2:** yes.\n**Signature at 1.24.2:** `unique(ar, made_up=1)`\n' });

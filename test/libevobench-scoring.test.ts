@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Parameter } from '../server/src/core/api-model.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../server/src/core/ground-truth.js';
-import { seededRandom } from '../server/src/eval/local-server/faults.js';
+import { seededRandom } from '../server/src/core/random.js';
 import { renderPrompt, type PromptSpec } from '../server/src/eval/libevobench/prompt-contract.js';
 import type { LibEvoBenchSample as BenchSample } from '../server/src/eval/libevobench/prompt-contract.js';
 import type { ResultRecord } from '../server/src/eval/runs/store.js';

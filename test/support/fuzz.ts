@@ -1,16 +1,8 @@
 // Deterministic randomness for fuzz tests: a seeded generator, random edits, random bytes.
 
-/** mulberry32: small, fast, good enough to drive fuzzing reproducibly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../server/src/core/random.js';
+
+export { seededRandom };
 
 const PIECES = ['np.', 'trapezoid(', ')', '(', '[', ']', ':', '\n', '    ', 'import ', 'from numpy import ', ' as ', ',', '=', 'equal_nan=', '"', "'", '#', 'try:\n', 'except ImportError:\n', 'é', '𝔘', '\t', '\\', 'lambda x: ', 'np.linalg.', 'rng.integers(', '*', '**'];
 

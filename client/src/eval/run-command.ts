@@ -203,11 +203,18 @@ async function flow(anachron: AnachronSession): Promise<void> {
     size: size.value.size,
     arms: size.value.arms,
     runsRoot: root,
-    cli: path.join(anachron.context.extensionPath, 'dist', 'cli.js'),
-    extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
+    ...bundledCli(anachron),
     ...('folder' in matrices ? { matricesFolder: matrices.folder } : {}),
   };
   await startPlanned(anachron, base, model, root, where, 'files' in matrices ? matrices.files : []);
+}
+
+/** The CLI the extension bundles, and the extension's version (part of a run's identity). */
+function bundledCli(anachron: AnachronSession): Pick<PlanInput, 'cli' | 'extensionVersion'> {
+  return {
+    cli: path.join(anachron.context.extensionPath, 'dist', 'cli.js'),
+    extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
+  };
 }
 
 /** Plans the run (resuming the folder of the same choices), writes its config, and runs it until the user stops. */
@@ -401,8 +408,7 @@ async function driftFlow(anachron: AnachronSession, root: string, where: string)
       size: size.value.size,
       arms: size.value.arms,
       runsRoot: root,
-      cli: path.join(anachron.context.extensionPath, 'dist', 'cli.js'),
-      extensionVersion: String((anachron.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0'),
+      ...bundledCli(anachron),
       matricesFolder: path.join(anachron.context.extensionPath, 'matrices'),
     },
     model,

@@ -311,19 +311,12 @@ export function planRun(input: PlanInput): RunPlan {
   const key = createHash('sha256').update(canonicalJson({ measured, corpus, version: input.extensionVersion, matrices })).digest('hex').slice(0, 10);
   const corpusSlug = suite.kind === 'samples' ? 'samples' : suite.kind === 'libevobench' && suite.corpus === 'workspace' ? `ws-${suite.folderName}` : suite.kind === 'libevobench' && suite.corpus === 'example' ? 'example' : 'matrices';
   const dir = join(input.runsRoot, slug(`${libraries.join('-')}-${model.kind === 'lm' ? model.id : model.kind === 'openai' ? model.model : model.model}-${corpusSlug}-${size}`) + `-${key}`);
-  const matricesFolder = input.matricesFolder ?? join(dir, 'matrices');
-  const args = [input.cli, 'bench', 'run', join(dir, 'config.json'), '--out', dir, '--matrices', matricesFolder, '--quiet'];
-  if (suite.kind === 'samples') args.push('--samples', suite.file);
-  else if (suite.kind === 'libevobench' && suite.corpus === 'example') args.push('--example-corpus');
-  else if (suite.kind === 'libevobench' && suite.corpus === 'workspace') args.push('--corpus', suite.folder);
-  if (input.resume) args.push('--retry-failed');
-  const plan: RunPlan = { config, dir, args, label, matricesFolder };
-  if (model.kind === 'lm') {
-    plan.ipcModelId = lmProviderId(model);
-    args.push('--model-ipc', plan.ipcModelId);
-  }
-  if (model.kind === 'openai' && model.withKey) plan.apiKeyEnv = API_KEY_ENV;
-  return plan;
+  const corpusArgs =
+    suite.kind === 'samples' ? ['--samples', suite.file]
+    : suite.kind === 'libevobench' && suite.corpus === 'example' ? ['--example-corpus']
+    : suite.kind === 'libevobench' && suite.corpus === 'workspace' ? ['--corpus', suite.folder]
+    : [];
+  return runPlan(input, config, dir, label, corpusArgs);
 }
 
 /**
@@ -350,8 +343,14 @@ function planDriftRun(input: PlanInput): RunPlan {
   const { name: _name, concurrency: _c, ...measured } = config;
   const key = createHash('sha256').update(canonicalJson({ measured, version: input.extensionVersion })).digest('hex').slice(0, 10);
   const dir = join(input.runsRoot, slug(`drift-${config.libraries.join('-')}-${model.kind === 'lm' ? model.id : model.model}-${size}`) + `-${key}`);
+  return runPlan(input, config, dir, label, []);
+}
+
+/** The CLI child for a run config written in `dir`: `anachron bench run`, resumed when asked, the model reached over IPC or by key. */
+function runPlan(input: PlanInput, config: RunConfig, dir: string, label: string, suiteArgs: string[]): RunPlan {
+  const { model } = input;
   const matricesFolder = input.matricesFolder ?? join(dir, 'matrices');
-  const args = [input.cli, 'bench', 'run', join(dir, 'config.json'), '--out', dir, '--matrices', matricesFolder, '--quiet'];
+  const args = [input.cli, 'bench', 'run', join(dir, 'config.json'), '--out', dir, '--matrices', matricesFolder, '--quiet', ...suiteArgs];
   if (input.resume) args.push('--retry-failed');
   const plan: RunPlan = { config, dir, args, label, matricesFolder };
   if (model.kind === 'lm') {

@@ -8,9 +8,10 @@
 //   capabilities, no supplementary groups, no new privileges) before the interpreter starts; the seccomp filter
 //   refuses new namespaces. The run's files are then readable only where they are world-readable.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { findExecutable, searchPath } from './executables.js';
 import { SYSTEM_ROOTS } from './interpreter-paths.js';
 import { seccompArch, seccompFilter } from './seccomp.js';
 
@@ -41,17 +42,9 @@ export interface BoundaryDetection {
   notes: string[];
 }
 
-function findExecutable(name: string): string | null {
-  for (const dir of [...(process.env.PATH ?? '').split(':'), ...SYSTEM_PATH.split(':')]) {
-    if (!dir) continue;
-    const full = join(dir, name);
-    try {
-      if (statSync(full).isFile()) return full;
-    } catch {
-      // not there
-    }
-  }
-  return null;
+/** A tool of the sandbox: on the caller's PATH, then in the system folders. */
+function findTool(name: string): string | null {
+  return findExecutable(name, [...searchPath(process.env.PATH, ':'), ...searchPath(SYSTEM_PATH, ':')]);
 }
 
 let uidCounter = 0;
@@ -169,10 +162,10 @@ export function detectBoundary(): BoundaryDetection {
     return { boundary: null, notes, refusal: refusalText(`${process.platform} has no bubblewrap (Linux namespaces); run the drift suite on Linux (a VM or container)`) };
   }
   if (process.env.ANACHRON_SANDBOX_BOUNDARY === '0') return { boundary: null, notes, refusal: refusalText('the OS boundary is turned off (ANACHRON_SANDBOX_BOUNDARY=0)') };
-  const bwrap = findExecutable('bwrap');
+  const bwrap = findTool('bwrap');
   if (!bwrap) return { boundary: null, notes, refusal: refusalText('bubblewrap (bwrap) is not installed') };
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const setpriv = root ? findExecutable('setpriv') : null;
+  const setpriv = root ? findTool('setpriv') : null;
   if (root && (!setpriv || !setpriv.startsWith('/usr/'))) {
     return { boundary: null, notes, refusal: refusalText('running as root needs setpriv(1) (util-linux) under /usr to drop to an unprivileged uid') };
   }

@@ -4,9 +4,10 @@
 // PYTHONPATH). Paths under the system folders the sandbox always shows are left out; so are folders that would show far
 // more than an interpreter (/, the user's home and its parents, /etc, /tmp, …).
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { findExecutable, searchPath } from './executables.js';
 import { probeEnvironment } from './interpreter-probe.js';
 import type { PythonCommand } from './python-command.js';
 
@@ -38,26 +39,13 @@ function under(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-function findOnPath(name: string, pathVar: string): string | null {
-  for (const dir of pathVar.split(':')) {
-    if (!dir) continue;
-    const full = resolve(dir, name);
-    try {
-      if (statSync(full).isFile()) return full;
-    } catch {
-      // not there
-    }
-  }
-  return null;
-}
-
 /** The command with an absolute executable (a bare name is looked up on the sandbox's PATH, then the caller's). */
 export function absoluteCommand(python: PythonCommand): string[] {
   const [exe, ...rest] = python.argv;
   if (!exe) return [];
   if (isAbsolute(exe)) return python.argv;
   if (exe.includes('/')) return [resolve(exe), ...rest];
-  const found = findOnPath(exe, `${process.env.PATH ?? ''}:/usr/local/bin:/usr/bin:/bin`);
+  const found = findExecutable(exe, [...searchPath(process.env.PATH, ':'), '/usr/local/bin', '/usr/bin', '/bin']);
   return found ? [found, ...rest] : python.argv;
 }
 

@@ -4,11 +4,12 @@
 // library's version in that interpreter, and its library file's smoke test) before it is registered.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { versionsEqual } from '../core/versions.js';
+import { findExecutable } from './executables.js';
 import { probeModules } from './interpreter-probe.js';
 import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import {
@@ -34,19 +35,6 @@ export interface ProviderOptions {
   timeoutMs?: number;
 }
 
-export function findOnPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const full = join(dir, name);
-    try {
-      if (statSync(full).isFile()) return full;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
 export async function verified(entry: EnvironmentEntry, options: ProviderOptions): Promise<EnvironmentEntry> {
   const check = await checkEnvironment(entry, options);
   if (!check.ok) throw new EnvironmentError(check.error ?? 'the environment failed its check');
@@ -58,7 +46,7 @@ export async function verified(entry: EnvironmentEntry, options: ProviderOptions
 
 /** An interpreter that already has LIBRARY==VERSION; `python` is a path (or a name on PATH, stored as its path). */
 export async function interpreterEnvironment(library: string, version: string, python: string, options: ProviderOptions = {}): Promise<EnvironmentEntry> {
-  const exe = isAbsolute(python) || python.includes('/') ? resolve(python) : findOnPath(python);
+  const exe = isAbsolute(python) || python.includes('/') ? resolve(python) : findExecutable(python);
   if (!exe || !existsSync(exe)) throw new EnvironmentError(`no interpreter at ${python}`);
   return verified({
     library: normalizeDistributionName(library),

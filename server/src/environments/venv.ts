@@ -9,7 +9,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { escapeRegExp } from '../core/api-path.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { discoverInterpreters, inspectInterpreter, type PythonInterpreter } from './interpreters.js';
-import { EnvironmentError, findOnPath, runCommand, verified, type PlannedCommand, type ProviderOptions } from './providers.js';
+import { findExecutable } from './executables.js';
+import { EnvironmentError, runCommand, verified, type PlannedCommand, type ProviderOptions } from './providers.js';
 import { choosePython, isPythonVersionRequest } from './python-choice.js';
 import { checkEnvironment, type EnvironmentCreation, type EnvironmentEntry } from './registry.js';
 import {
@@ -83,7 +84,7 @@ export function venvCommands(options: Pick<VenvOptions, 'dir' | 'library' | 'ver
   const dir = resolve(options.dir);
   const requirement = `${options.library}==${options.version}`;
   const base = options.basePython ?? 'python3';
-  const uv = options.uv === undefined ? findOnPath('uv') : options.uv;
+  const uv = options.uv === undefined ? findExecutable('uv') : options.uv;
   const python = venvPython(dir);
   const index = options.indexUrl ? ['--index-url', options.indexUrl] : [];
   if (uv) {
@@ -170,7 +171,7 @@ function keptWheels(cache: string, options: VenvOptions, interpreters: readonly 
 export async function planVenv(options: VenvOptions & ProviderOptions): Promise<VenvPlan> {
   const what = `${options.library}==${options.version}`;
   const given = options.basePython && !isPythonVersionRequest(options.basePython) ? options.basePython : undefined;
-  const uv = options.uv === undefined ? findOnPath('uv') : options.uv;
+  const uv = options.uv === undefined ? findExecutable('uv') : options.uv;
   const cache = options.wheelCache ?? process.env.ANACHRON_WHEEL_CACHE;
   if (cache && !uv && !given) {
     const kept = keptWheels(cache, options, options.interpreters ?? await discoverInterpreters());
@@ -186,7 +187,7 @@ export async function planVenv(options: VenvOptions & ProviderOptions): Promise<
   }
   let givenInterpreter: PythonInterpreter | null = null;
   if (given) {
-    const path = isAbsolute(given) || given.includes('/') ? resolve(given) : findOnPath(given);
+    const path = isAbsolute(given) || given.includes('/') ? resolve(given) : findExecutable(given);
     givenInterpreter = path ? await inspectInterpreter(path) : null;
     if (!givenInterpreter) throw new EnvironmentError(`--base-python ${given} is not a Python 3 interpreter that runs`);
   }

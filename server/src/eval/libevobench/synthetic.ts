@@ -1,7 +1,7 @@
 // Synthetic samples for exercising the run machinery (tests, the harness bench, smoke runs) before and apart from the
 // dataset builder: every task and level, rendered with the real prompt contract, deterministic given a seed.
 import { BENCH_LEVELS, NAME_PLACEHOLDER, renderPrompt, type LibEvoBenchSample, type PromptSpec } from './prompt-contract.js';
-import { seededRandom } from '../local-server/faults.js';
+import { seededRandom } from '../../core/random.js';
 
 const WORDS = ['array', 'axis', 'mean', 'norm', 'sum', 'integrate', 'matrix', 'vector', 'sort', 'index', 'shape', 'reshape', 'window', 'filter', 'signal', 'random'];
 

@@ -1,6 +1,7 @@
 // Fault injection for the local model server: each request draws at most one fault, with the given probabilities.
 // Seeded, so a test run draws the same sequence of faults (the order requests arrive in may still vary).
 import { InputError } from '../../core/errors.js';
+import { seededRandom } from '../../core/random.js';
 
 export type FaultKind = 'timeout' | 'rate-limit' | 'server-error' | 'malformed' | 'drop';
 export const FAULT_KINDS: readonly FaultKind[] = ['timeout', 'rate-limit', 'server-error', 'malformed', 'drop'];
@@ -41,18 +42,6 @@ export interface FaultConfig {
 export function mixedFaults(total: number, extra: Omit<FaultConfig, 'timeout' | 'rateLimit' | 'serverError' | 'malformed' | 'drop'> = {}): FaultConfig {
   const each = total / FAULT_KINDS.length;
   return { timeout: each, rateLimit: each, serverError: each, malformed: each, drop: each, ...extra };
-}
-
-/** mulberry32: a small, fast, seedable PRNG returning [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class FaultPlan {

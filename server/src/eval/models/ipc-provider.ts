@@ -15,16 +15,8 @@
 import type { RunProgress } from '../runs/runner.js';
 import type { VscodeLmModelConfig } from './config.js';
 import { ConcurrencyLimiter } from './limiter.js';
-import {
-  abortError,
-  MODEL_ERROR_KINDS,
-  ModelError,
-  type CompletionRequest,
-  type CompletionResponse,
-  type CompletionUsage,
-  type ModelErrorKind,
-  type ModelProvider,
-} from './provider.js';
+import { abortError, MODEL_ERROR_KINDS, ModelError } from './provider.js';
+import type { CompletionRequest, CompletionResponse, CompletionUsage, ModelErrorKind, ModelProvider } from './provider.js';
 import { truncate } from './redact.js';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
 import { isObject } from '../../core/json-value.js';

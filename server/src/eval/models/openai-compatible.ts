@@ -6,15 +6,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { ConcurrencyLimiter } from './limiter.js';
-import {
-  abortError,
-  ModelError,
-  type CompletionRequest,
-  type CompletionResponse,
-  type CompletionUsage,
-  type ModelErrorKind,
-  type ModelProvider,
-} from './provider.js';
+import { abortError, ModelError } from './provider.js';
+import type { CompletionRequest, CompletionResponse, CompletionUsage, ModelErrorKind, ModelProvider } from './provider.js';
 import { makeRedactor, truncate, type Redactor } from './redact.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 

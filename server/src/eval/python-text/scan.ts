@@ -59,20 +59,27 @@ export function matchBracket(text: string, open: number): number {
   return -1;
 }
 
-/** Splits at `sep` characters outside brackets and strings; pieces are trimmed, empty trailing pieces dropped. */
-export function splitTopLevel(text: string, sep = ','): string[] {
-  const out: string[] = [];
+/** The characters of `text` outside string literals, each with the bracket depth it stands at (never below 0). */
+function* codeChars(text: string): Generator<[index: number, char: string, depth: number]> {
   let depth = 0;
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"' || c === "'") {
       i = skipString(text, i) - 1;
       continue;
     }
+    yield [i, c, depth];
     if (OPEN[c]) depth++;
     else if (CLOSE.has(c)) depth = Math.max(0, depth - 1);
-    else if (c === sep && depth === 0) {
+  }
+}
+
+/** Splits at `sep` characters outside brackets and strings; pieces are trimmed, empty trailing pieces dropped. */
+export function splitTopLevel(text: string, sep = ','): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const [i, c, depth] of codeChars(text)) {
+    if (c === sep && depth === 0) {
       out.push(text.slice(start, i).trim());
       start = i + 1;
     }
@@ -85,14 +92,7 @@ export function splitTopLevel(text: string, sep = ','): string[] {
 
 /** The text with a trailing `# comment` removed (outside strings). */
 export function stripComment(line: string): string {
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '"' || c === "'") {
-      i = skipString(line, i) - 1;
-      continue;
-    }
-    if (c === '#') return line.slice(0, i);
-  }
+  for (const [i, c] of codeChars(line)) if (c === '#') return line.slice(0, i);
   return line;
 }
 
@@ -101,25 +101,12 @@ export function stripComment(line: string): string {
  * Comparisons (`==`, `<=`, `>=`, `!=`), keywords inside brackets and `:=` do not count.
  */
 export function topLevelAssignment(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'") {
-      i = skipString(text, i) - 1;
-      continue;
-    }
-    if (OPEN[c]) depth++;
-    else if (CLOSE.has(c)) depth = Math.max(0, depth - 1);
-    else if (c === '=' && depth === 0) {
-      const prev = text[i - 1];
-      const next = text[i + 1];
-      if (next === '=') {
-        i++;
-        continue;
-      }
-      if (prev === '=' || prev === '<' || prev === '>' || prev === '!' || prev === ':') continue;
-      return i;
-    }
+  for (const [i, c, depth] of codeChars(text)) {
+    if (c !== '=' || depth !== 0) continue;
+    const prev = text[i - 1];
+    // `==` is skipped at its first `=` (the next is `=`) and at its second (the previous is)
+    if (text[i + 1] === '=' || prev === '=' || prev === '<' || prev === '>' || prev === '!' || prev === ':') continue;
+    return i;
   }
   return -1;
 }

@@ -4,7 +4,7 @@
 // written for this project; it exercises every part of the snippet builder: short files, classes longer than the
 // prefix budget (class scope, method removal), long modules of functions (function scope) and long scripts (discard).
 // Deterministic given the seed. Pure: returns file texts; tests and the CLI write or read them as they need.
-import { seededRandom } from '../../local-server/faults.js';
+import { seededRandom } from '../../../core/random.js';
 import { compareVersions } from '../../../core/versions.js';
 import { corpusFromFiles, type CorpusFile } from './corpus.js';
 

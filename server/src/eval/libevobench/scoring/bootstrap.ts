@@ -1,7 +1,7 @@
 // Seeded percentile bootstrap and small statistics (means, population std, Spearman rank correlation). Every
 // interval is drawn from a generator seeded by the scoring seed and the interval's own key, so results do not depend
 // on the order in which intervals are computed. Pure. The generator is mulberry32, as seededRandom
-// (local-server/faults.ts), inlined in the resampling loop: a bootstrap of 100,000 predictions draws ~10^8 indexes.
+// (core/random.ts), inlined in the resampling loop: a bootstrap of 100,000 predictions draws ~10^8 indexes.
 
 /** A 32-bit seed from the run's seed and a key (FNV-1a). */
 export function seedFor(seed: number, key: string): number {
