@@ -4,21 +4,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { runCli } from './support/cli.js';
+import { writeProject } from './support/project.js';
 
-function project(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'anachron-sarif-')));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = (files: Record<string, string>) => writeProject(files, 'anachron-sarif-');
 
 function gitInit(dir: string): void {
   const r = spawnSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: dir, encoding: 'utf8' });

@@ -65,7 +65,7 @@ function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistor
   if (accepting.length === 0 && acceptedAnywhere) return; // accepted where the evidence is better: no verdict
   if (accepting.length > 0) {
     const base = verdictBase(scope, keyword.range, history.api, accepting.map((c) => c.version));
-    scope.verdicts.push({ code: 'anachronistic-parameter', ...base, parameter: keyword.name, rejecting });
+    scope.verdicts.push({ code: 'anachronistic-parameter', ...base, parameter: keyword.name, lacking: rejecting });
     return;
   }
   // Only trust a signature read from the real callable or a stub to say "no version has this keyword".
@@ -119,7 +119,7 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
     // A removal the library documented itself: its note, and the name it points to when that is a plain swap.
     const alternative = versionCorrectAlternative(matrix, history, versions, firstMissing);
     const base = verdictBase(scope, range, path, availableIn, alternative.replacement);
-    scope.verdicts.push({ code: 'anachronistic-api', ...base, missing, ...lifecycle(history, firstMissing), alternative });
+    scope.verdicts.push({ code: 'anachronistic-api', ...base, lacking: missing, ...lifecycle(history, firstMissing), alternative });
     return false;
   }
   // Unknown is worth a word only where something is known to be in doubt: tracked neighbours that disagree, or a
@@ -159,7 +159,7 @@ function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states
   const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && c.signatureSource === 'inspect' && maxPositional(c.signature) >= call.positionalCount);
   if (accepting.length > 0) {
     const base = verdictBase(scope, call.range, history.api, accepting.map((c) => c.version));
-    scope.verdicts.push({ code: 'too-many-positional', ...base, rejecting, limit: maxPositional(rejecting[0]!.cell!.signature!), given: call.positionalCount });
+    scope.verdicts.push({ code: 'too-many-positional', ...base, lacking: rejecting, limit: maxPositional(rejecting[0]!.cell!.signature!), given: call.positionalCount });
   }
   // No tracked version takes that many: C callables such as ufuncs accept positional outputs their signatures do
   // not show, so this is left to the type checker rather than guessed.

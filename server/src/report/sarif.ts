@@ -62,16 +62,8 @@ export interface SarifResult {
   message: SarifMessage;
   locations: { physicalLocation: { artifactLocation: SarifArtifactLocation; region: SarifRegion } }[];
   partialFingerprints: Record<string, string>;
-  properties: {
-    library: string;
-    api: string;
-    parameter: string | null;
-    pin: string;
-    requirement: string;
-    pinSource: string;
-    availableIn: string[];
-    replacement: string | null;
-  };
+  /** What the finding says beyond its place and wording, as in the CLI's JSON. */
+  properties: FindingData;
 }
 
 export interface SarifRun {

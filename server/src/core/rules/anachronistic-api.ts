@@ -1,14 +1,11 @@
 // anachronistic-api: the API exists in some tracked version of the library, not in the version(s) the project pins.
 import type { Alternative } from '../replacements.js';
-import type { StateAtVersion } from '../version-state.js';
 import { compareVersions, isValidVersion } from '../versions.js';
 import type { FindingRule } from './rule.js';
-import { errorUnlessInferred, pinClause, trackedRuns, versionList, type VerdictBase } from './verdict.js';
+import { lackingAt, PINNED_VERSIONS_LACK, trackedRuns, type LackingVerdict } from './verdict.js';
 
-export interface AnachronisticApiVerdict extends VerdictBase {
+export interface AnachronisticApiVerdict extends LackingVerdict {
   code: 'anachronistic-api';
-  /** The pinned versions that lack the API. */
-  missing: StateAtVersion[];
   /** Around the first missing version: the tracked versions between which the API was added, or removed. */
   added: [string, string] | null;
   removed: [string, string] | null;
@@ -37,14 +34,12 @@ export const anachronisticApi: FindingRule<'anachronistic-api', AnachronisticApi
     'The API exists in some tracked version of the library, but not in the version (or versions) the project pins. ' +
     'The code will fail with AttributeError or ImportError at that version. Reported as a warning when the pinned ' +
     'version is untracked and the state was inferred from the tracked versions around it.',
-  defaultSeverity: 'error',
+  ...PINNED_VERSIONS_LACK,
   severityNote: 'error (warning when inferred between or beyond tracked versions)',
   meaning: 'the API exists in some tracked version, not in the pinned one',
   fixes: ['use-replacement', 'raise-pin'],
-  versionBound: true,
-  severity: (v) => errorUnlessInferred(v.missing),
   message: (v) =>
-    `\`${v.api}\` is not in ${versionList(v.missing, v.matrix)}, ${pinClause(v.pin, v.matrix, v.missing)}; ` +
+    `\`${v.api}\` is not in ${lackingAt(v)}; ` +
     `it is in ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)}${lifecycle(v)}.` + advice(v),
   isRemoval: (f) => f.availableIn.length > 0 && isValidVersion(f.pin) && f.availableIn.every((v) => compareVersions(v, f.pin) < 0),
   docs: {

@@ -1,13 +1,10 @@
 // anachronistic-parameter: the keyword is accepted by some tracked version of the callable, not by the pinned one(s).
-import type { StateAtVersion } from '../version-state.js';
 import type { FindingRule } from './rule.js';
-import { errorUnlessInferred, pinClause, trackedRuns, versionList, type VerdictBase } from './verdict.js';
+import { lackingAt, PINNED_VERSIONS_LACK, trackedRuns, type LackingVerdict } from './verdict.js';
 
-export interface AnachronisticParameterVerdict extends VerdictBase {
+export interface AnachronisticParameterVerdict extends LackingVerdict {
   code: 'anachronistic-parameter';
   parameter: string;
-  /** The pinned versions whose signature rejects the keyword. */
-  rejecting: StateAtVersion[];
 }
 
 export const anachronisticParameter: FindingRule<'anachronistic-parameter', AnachronisticParameterVerdict> = {
@@ -17,14 +14,12 @@ export const anachronisticParameter: FindingRule<'anachronistic-parameter', Anac
   description:
     'The keyword is accepted by some tracked version of the callable, but not by the version (or versions) the ' +
     'project pins. The call will fail with TypeError at that version.',
-  defaultSeverity: 'error',
+  ...PINNED_VERSIONS_LACK,
   severityNote: 'error',
   meaning: 'the keyword is accepted by some tracked version, not by the pinned one',
   fixes: ['drop-keyword', 'raise-pin'],
-  versionBound: true,
-  severity: (v) => errorUnlessInferred(v.rejecting),
   message: (v) =>
-    `\`${v.api}\` takes no keyword \`${v.parameter}\` in ${versionList(v.rejecting, v.matrix)}, ${pinClause(v.pin, v.matrix, v.rejecting)}; ` +
+    `\`${v.api}\` takes no keyword \`${v.parameter}\` in ${lackingAt(v)}; ` +
     `${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''} it.`,
   docs: {
     what: 'a call passes a keyword argument that the API accepts in some tracked version, but not in the pinned one.',

@@ -1,13 +1,10 @@
 // too-many-positional: a call passes more positional arguments than the pinned signature takes.
-import type { StateAtVersion } from '../version-state.js';
 import type { FindingRule } from './rule.js';
-import { errorUnlessInferred, pinClause, plural, trackedRuns, versionList, type VerdictBase } from './verdict.js';
+import { lackingAt, PINNED_VERSIONS_LACK, plural, trackedRuns, type LackingVerdict } from './verdict.js';
 
-export interface TooManyPositionalVerdict extends VerdictBase {
+export interface TooManyPositionalVerdict extends LackingVerdict {
   code: 'too-many-positional';
-  /** The pinned versions whose signature takes fewer. */
-  rejecting: StateAtVersion[];
-  /** The most the first of them takes, and how many the call passes. */
+  /** The most the first pinned version that takes fewer takes, and how many the call passes. */
   limit: number;
   given: number;
 }
@@ -19,14 +16,12 @@ export const tooManyPositional: FindingRule<'too-many-positional', TooManyPositi
   description:
     'The call passes more positional arguments than the signature takes at the version (or versions) the project ' +
     'pins; some tracked version may accept them. The call will fail with TypeError at that version.',
-  defaultSeverity: 'error',
+  ...PINNED_VERSIONS_LACK,
   severityNote: 'error (warning when inferred)',
   meaning: 'the call passes more positional arguments than the pinned signature takes, and another tracked version takes that many',
   fixes: ['raise-pin'],
-  versionBound: true,
-  severity: (v) => errorUnlessInferred(v.rejecting),
   message: (v) =>
-    `\`${v.api}\` takes at most ${plural(v.limit, 'positional argument')} in ${versionList(v.rejecting, v.matrix)}, ${pinClause(v.pin, v.matrix, v.rejecting)}; ` +
+    `\`${v.api}\` takes at most ${plural(v.limit, 'positional argument')} in ${lackingAt(v)}; ` +
     `this call passes ${plural(v.given, 'positional argument')}, which ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''}.`,
   docs: {
     what: 'a call passes more positional arguments than the pinned signature takes.',

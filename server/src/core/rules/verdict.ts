@@ -69,6 +69,24 @@ export function errorUnlessInferred(states: readonly StateAtVersion[]): 'error' 
   return states.every((s) => s.basis === 'tracked') ? 'error' : 'warning';
 }
 
+/** A verdict that the pinned versions lack what another tracked version has (an API, a keyword, an arity). */
+export interface LackingVerdict extends VerdictBase {
+  /** The pinned versions that lack it. */
+  lacking: StateAtVersion[];
+}
+
+/** What the rules of such verdicts share: an error unless inferred, and another version can make the code right. */
+export const PINNED_VERSIONS_LACK = {
+  defaultSeverity: 'error',
+  versionBound: true,
+  severity: (v: LackingVerdict) => errorUnlessInferred(v.lacking),
+} as const;
+
+/** "numpy 1.24.2, requirements.txt:1 pins numpy==1.24.2": the versions that lack it, and which pin selects them. */
+export function lackingAt(v: LackingVerdict): string {
+  return `${versionList(v.lacking, v.matrix)}, ${pinClause(v.pin, v.matrix, v.lacking)}`;
+}
+
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
