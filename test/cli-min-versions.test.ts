@@ -1,20 +1,12 @@
 // `anachron min-versions` on the bundled numpy matrix (every minor release 1.16–2.5 and the patch releases whose
 // surface differs): numpy.trapezoid arrived in 2.0.0, unique(equal_nan=) in 1.23.0, trapz left in 2.4.0.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from './support/cli.js';
+import { writeProject } from './support/project.js';
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'anachron-minv-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = (files: Record<string, string>) => writeProject(files, 'anachron-minv-');
 
 interface Usage { file: string; line: number; column: number; code: string; api: string; parameter: string | null }
 interface Requirement {

@@ -1,19 +1,11 @@
 // The CLI as users and CI call it, on the bundled numpy matrix.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from './support/cli.js';
+import { writeProject } from './support/project.js';
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'anachron-cli-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = (files: Record<string, string>) => writeProject(files, 'anachron-cli-');
 
 const TRAPEZOID = 'import numpy as np\ny = np.trapezoid([1, 2, 3])\n';
 const TRAPZ = 'import numpy as np\ny = np.trapz([1, 2, 3])\n';

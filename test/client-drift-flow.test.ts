@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { ARMS_CHOICES, DRIFT_SIZES, driftConfirmation, driftLibraryChoices, envAddArgs, environmentCreationConfirmation, missingDriftEnvironments, overallPercent, planRun, progressMessage, readOutcome, type PlanInput } from '../client/src/eval/run-flow.js';
 import { validateRunConfig } from '../server/src/eval/suites.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
+import { AT_EXTENSION, runProgress } from './support/run-flow.js';
 import { compareVersions, versionsEqual } from '../server/src/core/versions.js';
 import { bundledTaskLibraries, readTaskFile } from '../server/src/eval/drift/task-files.js';
 
@@ -14,13 +15,9 @@ const base: PlanInput = {
   suite: { kind: 'drift' },
   libraries: [{ library: 'numpy', versions: ['1.24.2', '2.2.4'], source: 'bundled' }],
   model: { kind: 'builtin', model: 'version-aware' },
-  size: 'quick',
-  runsRoot: '/runs',
-  cli: '/ext/dist/cli.js',
-  matricesFolder: '/ext/matrices',
-  extensionVersion: '0.1.0',
+  ...AT_EXTENSION,
 };
-const p = (x: Partial<RunProgress>): RunProgress => ({ total: 100, done: 0, answered: 0, failed: 0, doneThisSession: 0, rate: 0, etaSeconds: null, elapsedMs: 0, ...x });
+const p = (x: Partial<RunProgress>): RunProgress => runProgress(100, x);
 
 describe('the drift suite in the Run Benchmark flow', () => {
   test('libraries: bundled tasks with at least one environment, versions ascending', () => {

@@ -25,6 +25,7 @@ import {
 import type { VscodeLmModelConfig } from '../server/src/eval/models/config.js';
 import { runIdentity, validateRunConfig } from '../server/src/eval/suites.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
+import { AT_EXTENSION, runProgress } from './support/run-flow.js';
 
 const numpy: LibraryChoice = { library: 'numpy', versions: ['1.19.5', '1.24.2', '2.2.4', '2.4.6'], source: 'bundled' };
 const toylib: LibraryChoice = { library: 'toylib', versions: ['1.0'], source: 'user' };
@@ -33,14 +34,10 @@ const base: PlanInput = {
   suite: { kind: 'libevobench', corpus: 'none' },
   libraries: [numpy],
   model: { kind: 'builtin', model: 'reference-pinned' },
-  size: 'quick',
-  runsRoot: '/runs',
-  cli: '/ext/dist/cli.js',
-  matricesFolder: '/ext/matrices',
-  extensionVersion: '0.1.0',
+  ...AT_EXTENSION,
 };
 
-const progress = (p: Partial<RunProgress>): RunProgress => ({ total: 200, done: 0, answered: 0, failed: 0, doneThisSession: 0, rate: 0, etaSeconds: null, elapsedMs: 0, ...p });
+const progress = (p: Partial<RunProgress>): RunProgress => runProgress(200, p);
 
 describe('the Run Benchmark flow', () => {
   test('libraries: the bundled matrix of a library, else the user\'s own; their extra columns are not benchmarked', () => {

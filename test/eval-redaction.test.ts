@@ -20,6 +20,7 @@ import type { RunConfig } from '../server/src/eval/suites.js';
 import { executeRun } from '../server/src/eval/libevobench/run.js';
 import { RunStore } from '../server/src/eval/runs/store.js';
 import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
+import { syntheticConfig } from './support/run-config.js';
 
 const RIGHT = `sk-right-${randomBytes(16).toString('hex')}`;
 const WRONG = `sk-wrong-${randomBytes(16).toString('hex')}`;
@@ -63,15 +64,8 @@ describe('API key redaction', () => {
     const dir = mkdtempSync(join(tmpdir(), 'anachron-redact-'));
     const logs: string[] = [];
     server.setFaults(mixedFaults(0.3, { retryAfterSeconds: 0, seed: 5 }));
-    const config = (env: string, timeoutMs: number): RunConfig => ({
-      suite: 'synthetic',
-      libraries: ['synthlib'],
-      tasks: ['API-C', 'API-I', 'SR'],
-      levels: ['L0', 'L1', 'L2', 'L3'],
-      seed: 1,
-      concurrency: 8,
-      model: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'echo', apiKeyEnv: env, timeoutMs, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } },
-    });
+    const config = (env: string, timeoutMs: number): RunConfig =>
+      syntheticConfig({ provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'echo', apiKeyEnv: env, timeoutMs, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } }, { concurrency: 8 });
     const env = { ANACHRON_TEST_KEY: RIGHT, ANACHRON_WRONG_KEY: WRONG };
     const dataset = syntheticSamples(120);
     const ok = await executeRun({ config: config('ANACHRON_TEST_KEY', 1000), database: join(dir, 'ok.sqlite'), dataset, environment: { env, log: (l) => logs.push(l) } });

@@ -17,22 +17,14 @@ import { parseShard, selectSamples, shardOf } from '../server/src/eval/runs/samp
 import { DuplicateResultError, RunLockedError, RunMismatchError, RunStore, SampleConflictError } from '../server/src/eval/runs/store.js';
 import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 import type { RunProgress } from '../server/src/eval/runs/runner.js';
+import { syntheticConfig } from './support/run-config.js';
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'anachron-runs-'));
 }
 
 function baseConfig(extra: Partial<RunConfig> = {}): RunConfig {
-  return {
-    suite: 'synthetic',
-    libraries: ['synthlib'],
-    tasks: ['API-C', 'API-I', 'SR'],
-    levels: ['L0', 'L1', 'L2', 'L3'],
-    seed: 1,
-    concurrency: 16,
-    model: { provider: 'builtin', model: 'echo', timeoutMs: 2000, retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5 } },
-    ...extra,
-  };
+  return syntheticConfig({ provider: 'builtin', model: 'echo', timeoutMs: 2000, retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5 } }, { concurrency: 16, ...extra });
 }
 
 function userText(prompt: { role: string; content: string }[]): string {

@@ -18,17 +18,10 @@ import { executeRun } from '../server/src/eval/libevobench/run.js';
 import { RunStore } from '../server/src/eval/runs/store.js';
 import { syntheticSamples } from '../server/src/eval/libevobench/synthetic.js';
 import { childPhase, report, startPhase } from './support/child-phase.js';
+import { syntheticConfig } from './support/run-config.js';
 
 const SAMPLES = 1500;
-const config: RunConfig = {
-  suite: 'synthetic',
-  libraries: ['synthlib'],
-  tasks: ['API-C', 'API-I', 'SR'],
-  levels: ['L0', 'L1', 'L2', 'L3'],
-  seed: 4,
-  concurrency: 8,
-  model: { provider: 'builtin', model: 'echo', faults: { delayMs: 2 }, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } },
-};
+const config: RunConfig = syntheticConfig({ provider: 'builtin', model: 'echo', faults: { delayMs: 2 }, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } }, { seed: 4, concurrency: 8 });
 const dataset = () => syntheticSamples(SAMPLES, { seed: 4 });
 const userText = (prompt: { role: string; content: string }[]) => prompt.find((m) => m.role === 'user')!.content;
 

@@ -3,24 +3,18 @@
 // under the cursor, a selection's positions, /migrate, and a review of a git working tree's changed lines.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import type { CheckSnippetResult, LookupResult, MigrateResult, ReviewChangesResult } from '../server/src/lsp/protocol.js';
 import { LspSession } from './support/lsp-session.js';
+import { writeProject } from './support/project.js';
 
 const uri = (file: string) => pathToFileURL(file).toString();
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'anachron-agent-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = (files: Record<string, string>) => writeProject(files, 'anachron-agent-');
 
 const CODE = 'import numpy as np\n\n\ndef area(y):\n    return np.trapezoid(y, dx=0.5)\n';
 

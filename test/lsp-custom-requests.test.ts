@@ -2,25 +2,17 @@
 // bundled server and matrices: pins and their origins, API history, checking closed files, editor settings,
 // installed versions from an interpreter, and a user's matrix layered on the bundled one.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import type { CheckFilesResult, HistoryResponse, HistoryResult, LibraryInfo, PinsResult } from '../server/src/lsp/protocol.js';
 import { LspSession } from './support/lsp-session.js';
 import { api, buildSyntheticMatrices, p, surface } from './support/synthetic-matrix.js';
+import { writeProject } from './support/project.js';
 
 const uri = (file: string) => pathToFileURL(file).toString();
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'anachron-custom-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = (files: Record<string, string>) => writeProject(files, 'anachron-custom-');
 
 const TRAPEZOID = 'import numpy as np\nnp.trapezoid([1])\n';
 

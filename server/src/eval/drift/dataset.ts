@@ -8,7 +8,8 @@ import { canonicalJson } from '../runs/samples.js';
 import { plainIdOf } from '../runs/arms.js';
 import { compareVersions } from '../../core/versions.js';
 import type { ExecutionFact, Outcome, RepairCase } from './metrics.js';
-import { extractPythonCode, generationPrompt } from './prompts.js';
+import type { ExecutionOutcome } from '../../environments/sandbox.js';
+import { extractPythonCode, generationPrompt, type ExtractedCode } from './prompts.js';
 import type { ReferenceTask } from './reference-models.js';
 import type { ExecutionRecord } from './store.js';
 
@@ -277,4 +278,82 @@ export function driftFacts(
   const out: DriftFacts = { executions: facts, repairs, generations: counts };
   if (byArm.grounded.samples > 0) out.arms = { ...byArm, ungrounded: [...plainIds].filter((id) => !twinned.has(id)).length };
   return out;
+}
+
+// ---- executions: what to run, and what a run records --------------------------------------------------------------
+
+/** One execution to run: a sample's answer in one environment of its library. */
+export interface ExecutionJob {
+  sample: BenchSample;
+  environment: string;
+  library: string;
+  taskId: string;
+  entryPoint: string;
+  response: string;
+}
+
+/** The executions of the generation stage: every answered generation sample in every version of its library. */
+export function generationJobs(
+  samples: readonly BenchSample[],
+  responses: ReadonlyMap<string, string>,
+  executed: ReadonlySet<string>,
+  versions: ReadonlyMap<string, readonly string[]>,
+): { jobs: ExecutionJob[]; already: number } {
+  const jobs: ExecutionJob[] = [];
+  let already = 0;
+  for (const s of samples) {
+    const t = truthOf(s);
+    if (!t || t.kind !== 'generation') continue;
+    const response = responses.get(s.id);
+    if (response === undefined) continue;
+    for (const environment of versions.get(t.library)!) {
+      if (executed.has(executionKey(s.id, environment))) already++;
+      else jobs.push({ sample: s, environment, library: t.library, taskId: t.task, entryPoint: t.entryPoint, response });
+    }
+  }
+  return { jobs, already };
+}
+
+/** The executions of a repair round: each answered repair among `round` in its target environment. */
+export function repairJobs(samples: readonly BenchSample[], round: ReadonlySet<string>, responses: ReadonlyMap<string, string>, executed: ReadonlySet<string>): { jobs: ExecutionJob[]; already: number } {
+  const jobs: ExecutionJob[] = [];
+  let already = 0;
+  for (const s of samples) {
+    if (!round.has(s.id)) continue;
+    const t = truthOf(s);
+    if (!t || t.kind !== 'repair') continue;
+    const response = responses.get(s.id);
+    if (response === undefined) continue;
+    if (executed.has(executionKey(s.id, t.target))) already++;
+    else jobs.push({ sample: s, environment: t.target, library: t.library, taskId: t.task, entryPoint: t.entryPoint, response });
+  }
+  return { jobs, already };
+}
+
+/** The digest of the code an execution ran: the same code, the same digest. */
+function codeDigest(code: string): string {
+  return createHash('sha256').update(code).digest('hex').slice(0, 32);
+}
+
+/**
+ * What an execution records: the sandbox's outcome for the extracted code, or (no code in the answer, `outcome`
+ * null) a hard failure of the extraction.
+ */
+export function executionRecord(job: ExecutionJob, interpreter: string, extracted: ExtractedCode, outcome: ExecutionOutcome | null, executedAt: string): ExecutionRecord {
+  const base = { sampleId: job.sample.id, environment: job.environment, extraction: extracted.kind, codeDigest: codeDigest(extracted.code), interpreter };
+  if (!outcome) {
+    return { ...base, outcome: 'hard-fail', errorType: 'NoCode', message: 'the response holds no code', trace: null, phase: 'extraction', warnings: [], durationMs: 0, isolation: [], executedAt };
+  }
+  return {
+    ...base,
+    outcome: outcome.outcome,
+    errorType: outcome.errorType ?? null,
+    message: outcome.message ?? null,
+    trace: outcome.trace ?? null,
+    phase: outcome.phase ?? null,
+    warnings: (outcome.warnings ?? []).map((w) => ({ category: w.category, message: w.message, ...(w.filename ? { filename: w.filename } : {}) })),
+    durationMs: outcome.durationMs,
+    isolation: outcome.isolation ?? [],
+    executedAt,
+  };
 }

@@ -2,6 +2,7 @@
 // from a task's template), the repair prompt (failing code, error trace, task and migration notes; later rounds show
 // the newest attempt and its error), reading a repair prompt back (the built-in models answer from the prompt text
 // alone), and extracting the Python code from a response. Pure.
+import { fence as sectionFence, readSections } from '../prompt-sections.js';
 import { GROUNDING_SECTION } from '../runs/arms.js';
 import type { ChatMessage } from '../models/provider.js';
 
@@ -66,11 +67,9 @@ export function splitDocumentation(user: string): { task: string; documentation:
   return { task: user.slice(0, m.index), documentation: m[2]! };
 }
 
-/** A fence longer than any backtick run in the content, so the content can hold anything. */
+/** A section's fence (prompt-sections.ts) around content whose trailing newlines are dropped. */
 export function fence(content: string, info: string): string {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((r) => r.length));
-  const ticks = '`'.repeat(Math.max(3, longest + 1));
-  return `${ticks}${info}\n${content.replace(/\n+$/, '')}\n${ticks}`;
+  return sectionFence(content.replace(/\n+$/, ''), info);
 }
 
 export interface RepairPromptSpec {
@@ -128,20 +127,8 @@ export function parseRepairPrompt(messages: readonly ChatMessage[]): RepairPromp
     if (!m) return null;
     header.set(m[1]!, m[2]!);
   }
-  const sections = new Map<string, string>();
-  while (i < lines.length) {
-    const title = /^([A-Z][A-Za-z ]*):$/.exec(lines[i]!);
-    const open = lines[i + 1] !== undefined ? /^(`{3,})([A-Za-z]*)$/.exec(lines[i + 1]!) : null;
-    if (!title || !open) {
-      i++;
-      continue;
-    }
-    let j = i + 2;
-    while (j < lines.length && lines[j] !== open[1]) j++;
-    if (j >= lines.length) return null;
-    sections.set(title[1]!, lines.slice(i + 2, j).join('\n'));
-    i = j + 1;
-  }
+  const { sections, unclosed } = readSections(lines, i);
+  if (unclosed !== null) return null;
   const library = header.get('Library');
   const from = header.get('From version');
   const to = header.get('Target version');

@@ -4,7 +4,8 @@
 // dataset.ts, metrics.ts and report.ts (pure); every figure is recomputed from the stored executions each time.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reportHtml, type ReportFigure } from '../reports/html.js';
+import { writeReportFiles } from '../reports/files.js';
+import type { ReportFigure } from '../reports/html.js';
 import { runLabel } from '../reports/labels.js';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from '../models/config.js';
 import { runArms } from '../runs/config.js';
@@ -127,12 +128,6 @@ export function readDriftRun(database: string, label?: string): ReadDriftRun {
   }
 }
 
-function writeAll(dir: string, files: Record<string, string>): string[] {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return Object.keys(files);
-}
-
 export function driftFigures(runs: readonly DriftResults[]): ReportFigure[] {
   const libraries = [...new Set(runs.flatMap((r) => r.libraries))];
   return [
@@ -171,13 +166,7 @@ export function writeDriftReport(dir: string, read: ReadDriftRun): { results: Dr
   writeFileSync(join(dir, 'executions.jsonl'), read.executions.map((e) => JSON.stringify(e)).join('\n') + (read.executions.length ? '\n' : ''));
   const markdown = driftMarkdown(results);
   const figures = [...driftFigures([results]), ...armsFigures(results)];
-  const files = writeAll(dir, {
-    'results.json': JSON.stringify(results, null, 2) + '\n',
-    ...driftCsvFiles(results),
-    'tables.md': markdown,
-    ...Object.fromEntries(figures.map((f) => [f.file, f.svg])),
-    'report.html': reportHtml(`Drift results: ${results.run.label}`, figures, markdown),
-  });
+  const files = writeReportFiles(dir, { json: { file: 'results.json', value: results }, csv: driftCsvFiles(results), markdown, figures, title: `Drift results: ${results.run.label}` });
   return { results, files: ['executions.jsonl', ...files] };
 }
 
@@ -185,12 +174,12 @@ export function writeDriftReport(dir: string, read: ReadDriftRun): { results: Dr
 export function writeDriftComparison(dir: string, runs: readonly DriftResults[]): { files: string[] } {
   const markdown = driftComparisonMarkdown(runs);
   const figures = driftFigures(runs);
-  const files = writeAll(dir, {
-    'comparison.json': JSON.stringify({ suite: 'drift', runs: runs.map((r) => r.run), headlines: runs.flatMap(allHeadlines) }, null, 2) + '\n',
-    ...driftComparisonCsv(runs),
-    'tables.md': markdown,
-    ...Object.fromEntries(figures.map((f) => [f.file, f.svg])),
-    'report.html': reportHtml(`Drift comparison: ${runs.map((r) => r.run.label).join(', ')}`, figures, markdown),
+  const files = writeReportFiles(dir, {
+    json: { file: 'comparison.json', value: { suite: 'drift', runs: runs.map((r) => r.run), headlines: runs.flatMap(allHeadlines) } },
+    csv: driftComparisonCsv(runs),
+    markdown,
+    figures,
+    title: `Drift comparison: ${runs.map((r) => r.run.label).join(', ')}`,
   });
   return { files };
 }

@@ -8,13 +8,13 @@
 //      environment; each attempt that still fails gets the next round with its own error and notes.
 // Every stage plans from what the database holds, so a run killed at any point resumes with exactly the work it has
 // not recorded: nothing is generated or executed twice.
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Tree } from 'web-tree-sitter';
 import type { ProviderEnvironment } from '../models/factory.js';
 import type { ModelProvider } from '../models/provider.js';
 import { answerPending, requestSettings, RunModel } from '../runs/answer.js';
+import { ProgressClock, runPool } from '../runs/pool.js';
 import { GROUNDED_SUFFIX } from '../runs/arms.js';
 import { DEFAULT_CONCURRENCY, runArms } from '../runs/config.js';
 import type { RunProgress } from '../runs/runner.js';
@@ -28,12 +28,15 @@ import {
   codeOf,
   errorText,
   executionKey,
+  executionRecord,
+  generationJobs,
   generationSamples,
   plannedRepairs,
+  repairJobs,
   REPAIR_TASK,
-  truthOf,
   type DriftTaskInput,
   type DriftTaskSetInput,
+  type ExecutionJob,
   type RepairTruth,
 } from './dataset.js';
 import { driftGrounding, withDriftArms } from './grounding.js';
@@ -95,10 +98,6 @@ function versionsOf(config: DriftRunConfig, tasks: readonly DriftTaskSetInput[])
     out.set(set.library, [...vs]);
   }
   return out;
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 function commandText(python: PythonCommand): string {
@@ -185,47 +184,25 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
   };
 
   /** Runs the given (sample, environment) pairs, recording each as it completes. */
-  const executeAll = async (jobs: { sample: BenchSample; environment: string; library: string; taskId: string; entryPoint: string; response: string }[], phase: string, doneBefore: number): Promise<void> => {
+  const executeAll = async (jobs: readonly ExecutionJob[], phase: string, doneBefore: number): Promise<void> => {
     const workers = Math.max(1, settings.executionConcurrency ?? availableParallelism());
-    let next = 0;
+    const clock = new ProgressClock(jobs.length, doneBefore, options.progressIntervalMs ?? 100);
     let done = 0;
-    let lastProgress = -Infinity;
-    const t0 = performance.now();
-    const interval = options.progressIntervalMs ?? 100;
     const progress = (force: boolean) => {
-      if (!options.onProgress) return;
-      const now = performance.now();
-      if (!force && now - lastProgress < interval) return;
-      lastProgress = now;
-      const elapsedMs = now - t0;
-      const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0;
-      options.onProgress({
-        total: doneBefore + jobs.length,
-        done: doneBefore + done,
-        answered: doneBefore + done,
-        failed: summary.executions.errors,
-        doneThisSession: done,
-        rate,
-        etaSeconds: done > 0 && rate > 0 ? (jobs.length - done) / rate : null,
-        elapsedMs,
-        phase,
-      });
+      if (!options.onProgress || !clock.due(force)) return;
+      const count = clock.count(done);
+      options.onProgress({ ...count, answered: count.done, failed: summary.executions.errors, phase });
     };
-    const runOne = async (job: (typeof jobs)[number]) => {
-      const task = taskOf(job.library, job.taskId);
+    const runOne = async (job: ExecutionJob) => {
       const python = options.environments.get(job.library)!.get(job.environment)!;
       const extracted = codeOf(job.response, job.entryPoint);
-      const base = { sampleId: job.sample.id, environment: job.environment, extraction: extracted.kind, codeDigest: digest(extracted.code), interpreter: commandText(python) };
-      let record: ExecutionRecord;
-      if (extracted.kind === 'empty') {
-        record = { ...base, outcome: 'hard-fail', errorType: 'NoCode', message: 'the response holds no code', trace: null, phase: 'extraction', warnings: [], durationMs: 0, isolation: [], executedAt: new Date().toISOString() };
-      } else {
-        let result: ExecutionOutcome;
+      let outcome: ExecutionOutcome | null = null;
+      if (extracted.kind !== 'empty') {
         try {
-          result = await options.execute({
+          outcome = await options.execute({
             python,
             code: extracted.code,
-            harness: task.harness,
+            harness: taskOf(job.library, job.taskId).harness,
             entryPoint: job.entryPoint,
             library: job.library,
             timeoutMs: settings.timeoutMs,
@@ -242,40 +219,15 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
           return;
         }
         if (stop.signal.aborted) return; // killed by the cancellation: not an outcome of the code
-        record = {
-          ...base,
-          outcome: result.outcome,
-          errorType: result.errorType ?? null,
-          message: result.message ?? null,
-          trace: result.trace ?? null,
-          phase: result.phase ?? null,
-          warnings: (result.warnings ?? []).map((w) => ({ category: w.category, message: w.message, ...(w.filename ? { filename: w.filename } : {}) })),
-          durationMs: result.durationMs,
-          isolation: result.isolation ?? [],
-          executedAt: new Date().toISOString(),
-        };
       }
-      drift!.record(record);
+      drift!.record(executionRecord(job, commandText(python), extracted, outcome, new Date().toISOString()));
       done++;
       summary.executions.thisSession++;
       progress(false);
     };
-    let fatal: unknown;
-    const worker = async () => {
-      while (!stop.signal.aborted && next < jobs.length) {
-        const job = jobs[next++]!;
-        try {
-          await runOne(job);
-        } catch (e) {
-          fatal ??= e;
-          stop.abort(e);
-        }
-      }
-    };
     progress(true);
-    await Promise.all(Array.from({ length: Math.min(workers, Math.max(1, jobs.length)) }, worker));
+    await runPool(jobs, workers, runOne, stop);
     progress(true);
-    if (fatal !== undefined) throw fatal;
   };
 
   try {
@@ -287,20 +239,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
 
     // 2. execute every answered sample in every environment of its library
     const executeGenerations = async () => {
-      const responses = drift!.responses();
-      const executed = drift!.executedKeys();
-      const jobs: Parameters<typeof executeAll>[0] = [];
-      let already = 0;
-      for (const s of selection.samples) {
-        const t = truthOf(s);
-        if (!t || t.kind !== 'generation') continue;
-        const response = responses.get(s.id);
-        if (response === undefined) continue;
-        for (const environment of versions.get(t.library)!) {
-          if (executed.has(executionKey(s.id, environment))) already++;
-          else jobs.push({ sample: s, environment, library: t.library, taskId: t.task, entryPoint: t.entryPoint, response });
-        }
-      }
+      const { jobs, already } = generationJobs(selection.samples, drift!.responses(), drift!.executedKeys(), versions);
       if (jobs.length && !stop.signal.aborted) await executeAll(jobs, 'execute', already);
     };
     await executeGenerations();
@@ -330,19 +269,7 @@ export async function executeDriftRun(options: DriftRunOptions): Promise<DriftRu
       summary.repairs.sent += await generate(roundIds, `repair ${round}/${settings.repairRounds}`);
       if (stop.signal.aborted) break;
       // Run each answered repair in its target environment.
-      const responsesAfter = drift.responses();
-      const executedNow = drift.executedKeys();
-      const jobs: Parameters<typeof executeAll>[0] = [];
-      let already = 0;
-      for (const e of store.entries()) {
-        if (!roundIds.has(e.sample.id)) continue;
-        const t = truthOf(e.sample) as RepairTruth | null;
-        if (!t || t.kind !== 'repair') continue;
-        const response = responsesAfter.get(e.sample.id);
-        if (response === undefined) continue;
-        if (executedNow.has(executionKey(e.sample.id, t.target))) already++;
-        else jobs.push({ sample: e.sample, environment: t.target, library: t.library, taskId: t.task, entryPoint: t.entryPoint, response });
-      }
+      const { jobs, already } = repairJobs([...store.entries()].map((e) => e.sample), roundIds, drift.responses(), drift.executedKeys());
       if (jobs.length) await executeAll(jobs, `repair ${round}/${settings.repairRounds}: execute`, already);
     }
 

@@ -2,6 +2,7 @@
 // out. The task builder renders every sample's prompt with renderPrompt; the built-in models read it back with
 // parsePrompt, from exactly the text a remote model receives. Pure: no I/O. Documented in docs/benchmark-models.md.
 import type { ChatMessage } from '../models/provider.js';
+import { fence, readSections } from '../prompt-sections.js';
 import { GROUNDING_SECTION } from '../runs/arms.js';
 import type { BenchSample } from '../runs/samples.js';
 import { InputError } from '../../core/errors.js';
@@ -102,12 +103,6 @@ function checkLine(name: string, value: string): void {
   if (value.length === 0 || /[\r\n]/.test(value)) throw new PromptContractError(`${name} must be one non-empty line`);
 }
 
-/** A fence longer than any backtick run in the content, so the content can hold anything. */
-function fence(content: string, info: string): string {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((r) => r.length));
-  const ticks = '`'.repeat(Math.max(3, longest + 1));
-  return `${ticks}${info}\n${content}\n${ticks}`;
-}
 
 export function requiresLine(library: string, version: string): string {
   return `# requires: ${library}==${version}`;
@@ -181,23 +176,9 @@ export function renderPrompt(spec: PromptSpec): ChatMessage[] {
 const HEADER_KEYS = new Set(['Task', 'Level', 'Library', 'Version', 'Module', 'API']);
 
 /** Reads the sections of a rendered user message: "Name:" followed by a fenced block. */
-function readSections(lines: string[], start: number): Map<string, string> {
-  const sections = new Map<string, string>();
-  let i = start;
-  while (i < lines.length) {
-    const title = /^([A-Z][A-Za-z ]*):$/.exec(lines[i]!);
-    const open = lines[i + 1] !== undefined ? /^(`{3,})([A-Za-z]*)$/.exec(lines[i + 1]!) : null;
-    if (!title || !open) {
-      i++;
-      continue;
-    }
-    const ticks = open[1]!;
-    let j = i + 2;
-    while (j < lines.length && lines[j] !== ticks) j++;
-    if (j >= lines.length) throw new PromptContractError(`section ${title[1]} has no closing fence`);
-    sections.set(title[1]!, lines.slice(i + 2, j).join('\n'));
-    i = j + 1;
-  }
+function sectionsOf(lines: string[], start: number): Map<string, string> {
+  const { sections, unclosed } = readSections(lines, start);
+  if (unclosed !== null) throw new PromptContractError(`section ${unclosed} has no closing fence`);
   return sections;
 }
 
@@ -218,7 +199,7 @@ export function parsePrompt(prompt: readonly ChatMessage[] | string): PromptSpec
     if (!m || !HEADER_KEYS.has(m[1]!)) throw new PromptContractError(`unexpected header line: ${lines[i]!.slice(0, 80)}`);
     header.set(m[1]!, m[2]!);
   }
-  const sections = readSections(lines, i);
+  const sections = sectionsOf(lines, i);
   const need = (key: string): string => {
     const v = header.get(key);
     if (v === undefined) throw new PromptContractError(`missing header ${key}`);

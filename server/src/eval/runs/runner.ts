@@ -4,6 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { isAbortError, isModelError, ModelError, type ModelProvider } from '../models/provider.js';
+import { ProgressClock, runPool } from './pool.js';
 import type { BenchSample } from './samples.js';
 import type { NewResult, RunStore } from './store.js';
 
@@ -63,33 +64,18 @@ export async function runPending(options: RunnerOptions): Promise<RunnerOutcome>
   if (options.signal?.aborted) stop.abort(options.signal.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  let next = 0;
   let sent = 0;
   let answered = 0;
   let failed = 0;
-  let fatal: unknown;
   let lastFailure: RunProgress['lastFailure'];
-  let lastProgressAt = -Infinity;
-  const interval = options.progressIntervalMs ?? 100;
+  const clock = new ProgressClock(pending.length, options.before.answered + options.before.failed, options.progressIntervalMs ?? 100);
 
   const progress = (force: boolean) => {
-    if (!options.onProgress) return;
-    const now = performance.now();
-    if (!force && now - lastProgressAt < interval) return;
-    lastProgressAt = now;
-    const elapsedMs = now - started;
-    const doneThisSession = answered + failed;
-    const rate = elapsedMs > 0 ? doneThisSession / (elapsedMs / 1000) : 0;
-    const remaining = pending.length - doneThisSession;
+    if (!options.onProgress || !clock.due(force)) return;
     options.onProgress({
-      total: options.before.total,
-      done: options.before.answered + options.before.failed + doneThisSession,
+      ...clock.count(answered + failed),
       answered: options.before.answered + answered,
       failed: options.before.failed + failed,
-      doneThisSession,
-      rate,
-      etaSeconds: doneThisSession > 0 && rate > 0 ? remaining / rate : null,
-      elapsedMs,
       ...(lastFailure ? { lastFailure } : {}),
     });
   };
@@ -142,22 +128,13 @@ export async function runPending(options: RunnerOptions): Promise<RunnerOutcome>
     progress(false);
   };
 
-  const worker = async () => {
-    while (!stop.signal.aborted && next < pending.length) {
-      const sample = pending[next++]!;
-      try {
-        await handle(sample);
-      } catch (e) {
-        // The store could not record (disk full, a duplicate): stop everything; what is recorded stays.
-        fatal ??= e;
-        stop.abort(e);
-      }
-    }
-  };
-
   progress(true);
+  let fatal: unknown;
   try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, pending.length)) }, worker));
+    // A sample the store could not record (disk full, a duplicate) stops everything; what is recorded stays.
+    await runPool(pending, options.concurrency, handle, stop).catch((e: unknown) => {
+      fatal = e;
+    });
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
     const cancelled = fatal === undefined && stop.signal.aborted;

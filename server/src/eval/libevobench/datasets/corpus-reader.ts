@@ -2,9 +2,10 @@
 // way the checker finds them (pinsForFile: the nearest folder at or above the file with a manifest, never above the
 // folder given); exact pins only. Explicit pins override the manifests. The only module of the dataset builder that
 // touches the file system.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pinsForFile } from '../../../workspace/manifests.js';
+import { SKIPPED_FOLDERS, walkFiles } from '../../../workspace/python-files.js';
 import { normalizePins, type CorpusFile } from './corpus.js';
 
 export interface CorpusFolderOptions {
@@ -18,36 +19,11 @@ export interface CorpusFolderOptions {
   maxFileBytes?: number;
 }
 
-export const DEFAULT_SKIPPED_FOLDERS: readonly string[] = ['node_modules', '__pycache__', 'site-packages', 'venv', 'env', 'build', 'dist'];
-
 /** The `*.py` files under `folder`, relative and '/'-separated, sorted. */
 export function listPythonFiles(folder: string, options: CorpusFolderOptions = {}): string[] {
-  const skip = new Set(options.skipFolders ?? DEFAULT_SKIPPED_FOLDERS);
+  const root = resolve(folder);
   const maxBytes = options.maxFileBytes ?? 1_000_000;
-  const out: string[] = [];
-  const visit = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const full = join(dir, name);
-      let stat;
-      try {
-        stat = statSync(full);
-      } catch {
-        continue;
-      }
-      if (stat.isDirectory()) {
-        if (!name.startsWith('.') && !skip.has(name)) visit(full);
-      } else if (name.endsWith('.py') && stat.size <= maxBytes) {
-        out.push(relative(folder, full).split(sep).join('/'));
-      }
-    }
-  };
-  visit(resolve(folder));
+  const out = walkFiles(root, (name, size) => name.endsWith('.py') && size <= maxBytes, options.skipFolders ?? SKIPPED_FOLDERS).map((f) => relative(root, f.path).split(sep).join('/'));
   out.sort();
   return options.maxFiles !== undefined ? out.slice(0, options.maxFiles) : out;
 }

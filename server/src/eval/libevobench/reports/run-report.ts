@@ -13,7 +13,8 @@ import { scoreEntry } from '../scoring/score.js';
 import { TruthLookup, type MatrixSource } from '../scoring/taxonomy.js';
 import type { PredictionRecord, RunResults, ScoringOptions } from '../scoring/types.js';
 import { armsSvg, comparisonProgressionSvg, comparisonStaircaseSvg, leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from './charts.js';
-import { reportHtml, type ReportFigure } from '../../reports/html.js';
+import { writeReportFiles } from '../../reports/files.js';
+import type { ReportFigure } from '../../reports/html.js';
 import { runLabel } from '../../reports/labels.js';
 import { comparisonCsvFiles, comparisonMarkdown, runCsvFiles, runMarkdown } from './tables.js';
 import { InputError } from '../../../core/errors.js';
@@ -123,12 +124,6 @@ export function readPredictions(file: string): PredictionRecord[] {
 
 // ---- writing reports ------------------------------------------------------------------------------------------------
 
-function writeAll(dir: string, files: Record<string, string>): string[] {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return Object.keys(files);
-}
-
 export function runFigures(results: RunResults): ReportFigure[] {
   return [
     { file: 'figure2-progression.svg', caption: 'Stable (dashed) and evolving (solid) APIs across normalised versions: mean of API-C@L1 exact, API-I exact and SR F1 (Figure 2)', svg: progressionSvg(results) },
@@ -150,13 +145,7 @@ export function writeScoredReport(dir: string, scored: ScoredRun, results: RunRe
   writePredictions(join(dir, 'predictions.jsonl'), scored.records);
   const markdown = runMarkdown(results);
   const figures = runFigures(results);
-  const files = writeAll(dir, {
-    'results.json': JSON.stringify(results, null, 2) + '\n',
-    ...runCsvFiles(results),
-    'tables.md': markdown,
-    ...Object.fromEntries(figures.map((f) => [f.file, f.svg])),
-    'report.html': reportHtml(`Benchmark results: ${results.run.label}`, figures, markdown),
-  });
+  const files = writeReportFiles(dir, { json: { file: 'results.json', value: results }, csv: runCsvFiles(results), markdown, figures, title: `Benchmark results: ${results.run.label}` });
   return { results, files: ['predictions.jsonl', ...files] };
 }
 
@@ -169,12 +158,7 @@ export function writeComparisonReport(dir: string, runs: readonly RunResults[], 
     { file: 'figure2-progression.svg', caption: 'Stable (dashed) and evolving (solid) APIs across normalised versions, averaged over libraries, by run (Figure 2)', svg: comparisonProgressionSvg(runs) },
     { file: 'figure3-staircase.svg', caption: 'API-C levels by run (Figure 3)', svg: comparisonStaircaseSvg(runs) },
   ];
-  const files = writeAll(dir, {
-    'comparison.json': JSON.stringify(comparison, null, 2) + '\n',
-    ...comparisonCsvFiles(comparison),
-    'tables.md': markdown,
-    ...Object.fromEntries(figures.map((f) => [f.file, f.svg])),
-    'report.html': reportHtml(`Benchmark comparison: ${runs.map((r) => r.run.label).join(', ')}`, figures, markdown),
-  });
+  const title = `Benchmark comparison: ${runs.map((r) => r.run.label).join(', ')}`;
+  const files = writeReportFiles(dir, { json: { file: 'comparison.json', value: comparison }, csv: comparisonCsvFiles(comparison), markdown, figures, title });
   return { comparison, files };
 }
