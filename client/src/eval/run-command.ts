@@ -13,14 +13,13 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import * as path from 'node:path';
 import { ProgressLocation, QuickPickItemKind, window, workspace, type CancellationToken, type LanguageModelChat, type QuickPickItem } from 'vscode';
 import { serveModelOverIpc } from '../../../server/src/eval/models/ipc-provider.js';
-import { makeRedactor } from '../../../server/src/eval/models/redact.js';
+import { displayUrl, makeRedactor } from '../../../server/src/eval/models/redact.js';
 import type { RunProgress } from '../../../server/src/eval/runs/runner.js';
 import { LibrariesRequest, type LibraryInfo } from '../../../server/src/lsp/protocol.js';
 import {
   checkBaseUrl,
   ARMS_CHOICES,
   childEnvironment,
-  displayBaseUrl,
   DRIFT_SIZES,
   driftConfirmation,
   driftLibraryChoices,
@@ -56,7 +55,7 @@ import { bundledTaskLibraries, readTaskFile } from '../../../server/src/eval/dri
 
 const ENDPOINTS_KEY = 'anachron.bench.endpoints';
 const LIBRARIES_KEY = 'anachron.bench.libraries';
-const secretKeyFor = (baseUrl: string) => `anachron.bench.apiKey:${displayBaseUrl(baseUrl)}`;
+const secretKeyFor = (baseUrl: string) => `anachron.bench.apiKey:${displayUrl(baseUrl)}`;
 
 /** The folder runs started from the editor go to, and how to say where that is. */
 export function benchRunsRoot(anachron: AnachronSession): { root: string; where: string } {
@@ -456,7 +455,7 @@ async function pickModel(anachron: AnachronSession, what: string, total: number,
     separator('built-in: no network'),
     ...builtins,
     separator('OpenAI-compatible endpoint'),
-    ...endpoints.map((e): Item<M> => ({ label: `$(cloud) ${e.model}`, description: displayBaseUrl(e.baseUrl), detail: 'Used before; its key (if any) is in VS Code\'s secret storage.', value: { kind: 'endpoint', baseUrl: e.baseUrl, model: e.model } })),
+    ...endpoints.map((e): Item<M> => ({ label: `$(cloud) ${e.model}`, description: displayUrl(e.baseUrl), detail: 'Used before; its key (if any) is in VS Code\'s secret storage.', value: { kind: 'endpoint', baseUrl: e.baseUrl, model: e.model } })),
     { label: '$(cloud) OpenAI-compatible endpoint…', description: 'base URL, model, API key', detail: 'OpenAI, Azure-style gateways, vLLM, Ollama, llama.cpp… The key is kept in VS Code\'s secret storage, never in settings or logs.', value: { kind: 'endpoint' } },
     separator(chats.length ? "VS Code's language models" : "VS Code's language models: none available (GitHub Copilot Chat, for one, provides them)"),
     ...chats.map((chat): Item<M> => ({ label: `$(sparkle) ${chat.name}`, description: `${chat.vendor} · ${chat.family}${chat.version ? ` · ${chat.version}` : ''}`, detail: "Through VS Code's Language Model API; VS Code asks you once to allow anachron to use it.", value: { kind: 'lm', chat } })),
@@ -498,14 +497,14 @@ async function pickEndpoint(anachron: AnachronSession, knownUrl: string | undefi
         { label: 'Enter a new key…', value: 'new' },
         { label: 'No key', description: 'an endpoint without authentication', value: 'none' },
       ],
-      { title: `anachron: API key for ${displayBaseUrl(baseUrl)}`, ignoreFocusOut: true },
+      { title: `anachron: API key for ${displayUrl(baseUrl)}`, ignoreFocusOut: true },
     );
     if (!how) return undefined;
     if (how.value === 'none') apiKey = undefined;
     if (how.value === 'new') apiKey = undefined;
     if (how.value !== 'new') return remember(anachron, baseUrl, model, apiKey);
   }
-  const typed = await window.showInputBox({ title: `anachron: API key for ${displayBaseUrl(baseUrl)}`, prompt: "Kept in VS Code's secret storage; it reaches the benchmark process in an environment variable only. Leave empty for an endpoint without authentication.", password: true, ignoreFocusOut: true });
+  const typed = await window.showInputBox({ title: `anachron: API key for ${displayUrl(baseUrl)}`, prompt: "Kept in VS Code's secret storage; it reaches the benchmark process in an environment variable only. Leave empty for an endpoint without authentication.", password: true, ignoreFocusOut: true });
   if (typed === undefined) return undefined;
   apiKey = typed.trim() || undefined;
   if (apiKey) await secrets.store(secretKeyFor(baseUrl), apiKey);

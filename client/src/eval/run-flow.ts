@@ -7,6 +7,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { RemoteModelConfig, BuiltinModelConfig, ModelConfig } from '../../../server/src/eval/models/config.js';
 import { ipcModelConfig } from '../../../server/src/eval/models/ipc-provider.js';
 import { ModelError, type ChatMessage } from '../../../server/src/eval/models/provider.js';
+import { displayUrl } from '../../../server/src/eval/models/redact.js';
 import { BENCH_TASKS, CORPUS_TASKS } from '../../../server/src/eval/libevobench/prompt-contract.js';
 import type { RunConfig } from '../../../server/src/eval/suites.js';
 import type { RunProgress } from '../../../server/src/eval/runs/runner.js';
@@ -231,7 +232,7 @@ export function modelLabel(model: ModelChoice): string {
     case 'builtin':
       return model.model;
     case 'openai':
-      return `${model.model} @ ${displayBaseUrl(model.baseUrl)}`;
+      return `${model.model} @ ${displayUrl(model.baseUrl)}`;
     case 'lm':
       return `${model.name} (${model.vendor})`;
   }
@@ -240,15 +241,6 @@ export function modelLabel(model: ModelChoice): string {
 /** The provider id a vscode.lm model is recorded under. */
 export function lmProviderId(model: { vendor: string; id: string }): string {
   return `vscode-lm:${model.vendor}/${model.id}`;
-}
-
-export function displayBaseUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '(invalid URL)';
-  }
 }
 
 /** A base URL the flow accepts: http(s), no credentials in it. Returns the problem, or undefined. */

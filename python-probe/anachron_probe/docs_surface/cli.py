@@ -1,8 +1,6 @@
 """Command line: docs.py LIBRARY (--git-dir BARE_REPO [--tag TAG] | --source DIR_OR_ARCHIVE | --release)
 [--version V] [--out FILE]"""
 import argparse
-import gzip
-import io
 import json
 import os
 import sys
@@ -14,6 +12,7 @@ from ..libraries import LibraryFileError, known_libraries
 from ..releases.index import IndexError as ReleaseIndexError
 from .extract import extract, library
 from .gitsource import GitError, GitTree
+from ..surface_files import encode, write_output
 
 
 def _parse_args(argv):
@@ -48,25 +47,6 @@ def _parse_args(argv):
     if args.out and args.out_dir:
         p.error("give --out or --out-dir, not both")
     return args
-
-
-def encode(doc):
-    return (json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def write_output(data, out):
-    """Write ``data`` to ``out`` atomically; ``.gz``: gzip with no name and mtime 0 (``gzip -n``)."""
-    if out.endswith(".gz"):
-        buf = io.BytesIO()
-        with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-            gz.write(data)
-        data = buf.getvalue()
-    folder = os.path.dirname(os.path.abspath(out))
-    os.makedirs(folder, exist_ok=True)
-    tmp = out + ".tmp%d" % os.getpid()
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, out)
 
 
 def build(name, git_dir, tag, version=None):

@@ -152,20 +152,16 @@ class Scanner:
             mod = strip_name(arg)
             state.module = None if mod in (None, "None") else mod
             return
-        if name == "module":
+        if name in ("module", "automodule"):
+            # Both make the module current and document it; automodule also documents its members (and reads only
+            # its content, not the argument's continuation lines).
             mod = strip_name(arg)
             if mod:
                 state.module = mod
                 c.add(mod, origin)
-            self.scan_lines(more + content, state, klass, origin)
-            return
-        if name == "automodule":
-            mod = strip_name(arg)
-            if mod:
-                state.module = mod
-                c.add(mod, origin)
-                c.expand_module(self, mod, options, state, origin)
-            self.scan_lines(content, state, klass, origin)
+                if name == "automodule":
+                    c.expand_module(self, mod, options, state, origin)
+            self.scan_lines((more if name == "module" else []) + content, state, klass, origin)
             return
         if name == "autosummary":
             for raw in more + content:

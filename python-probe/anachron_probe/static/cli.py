@@ -1,9 +1,6 @@
 """python3 static.py LIBRARY (--git-dir REPO --tag TAG | --source DIR_OR_ARCHIVE) [--package-dir SUBPATH] [--version V]
 [--out FILE] [--provenance KEY=VALUE]... [--verbose]"""
 import argparse
-import gzip
-import io
-import json
 import os
 import sys
 import time
@@ -13,6 +10,7 @@ from . import EXTRACTOR_VERSION
 from .extract import CALLABLE_KINDS, Extractor
 from ..archive import ArchiveError, ArchiveTree, is_archive
 from .source import DirTree, GitTree, SourceError
+from ..surface_files import encode, write_output as write  # batch.py writes through these too
 
 
 def _parse_args(argv):
@@ -135,22 +133,6 @@ def extract(library, tree, package_dir=None, version=None, target=None, external
     x.knowledge.finalize()
     records, modules, errors = x.module_records()
     return x, records, modules, errors
-
-
-def encode(surface):
-    return (json.dumps(surface, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-
-
-def write(data, out):
-    if out.endswith(".gz"):
-        buf = io.BytesIO()
-        with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as g:
-            g.write(data)
-        data = buf.getvalue()
-    tmp = out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, out)
 
 
 def main(argv=None):

@@ -8,7 +8,7 @@ import importlib
 import sys
 import types
 
-from ..walker import classify  # the runtime probe's kinds, so both surfaces agree
+from ..walker import classify, is_constant as _is_constant  # the runtime probe's rules, so both surfaces agree
 from .values import ExternalValue
 
 # Modules of the standard library that newer Pythons removed; old releases of a library still import them.
@@ -67,8 +67,6 @@ if False:
 
 _BUILTIN_NAMES = frozenset(dir(builtins)) | {"__builtins__", "__debug__", "__name__", "__file__", "__doc__",
                                              "__spec__", "__loader__", "__package__", "__path__"}
-_CONSTANT_TYPES = (int, float, complex, str, bytes, bool, type(None))
-
 _cache = {}
 
 
@@ -78,15 +76,6 @@ def is_stdlib(module_name):
 
 def is_builtin_name(name):
     return name in _BUILTIN_NAMES and not name.startswith("__")
-
-
-def _is_constant(value, depth=0):
-    t = type(value)
-    if t in _CONSTANT_TYPES:
-        return True
-    if t is tuple and depth < 4:
-        return all(_is_constant(v, depth + 1) for v in value)
-    return False
 
 
 def _resolve(dotted):

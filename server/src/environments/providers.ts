@@ -10,6 +10,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { versionsEqual } from '../core/versions.js';
 import { findExecutable } from './executables.js';
+import { outputLines } from './output-lines.js';
 import { probeModules } from './interpreter-probe.js';
 import { bundledLibraryDefinitions } from '../libraries/definitions.js';
 import {
@@ -76,14 +77,7 @@ export function runCommand(command: PlannedCommand, options: ProviderOptions): P
       signal: options.signal,
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30 * 60_000);
-    const onData = (b: Buffer) => {
-      for (const line of b.toString('utf8').split(/\r?\n/)) {
-        if (!line.trim()) continue;
-        output.push(line);
-        if (output.length > 40) output.shift();
-        options.onOutput?.(line);
-      }
-    };
+    const onData = outputLines(output, 40, options.onOutput);
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('error', (e) => {

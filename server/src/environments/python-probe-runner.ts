@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateSurface, type Surface } from '../store/surface.js';
 import { InputError } from '../core/errors.js';
+import { outputLines } from './output-lines.js';
 
 export function probeFolder(): string {
   const candidates = [join(__dirname, '..', 'python-probe'), join(__dirname, '..', '..', '..', 'python-probe')];
@@ -40,14 +41,7 @@ export async function runProbe(run: ProbeRun): Promise<Surface> {
       const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 30 * 60_000);
       child.on('exit', () => clearTimeout(timer));
       child.on('error', () => clearTimeout(timer));
-      const onData = (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split(/\r?\n/)) {
-          if (!line.trim()) continue;
-          tail.push(line);
-          if (tail.length > 20) tail.shift();
-          run.onOutput?.(line);
-        }
-      };
+      const onData = outputLines(tail, 20, run.onOutput);
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
       child.on('error', (e) => reject(new Error(`cannot run ${run.python}: ${e.message}`)));

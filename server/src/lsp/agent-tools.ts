@@ -128,10 +128,19 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       : null,
   });
 
-  const lookup = async (params: LookupParams): Promise<LookupResponse> => {
+  /** A request's answer: what `work` makes of the loaded matrices, or the error that says why there is none. */
+  const answer = async <R>(what: string, work: (catalog: LoadedCatalog) => Promise<R>): Promise<R | { error: string }> => {
     const catalog = parts.catalog();
     if (!catalog) return { error: 'the matrices are not loaded' };
     try {
+      return await work(catalog);
+    } catch (e) {
+      return failure(connection, what, e);
+    }
+  };
+
+  const lookup = (params: LookupParams): Promise<LookupResponse> =>
+    answer('lookup', async (catalog) => {
       let raw = params.input ?? {};
       const asked = raw as { api?: unknown; description?: unknown; module?: unknown };
       if (!asked.api && !asked.description && !asked.module && params.uri && params.position) {
@@ -150,15 +159,10 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       }
       const result = runLookupTool(parseLookupInput(raw), environment(catalog, params.uri));
       return { text: result.text, api: result.answer.kind === 'api' ? result.answer.api : null };
-    } catch (e) {
-      return failure(connection, 'lookup', e);
-    }
-  };
+    });
 
-  const checkSnippetRequest = async (params: CheckSnippetParams): Promise<CheckSnippetResponse> => {
-    const catalog = parts.catalog();
-    if (!catalog) return { error: 'the matrices are not loaded' };
-    try {
+  const checkSnippetRequest = (params: CheckSnippetParams): Promise<CheckSnippetResponse> =>
+    answer('check', async (catalog) => {
       const env = environment(catalog, params.uri);
       const file = filePath(params.uri);
       const shown = file ? relative(parts.manifestBase(file), file) || file : undefined;
@@ -182,15 +186,10 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
         fixedCode: result.report.fixedCode,
         libraries: result.report.libraries.map((l) => ({ library: l.library, pin: l.pin ? `${l.pin.requirement} (${l.pin.origin})` : null })),
       };
-    } catch (e) {
-      return failure(connection, 'check', e);
-    }
-  };
+    });
 
-  const migrate = async (params: MigrateParams): Promise<MigrateResponse> => {
-    const catalog = parts.catalog();
-    if (!catalog) return { error: 'the matrices are not loaded' };
-    try {
+  const migrate = (params: MigrateParams): Promise<MigrateResponse> =>
+    answer('migrate', async (catalog) => {
       const env = environment(catalog, params.uri);
       const ctx = env.contextFor(undefined);
       const target = params.target.trim();
@@ -209,18 +208,13 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       }
       const report = migrateSnippet(p, params.code, ctx, env.knowledge, library, version);
       return { text: renderMigration(report), changes: report.lines.length };
-    } catch (e) {
-      return failure(connection, 'migrate', e);
-    }
-  };
+    });
 
-  const reviewChanges = async (params: ReviewChangesParams): Promise<ReviewChangesResponse> => {
-    const catalog = parts.catalog();
-    if (!catalog) return { error: 'the matrices are not loaded' };
-    const folder = filePath(params.folderUri);
-    if (!folder) return { error: 'reviewing changes needs a folder on disk' };
-    const rev = params.rev?.trim() || 'HEAD';
-    try {
+  const reviewChanges = (params: ReviewChangesParams): Promise<ReviewChangesResponse> =>
+    answer('review', async (catalog) => {
+      const folder = filePath(params.folderUri);
+      if (!folder) return { error: 'reviewing changes needs a folder on disk' };
+      const rev = params.rev?.trim() || 'HEAD';
       const root = realRoot(repositoryRoot(folder));
       const changed = changedLinesSince(root, resolveCommit(root, rev));
       const untracked = new Set(untrackedFiles(root));
@@ -250,10 +244,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
         findings.push(...kept.map((f) => toAgentFinding(f, uri)));
       }
       return { text: renderReview(reports, rev), files: candidates.length, findings };
-    } catch (e) {
-      return failure(connection, 'review', e);
-    }
-  };
+    });
 
   return { lookup, checkSnippet: checkSnippetRequest, migrate, reviewChanges };
 }

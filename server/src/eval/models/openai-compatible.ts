@@ -8,7 +8,7 @@ import https from 'node:https';
 import { ConcurrencyLimiter } from './limiter.js';
 import { abortError, ModelError } from './provider.js';
 import type { CompletionRequest, CompletionResponse, CompletionUsage, ModelErrorKind, ModelProvider } from './provider.js';
-import { makeRedactor, truncate, type Redactor } from './redact.js';
+import { displayUrl, makeRedactor, truncate, type Redactor } from './redact.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 
 export interface OpenAICompatibleOptions {
@@ -43,16 +43,6 @@ export function apiKeyFromEnvironment(variable: string | undefined, env: NodeJS.
   const value = env[variable];
   if (value === undefined || value === '') throw new ModelError('auth', `environment variable ${variable} is not set: it should hold the API key`, { retryable: false });
   return value;
-}
-
-/** The URL as it may be shown: no credentials, no query string. */
-export function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '(invalid URL)';
-  }
 }
 
 interface AttemptResult {

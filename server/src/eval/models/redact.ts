@@ -95,3 +95,13 @@ export function encodedForms(secret: string): string[] {
 export function truncate(text: string, max = 2000): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
+
+/** The URL as it may be shown: no credentials, no query string. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
