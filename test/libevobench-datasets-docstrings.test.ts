@@ -35,23 +35,29 @@ describe('docstring pipeline steps', () => {
   });
 
   test('section truncation: numpydoc, Google, Sphinx fields, doctests; joined or not', () => {
-    assert.equal(truncateAtSection('Summary line.\n\nMore prose.\n\nParameters\n----------\nx : int\n'), 'Summary line.\n\nMore prose.');
-    assert.equal(truncateAtSection('Summary line. Parameters ---------- x : int'), 'Summary line.');
-    assert.equal(truncateAtSection('Summary line. See Also -------- mean'), 'Summary line.');
-    assert.equal(truncateAtSection('Summary line.\n\nArgs:\n    x: the input\n'), 'Summary line.');
-    assert.equal(truncateAtSection('Summary line. Returns: the value.'), 'Summary line.');
-    assert.equal(truncateAtSection('Summary line.\n:param x: the input\n:returns: y'), 'Summary line.');
-    assert.equal(truncateAtSection('Summary line. >>> np.add(1, 2)'), 'Summary line.');
-    assert.equal(truncateAtSection('Returns the indices of the maximum values.'), 'Returns the indices of the maximum values.');
-    assert.equal(truncateAtSection('The mapping: keys to values.'), 'The mapping: keys to values.');
+    const cases: [string, string][] = [
+      ['Summary line.\n\nMore prose.\n\nParameters\n----------\nx : int\n', 'Summary line.\n\nMore prose.'],
+      ['Summary line. Parameters ---------- x : int', 'Summary line.'],
+      ['Summary line. See Also -------- mean', 'Summary line.'],
+      ['Summary line.\n\nArgs:\n    x: the input\n', 'Summary line.'],
+      ['Summary line. Returns: the value.', 'Summary line.'],
+      ['Summary line.\n:param x: the input\n:returns: y', 'Summary line.'],
+      ['Summary line. >>> np.add(1, 2)', 'Summary line.'],
+      ['Returns the indices of the maximum values.', 'Returns the indices of the maximum values.'],
+      ['The mapping: keys to values.', 'The mapping: keys to values.'],
+    ];
+    for (const [text, kept] of cases) assert.equal(truncateAtSection(text), kept, text);
   });
 
   test('directive truncation and reST title adornments', () => {
-    assert.equal(truncateAtDirective('Summary.\n\n.. versionadded:: 1.20\n\nMore.'), 'Summary.');
-    assert.equal(truncateAtDirective('Summary. .. note:: Not for matrices.'), 'Summary.');
-    assert.equal(truncateAtDirective('.. deprecated:: 1.20'), '');
-    assert.equal(truncateAtDirective('==== Chebyshev Series (:mod:`numpy.polynomial.chebyshev`) ===='), 'Chebyshev Series (:mod:`numpy.polynomial.chebyshev`)');
-    assert.equal(truncateAtDirective('Sum of ``a`` and ``b``.'), 'Sum of ``a`` and ``b``.');
+    const cases: [string, string][] = [
+      ['Summary.\n\n.. versionadded:: 1.20\n\nMore.', 'Summary.'],
+      ['Summary. .. note:: Not for matrices.', 'Summary.'],
+      ['.. deprecated:: 1.20', ''],
+      ['==== Chebyshev Series (:mod:`numpy.polynomial.chebyshev`) ====', 'Chebyshev Series (:mod:`numpy.polynomial.chebyshev`)'],
+      ['Sum of ``a`` and ``b``.', 'Sum of ``a`` and ``b``.'],
+    ];
+    for (const [text, kept] of cases) assert.equal(truncateAtDirective(text), kept, text);
   });
 
   test('length capping at a word boundary, 600 characters', () => {

@@ -38,20 +38,18 @@ describe('state at a pinned version', () => {
     versions: states.map((state, i) => ({ version: tracked[i]!, state, kind: 'function', signature: null, signatureSource: null, returns: null, doc: null })),
   });
 
-  test('a tracked version reads its own cell', () => {
-    assert.equal(stateAt(history(['absent', 'present', 'present']), '1.0', tracked).state, 'absent');
-  });
-  test('between two agreeing neighbours the state is known', () => {
-    const s = stateAt(history(['absent', 'present', 'present']), '2.5', tracked);
-    assert.equal(s.state, 'present');
-    assert.equal(s.basis, 'interpolated');
-  });
-  test('between disagreeing neighbours the state is unknown', () => {
-    assert.equal(stateAt(history(['absent', 'present', 'present']), '1.5', tracked).state, 'unknown');
-  });
-  test('outside the tracked span the nearest tracked version stands in', () => {
-    const s = stateAt(history(['present', 'present', 'absent']), '4.0', tracked);
-    assert.equal(s.state, 'absent');
-    assert.equal(s.basis, 'extrapolated');
-  });
+  // title, the states at the tracked versions, the version asked, the state it reads, and (where it matters) why
+  const cases: [string, ('present' | 'absent')[], string, string, string?][] = [
+    ['a tracked version reads its own cell', ['absent', 'present', 'present'], '1.0', 'absent'],
+    ['between two agreeing neighbours the state is known', ['absent', 'present', 'present'], '2.5', 'present', 'interpolated'],
+    ['between disagreeing neighbours the state is unknown', ['absent', 'present', 'present'], '1.5', 'unknown'],
+    ['outside the tracked span the nearest tracked version stands in', ['present', 'present', 'absent'], '4.0', 'absent', 'extrapolated'],
+  ];
+  for (const [title, states, version, state, basis] of cases) {
+    test(title, () => {
+      const s = stateAt(history(states), version, tracked);
+      assert.equal(s.state, state);
+      if (basis !== undefined) assert.equal(s.basis, basis);
+    });
+  }
 });

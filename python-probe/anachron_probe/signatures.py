@@ -4,7 +4,7 @@ import inspect
 import keyword
 import re
 
-from .text import collapse, default_text, doc_lines, normalize_repr, raw_repr, strip_addresses, truncate
+from .text import collapse, default_text, doc_lines, normalize_repr, raw_repr, strip_addresses, top_level_index, truncate
 
 POSITIONAL_ONLY = "positional_only"
 POSITIONAL_OR_KEYWORD = "positional_or_keyword"
@@ -531,18 +531,6 @@ def _indent(line):
     return len(line) - len(line.lstrip())
 
 
-def _top_level_comma(text):
-    depth = 0
-    for i, c in enumerate(text):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            return i
-    return -1
-
-
 def numpydoc_returns(doc):
     """The type of the only entry of a numpydoc "Returns" section (``out : ndarray`` -> ``ndarray``; ``Generator``),
     the part before any top-level comma (``ndarray, shape (N,)`` -> ``ndarray``), reStructuredText roles and
@@ -590,7 +578,7 @@ def numpydoc_returns(doc):
         if name.strip().isidentifier():
             entry = rest
     entry = _BACKTICKS.sub(r"\1", _ROLE.sub(r"\1", entry)).strip()
-    cut = _top_level_comma(entry)
+    cut = top_level_index(entry, ",")
     if cut >= 0:
         entry = entry[:cut]
     entry = collapse(entry).rstrip(".").strip()

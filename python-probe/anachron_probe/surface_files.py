@@ -1,6 +1,6 @@
-"""Writing a surface file the same way from every extractor (static, docs): canonical JSON (sorted keys, compact,
-UTF-8) and, for ``.gz``, gzip with no name and mtime 0 (``gzip -n``), so that the same surface gives the same bytes;
-the file is replaced atomically."""
+"""Surface files the same way for every extractor (static, docs, the release runner): written as canonical JSON
+(sorted keys, compact, UTF-8) and, for ``.gz``, gzip with no name and mtime 0 (``gzip -n``), so that the same surface
+gives the same bytes, replaced atomically; read back leniently; kept in caches under one root."""
 import gzip
 import io
 import json
@@ -24,3 +24,21 @@ def write_output(data, out):
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, out)
+
+
+def read_surface(path):
+    """The surface in the gzipped JSON file ``path``; None where it is missing or unreadable."""
+    try:
+        with gzip.open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def cache_folder(variable, name):
+    """``$variable`` when set, else ``$XDG_CACHE_HOME/anachron/name`` (``~/.cache/anachron/name``)."""
+    env = os.environ.get(variable)
+    if env:
+        return os.path.abspath(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "anachron", name)

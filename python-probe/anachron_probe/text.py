@@ -145,3 +145,24 @@ def doc_summary(doc, skip_signature=None):
 # __expired_attributes__ (2.0: "cast": "Use `np.asarray(arr, dtype=dtype)` instead."), __former_attrs__ (1.24: np.int
 # and friends) and __expired_functions__ (1.17-1.25). Both probes copy them into the surface's "removal_notes".
 REMOVAL_NOTE_TABLES = ("__expired_attributes__", "__former_attrs__", "__expired_functions__")
+
+
+def top_level_index(text, target, opening="([{", closing=")]}", quotes=False, accept=None):
+    """Index of the first ``target`` character outside brackets (and, with ``quotes``, outside quoted strings) that
+    ``accept(index)`` takes (any, without it); -1 when there is none."""
+    depth = 0
+    quote = None
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = None
+            continue
+        if quotes and c in "\"'":
+            quote = c
+        elif c in opening:
+            depth += 1
+        elif c in closing:
+            depth -= 1
+        elif c == target and depth == 0 and (accept is None or accept(i)):
+            return i
+    return -1

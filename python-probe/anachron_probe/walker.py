@@ -251,43 +251,14 @@ class Probe(object):
         if err:
             self.error(module_name if module_name == public_path else public_path, "collect: " + err)
             return
-        for path, cls, walked in classes:
-            old = self.records.get(path)
-            if old is not None and not (walked and not old["exported"]):
-                continue  # the record already there stands
-            if walked:
-                key = id(cls)
-                if key not in self._walked_classes or _path_order(path) < _path_order(self._walked_classes[key][1]):
-                    self._walked_classes[key] = (cls, path)
-            else:
-                self._unwalked_classes.append((path, cls, public_path, path[len(public_path) + 1:]))
-        for path in sorted(staged):
-            rec = staged[path]
-            old = self.records.get(path)
-            if old is None:
-                self.records[path] = rec
-            elif rec["exported"] and not old["exported"]:
-                # The same path seen again, exported this time (a submodule: an unexported attribute of its
-                # parent, and a public module of its own; torch.multiprocessing.spawn, a function of the package
-                # and a module): the exported record replaces the other.
-                self.records[path] = rec
+        keep_collected(self, staged, classes, public_path)
 
     def _collect_aliases(self):
         """Modules the root package exposes under another public name (numpy.emath -> numpy.lib.scimath,
         numpy.char -> numpy.core.defchararray) are walked under that name too, and so are private submodules a
         package shows under a public name (numpy.testing.extbuild -> numpy.testing._private.extbuild). One level
         only; not a module under its own descendant's name (torch.torch)."""
-        aliases = []
-        for path, rec in sorted(self.records.items()):
-            target = rec["defined_in"]
-            if rec["kind"] != "module" or path in self.modules or path == target:
-                continue
-            if not is_public_module(path) or path.startswith(target + "."):
-                continue
-            parent, _, name = path.rpartition(".")
-            if parent == self.library or _public_prefix(target) == parent:
-                aliases.append((path, rec["exported"]))
-        for path, exported in aliases:
+        for path, _, exported in module_aliases(self.records, self.modules, self.library):
             parent, _, name = path.rpartition(".")
             try:
                 mod = getattr(self.module_objects[parent], name)
@@ -459,26 +430,7 @@ class Probe(object):
         exported one shows it (the shortest, then the first in order); every other unexported record of the class
         names as ``members_at`` the path where they are (the shortest exported one, else that one). torch.Tensor
         is imported, not exported, by some hundred torch modules: 600 members each."""
-        pending = []
-        by_class = {}
-        for path, cls, public_module, name in sorted(self._unwalked_classes, key=lambda t: t[0]):
-            rec = self.records.get(path)
-            if rec is None or rec["kind"] != "class":
-                continue
-            if rec["exported"]:  # the same path also seen exported
-                pending.append((path, cls, public_module, name, rec))
-                continue
-            by_class.setdefault(id(cls), []).append((path, cls, public_module, name, rec))
-        for key, items in by_class.items():
-            home = self._walked_classes.get(key)
-            if home is None:
-                first = min(items, key=lambda t: _path_order(t[0]))
-                pending.append(first)
-                home = (first[1], first[0])
-            for item in items:
-                if item[0] != home[1]:
-                    self.records[item[0]] = dict(item[4], members_at=home[1])
-        for path, cls, public_module, name, rec in sorted(pending, key=lambda t: t[0]):
+        for path, cls, public_module, name, rec in unexported_classes_to_walk(self):
             members, err = self.guard.run(self.class_members, cls, public_module, name)
             if err:
                 self.error(public_module, "collect: %s: %s" % (name, err))
@@ -942,6 +894,78 @@ class Probe(object):
                 candidates.append((module_name, [attr, name]))
                 candidates += [(m, [attr, name]) for m in self.stubs.directory_stubs(module_name) if m != module_name]
         return candidates
+
+
+def module_aliases(records, walked, library):
+    """(path, real module, exported) of each module record to walk again under its own path: a public path of the
+    root package (numpy.emath -> numpy.lib.scimath) or of the public part of the real module's name
+    (numpy.testing.extbuild -> numpy.testing._private.extbuild), not walked yet and not under its own name or a
+    descendant's. The static extractor's collector picks its aliases by the same rule."""
+    aliases = []
+    for path, rec in sorted(records.items()):
+        target = rec["defined_in"]
+        if rec["kind"] != "module" or path in walked or path == target:
+            continue
+        if not is_public_module(path) or path.startswith(target + "."):
+            continue
+        parent = path.rpartition(".")[0]
+        if parent == library or _public_prefix(target) == parent:
+            aliases.append((path, target, rec["exported"]))
+    return aliases
+
+
+def unexported_classes_to_walk(owner):
+    """(path, class, public module, name, record) of each class seen unexported whose members are still to walk, in
+    path order: one path per class (the shortest) unless an exported path already has them, and paths also seen
+    exported; every other record of such a class names where the members are as ``members_at``. The static
+    extractor's collector walks its classes by the same rule."""
+    pending = []
+    by_class = {}
+    for path, cls, public_module, name in sorted(owner._unwalked_classes, key=lambda t: t[0]):
+        rec = owner.records.get(path)
+        if rec is None or rec["kind"] != "class":
+            continue
+        if rec["exported"]:  # the same path also seen exported
+            pending.append((path, cls, public_module, name, rec))
+            continue
+        by_class.setdefault(id(cls), []).append((path, cls, public_module, name, rec))
+    for key, items in by_class.items():
+        home = owner._walked_classes.get(key)
+        if home is None:
+            first = min(items, key=lambda t: _path_order(t[0]))
+            pending.append(first)
+            home = (first[1], first[0])
+        for item in items:
+            if item[0] != home[1]:
+                owner.records[item[0]] = dict(item[4], members_at=home[1])
+    return sorted(pending, key=lambda t: t[0])
+
+
+def keep_collected(owner, staged, classes, public_path):
+    """What one module's collection found, kept in ``owner``'s records (the runtime probe, or the static extractor's
+    collector, which keeps its records by the same rules): each class it saw is walked under its shortest exported
+    path (one seen only unexported waits in ``_unwalked_classes``) unless a record already there stands; a staged
+    record is kept where there is none yet, and an exported one replaces an unexported one."""
+    for path, cls, walked in classes:
+        old = owner.records.get(path)
+        if old is not None and not (walked and not old["exported"]):
+            continue  # the record already there stands
+        if walked:
+            key = id(cls)
+            if key not in owner._walked_classes or _path_order(path) < _path_order(owner._walked_classes[key][1]):
+                owner._walked_classes[key] = (cls, path)
+        else:
+            owner._unwalked_classes.append((path, cls, public_path, path[len(public_path) + 1:]))
+    for path in sorted(staged):
+        rec = staged[path]
+        old = owner.records.get(path)
+        if old is None:
+            owner.records[path] = rec
+        elif rec["exported"] and not old["exported"]:
+            # The same path seen again, exported this time (a submodule: an unexported attribute of its
+            # parent, and a public module of its own; torch.multiprocessing.spawn, a function of the package
+            # and a module): the exported record replaces the other.
+            owner.records[path] = rec
 
 
 def _path_order(path):

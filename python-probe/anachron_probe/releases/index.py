@@ -16,6 +16,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from ..surface_files import cache_folder
+
 DEFAULT_INDEX = "https://pypi.org/simple"
 _ACCEPT = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.latest+json;q=0.9"
 _FINAL = re.compile(r"^\d+(\.\d+)*$")
@@ -33,11 +35,7 @@ def normalize(name):
 
 
 def default_cache():
-    env = os.environ.get("ANACHRON_RELEASE_CACHE")
-    if env:
-        return os.path.abspath(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "anachron", "releases")
+    return cache_folder("ANACHRON_RELEASE_CACHE", "releases")
 
 
 def release_key(version):

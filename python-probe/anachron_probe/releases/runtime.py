@@ -11,8 +11,6 @@ version. The venvs (under --venvs, default ANACHRON_VENV_CACHE or ~/.cache/anach
 probe unless --keep-venvs: the provenance is what it takes to make one again.
 """
 import argparse
-import gzip
-import io
 import json
 import os
 import re
@@ -22,6 +20,7 @@ import sys
 import time
 
 from .. import PROBE_VERSION
+from ..surface_files import cache_folder, read_surface, write_output
 from ..libraries import LibraryFileError, load
 from .environments import EnvironmentError_, machine_pythons, make_environment
 from .index import IndexError, ProjectIndex, release_key
@@ -30,29 +29,7 @@ _PROBE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.ab
 
 
 def default_venvs():
-    env = os.environ.get("ANACHRON_VENV_CACHE")
-    if env:
-        return os.path.abspath(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "anachron", "venvs")
-
-
-def _read(path):
-    try:
-        with gzip.open(path, "rb") as f:
-            return json.loads(f.read().decode("utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _write_gz(data, out):
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as g:
-        g.write(data)
-    tmp = out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(buf.getvalue())
-    os.replace(tmp, out)
+    return cache_folder("ANACHRON_VENV_CACHE", "venvs")
 
 
 def tracked_versions(library, out_dir):
@@ -64,7 +41,7 @@ def tracked_versions(library, out_dir):
 def probe_release(definition, version, index, out, venvs, pythons, keep=False, log=print, timeout=1800):
     """Probe ``version`` into ``out``; returns (surface or None, seconds, status)."""
     library = definition["name"]
-    existing = _read(out)
+    existing = read_surface(out)
     if existing is not None and existing.get("provenance", {}).get("probe") == PROBE_VERSION:
         return existing, 0.0, "cached"
     t0 = time.time()
@@ -92,7 +69,7 @@ def probe_release(definition, version, index, out, venvs, pythons, keep=False, l
         if r.returncode != 0:
             raise EnvironmentError_("%s does not import in its environment: %s" % (library, "; ".join(
                 e["error"] for e in surface.get("errors", []) if e["module"] == library)[:500]))
-        _write_gz(data, out)
+        write_output(data, out)
         return surface, time.time() - t0, "probed"
     finally:
         if not keep:

@@ -19,7 +19,6 @@ from the files a package index published (releases/index.py; its sdist, else a w
 is then named by its version. One line per tag on stdout.
 """
 import argparse
-import gzip
 import json
 import os
 import re
@@ -28,6 +27,7 @@ import sys
 import time
 
 from . import EXTRACTOR_VERSION
+from ..surface_files import read_surface
 from .cli import build_surface, encode, extract, write
 from .external import ExternalSurface
 from .source import GitTree
@@ -96,16 +96,8 @@ def _signature_key(surface):
     return out
 
 
-def _read(path):
-    try:
-        with gzip.open(path, "rb") as f:
-            return json.loads(f.read().decode("utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def _current(path):
-    s = _read(path)
+    s = read_surface(path)
     if s is not None and s.get("provenance", {}).get("extractor") == EXTRACTOR_VERSION:
         return s
     return None
@@ -230,7 +222,7 @@ class Batch(object):
         cached = None
         if self.cache_dir:
             cached = os.path.join(self.cache_dir, "external-%s-%s-%s.json.gz" % (lib, tag, EXTRACTOR_VERSION))
-            data = _read(cached)
+            data = read_surface(cached)
             if data is not None:
                 return ExternalSurface(lib, data=data["surface"], alls=data["alls"], origin=data["origin"])
         from .external import surface_from_git
@@ -252,7 +244,7 @@ class Batch(object):
         base = [name for name, (bv, t) in self.tags.items() if bv[:2] == v[:2] and bv[2] == 0]
         if not base:
             return None
-        s = _read(self.out_path(base[0]))
+        s = read_surface(self.out_path(base[0]))
         tp = s.get("provenance", {}).get("target_python") if s else None
         if not tp:
             return None
@@ -325,7 +317,7 @@ class Batch(object):
         if args.patches:
             for base in minors:
                 bv = self.tags[base][0]
-                base_surface = _read(self.out_path(base))
+                base_surface = read_surface(self.out_path(base))
                 if base_surface is None:
                     continue
                 # each patch release is compared with the previous release its line keeps: a change that stays
@@ -336,7 +328,7 @@ class Batch(object):
                 for v, tag in patches:
                     out = self.out_path(tag)
                     if tag in chosen:
-                        kept = _read(out)
+                        kept = read_surface(out)
                         if kept is not None:
                             base, base_key = tag, _signature_key(kept)
                         continue

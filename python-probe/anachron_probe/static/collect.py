@@ -7,9 +7,8 @@ from ..served_names import absolute_module, forwarded_modules, served_names
 from ..text import doc_summary, REMOVAL_NOTE_TABLES
 from ..signatures import signature_lines_consumed, from_inspect
 from .. import walker as _runtime_walker
-from ..walker import _path_order, _public_prefix  # the runtime walker's orders, shared
+from ..walker import keep_collected, module_aliases, unexported_classes_to_walk  # the runtime walker's rules, shared
 from . import stdlib
-from .extract import is_public_module
 from .sigs import function_doc
 from .values import (
     BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
@@ -236,46 +235,12 @@ class Collector(object):
                     mpath = path + "." + rec["name"]
                     staged[mpath] = self.record(mpath, rec["kind"], rec["defined_in"], rec["signature"], rec["doc"],
                                                 exported)
-        for path, cls, walked in classes:
-            old = self.records.get(path)
-            if old is not None and not (walked and not old["exported"]):
-                continue
-            if walked:
-                key = id(cls)
-                if key not in self._walked_classes or _path_order(path) < _path_order(self._walked_classes[key][1]):
-                    self._walked_classes[key] = (cls, path)
-            else:
-                self._unwalked_classes.append((path, cls, public_path, path[len(public_path) + 1:]))
-        for p in sorted(staged):
-            rec = staged[p]
-            old = self.records.get(p)
-            if old is None or (rec["exported"] and not old["exported"]):
-                self.records[p] = rec
+        keep_collected(self, staged, classes, public_path)
 
     def walk_unexported_classes(self):
         """A class seen only under names that are not exported gets its members once (the shortest such path);
         its other records name that path (or the exported one where the members are) as ``members_at``."""
-        pending = []
-        by_class = {}
-        for path, cls, public_module, name in sorted(self._unwalked_classes, key=lambda t: t[0]):
-            rec = self.records.get(path)
-            if rec is None or rec["kind"] != "class":
-                continue
-            if rec["exported"]:
-                pending.append((path, cls, public_module, name, rec))
-                continue
-            by_class.setdefault(id(cls), []).append((path, cls, public_module, name, rec))
-        for key in sorted(by_class, key=lambda k: min(_path_order(i[0]) for i in by_class[k])):
-            items = by_class[key]
-            home = self._walked_classes.get(key)
-            if home is None:
-                first = min(items, key=lambda t: _path_order(t[0]))
-                pending.append(first)
-                home = (first[1], first[0])
-            for item in items:
-                if item[0] != home[1]:
-                    self.records[item[0]] = dict(item[4], members_at=home[1])
-        for path, cls, public_module, name, rec in sorted(pending, key=lambda t: t[0]):
+        for path, cls, public_module, name, rec in unexported_classes_to_walk(self):
             for m in self.class_members(cls, public_module, name):
                 mpath = path + "." + m["name"]
                 if mpath not in self.records:
@@ -286,17 +251,7 @@ class Collector(object):
         """Modules the root package shows under another public name (numpy.emath), and private submodules a
         package shows under a public name, are walked under that name too; one level only."""
         x = self.x
-        aliases = []
-        for path, rec in sorted(self.records.items()):
-            target = rec["defined_in"]
-            if rec["kind"] != "module" or path in self.modules or path == target:
-                continue
-            if not is_public_module(path) or path.startswith(target + "."):
-                continue
-            parent, _, name = path.rpartition(".")
-            if parent == x.library or _public_prefix(target) == parent:
-                aliases.append((path, target, rec["exported"]))
-        for path, real, exported in aliases:
+        for path, real, exported in module_aliases(self.records, self.modules, x.library):
             if real in x.modules and x.modules[real].status == "done":
                 self.collect_module(real, path, exported)
             elif not x.in_library(real):

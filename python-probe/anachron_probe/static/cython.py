@@ -9,6 +9,8 @@ top-level block at a time and reported."""
 import ast
 import re
 
+from ..text import top_level_index
+
 _CIMPORT = re.compile(r"^\s*(from\s+\S+\s+cimport\b|cimport\b)")
 _INCLUDE = re.compile(r"^\s*include\s+['\"]")
 _CDEF_CLASS = re.compile(r"^(\s*)c(?:p)?def\s+(?:(?:public|api|final|readonly|inline)\s+)*class\s+([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(\(.*\))?\s*:\s*(#.*)?$")
@@ -166,7 +168,7 @@ def _strip_param(p):
     if m:
         star, p = m.group(1), m.group(2)
     p = re.sub(r"\s+(not|or)\s+None\s*$", "", p)
-    colon = _top_level_colon(p)
+    colon = top_level_index(p, ":")
     if colon >= 0:
         p = p[:colon].strip()  # a Python annotation (``obj: object``), not a C type (``double[:] x``)
     if p in ("", "/") and star == "*":
@@ -185,40 +187,10 @@ def _strip_param(p):
     return out
 
 
-def _top_level_colon(s):
-    """Index of a ``:`` outside brackets, -1 when there is none."""
-    depth = 0
-    for i, ch in enumerate(s):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == ":" and depth == 0:
-            return i
-    return -1
-
-
 def _top_level_eq(s):
-    depth = 0
-    quote = None
-    for i, c in enumerate(s):
-        if quote:
-            if c == quote:
-                quote = None
-            continue
-        if c in "\"'":
-            quote = c
-        elif c in "([{<":
-            depth += 1
-        elif c in ")]}>":
-            depth -= 1
-        elif c == "=" and depth == 0:
-            if i + 1 < len(s) and s[i + 1] == "=":
-                continue
-            if i > 0 and s[i - 1] in "!<>=":
-                continue
-            return i
-    return -1
+    """Index of an assignment ``=`` outside brackets (``<cast>`` included) and strings; comparisons do not count."""
+    return top_level_index(s, "=", "([{<", ")]}>", quotes=True,
+                           accept=lambda i: s[i + 1:i + 2] != "=" and (i == 0 or s[i - 1] not in "!<>="))
 
 
 def _convert_def(header):

@@ -18,17 +18,7 @@ from .values import (
     BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
     InstanceValue, ModuleValue, PartialValue, UnknownValue, is_constant_value
 )
-
-TEST_COMPONENTS = frozenset(("tests", "test", "conftest", "setup"))
-CALLABLE_KINDS = ("function", "class", "method")
-
-
-def is_public_module(name):
-    for part in name.split("."):
-        if not part or part.startswith("_") or part in TEST_COMPONENTS:
-            return False
-    return True
-
+from ..walker import CALLABLE_KINDS, TEST_COMPONENTS, is_public_module  # the runtime probe's rules, shared
 
 class Extractor(object):
     def __init__(self, library, tree, package_dir=None, version=None, target_python=None, parent=None,
