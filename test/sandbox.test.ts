@@ -368,7 +368,7 @@ describe('sandbox', { skip: SKIP }, () => {
     assert.deepEqual(await noProcessesLeft(marker), []);
   });
 
-  test('the runner killed mid-run: the sample dies with it, and its cgroups go on the next start', { skip: process.platform !== 'linux' }, async () => {
+  test('the runner killed mid-run: the sample dies with it, and its cgroups go on the next start', { skip: process.platform !== 'linux' }, async (t) => {
     const marker = randomUUID();
     const script = join(scratch, 'killed-runner.ts');
     writeFileSync(script, [
@@ -378,8 +378,15 @@ describe('sandbox', { skip: SKIP }, () => {
       '',
     ].join('\n'));
     const runner = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore' });
-    for (let i = 0; i < 200 && processesWithMarker(marker).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(processesWithMarker(marker).length > 0, 'the sample started');
+    // A failed assertion must not leave the runner (and its sleeping sample) holding the test file open.
+    t.after(() => { if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGKILL'); });
+    // Seen once is enough: the processes carrying the marker change while the sandbox starts, so a second look can miss.
+    let started = false;
+    for (let i = 0; i < 200 && !started; i++) {
+      started = processesWithMarker(marker).length > 0;
+      if (!started) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(started, 'the sample started');
     await new Promise((r) => setTimeout(r, 300));
     const cgroupBase = caps.cgroups.pids;
     const leftover = cgroupBase ? readdirSync(cgroupBase).filter((n) => n.startsWith(`anachron-${runner.pid}-`)) : [];
