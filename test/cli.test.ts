@@ -105,7 +105,7 @@ describe('anachron check', () => {
       [['frobnicate'], /unknown command "frobnicate"/],
       [['check', '--bogus'], /Unknown option '--bogus'/],
       [['history'], /name at least one API/],
-      [['history', 'pandas.DataFrame'], /no matrix for pandas/],
+      [['history', 'polars.DataFrame'], /no matrix for polars/],
     ];
     for (const [args, message] of cases) {
       const r = runCli(args, dir);

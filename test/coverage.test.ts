@@ -60,11 +60,11 @@ const CASES: Case[] = [
   { name: 'an exact pin past the last tracked version is not checked', code: 'import toylib', pins: ['toylib==4.1'], expected: [{ library: 'toylib', state: 'not-checked', reason: 'outside-tracked', fetch: 'toylib==4.1', checkedVersions: ['4.1'] }] },
   { name: 'a range allowing no tracked version is not checked', code: 'import toylib', pins: ['toylib>=5,<6'], expected: [{ library: 'toylib', state: 'not-checked', reason: 'no-tracked-version-allowed', fetch: 'toylib>=5,<6', checkedVersions: [] }] },
   { name: 'a tracked library nothing pins is not checked', code: 'import toylib', pins: [], expected: [{ library: 'toylib', state: 'not-checked', reason: 'unpinned', fetch: null, checkedVersions: [] }] },
-  { name: 'a pinned library without a matrix is not checked, with the fetch that covers it', code: 'import pandas as pd\npd.read_csv("x")', pins: ['pandas==2.0.3'], expected: [{ library: 'pandas', state: 'not-checked', reason: 'no-matrix', fetch: 'pandas==2.0.3', checkedVersions: [] }] },
+  { name: 'a pinned library without a matrix is not checked, with the fetch that covers it', code: 'import polars as pd\npd.read_csv("x")', pins: ['polars==2.0.3'], expected: [{ library: 'polars', state: 'not-checked', reason: 'no-matrix', fetch: 'polars==2.0.3', checkedVersions: [] }] },
   { name: "a distribution's '-' is the module's '_'", code: 'import typing_extensions', pins: ['typing-extensions==4.0'], expected: [{ library: 'typing_extensions', state: 'not-checked', reason: 'no-matrix', fetch: 'typing-extensions==4.0', checkedVersions: [] }] },
   { name: 'an import name a fetched column gave is matched to its distribution', code: 'import yaml', pins: ['PyYAML==6.0.1'], known: { yaml: ['pyyaml'] }, expected: [{ library: 'yaml', state: 'not-checked', reason: 'no-matrix', fetch: 'pyyaml==6.0.1', checkedVersions: [] }] },
   { name: 'the standard library, relative imports and unpinned unknowns give nothing', code: 'import os, json\nfrom . import sibling\nfrom .pkg import x\nimport somethingelse', pins: ['toylib==2.0'], expected: [] },
-  { name: 'a pin the file does not import gives nothing', code: 'x = 1', pins: ['pandas==2.0.3', 'toylib==2.0'], expected: [] },
+  { name: 'a pin the file does not import gives nothing', code: 'x = 1', pins: ['polars==2.0.3', 'toylib==2.0'], expected: [] },
 ];
 
 describe('coverage of what a file imports', () => {
@@ -104,15 +104,15 @@ function project(files: Record<string, string>): string {
 
 describe('coverage in the CLI and the editor (bundled numpy matrix)', () => {
   const files = {
-    'requirements.txt': 'numpy==1.24.2\npandas==2.0.3\n',
-    'a.py': 'import numpy as np\nimport pandas as pd\nnp.trapezoid([1])\n',
-    'b.py': 'import pandas\n',
+    'requirements.txt': 'numpy==1.24.2\npolars==2.0.3\n',
+    'a.py': 'import numpy as np\nimport polars as pd\nnp.trapezoid([1])\n',
+    'b.py': 'import polars\n',
   };
 
   test('check: each library not checked gets a line, with the command that covers it', () => {
     const r = runCli(['check', '.'], project(files));
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /^not checked: pandas==2\.0\.3 \(requirements\.txt:2\) — no matrix; anachron matrix fetch pandas==2\.0\.3$/m);
+    assert.match(r.stdout, /^not checked: polars==2\.0\.3 \(requirements\.txt:2\) — no matrix; anachron matrix fetch polars==2\.0\.3$/m);
     assert.doesNotMatch(r.stdout, /not checked: numpy/);
   });
 
@@ -123,8 +123,8 @@ describe('coverage in the CLI and the editor (bundled numpy matrix)', () => {
     const byLibrary = new Map(report.coverage.map((e) => [e.library, e]));
     assert.equal(byLibrary.get('numpy')!.state, 'checked');
     assert.deepEqual(byLibrary.get('numpy')!.files, ['a.py']);
-    const pandas = byLibrary.get('pandas')!;
-    assert.deepEqual([pandas.state, pandas.reason, pandas.pinSource, pandas.fetch, pandas.files], ['not-checked', 'no-matrix', 'requirements.txt:2', 'pandas==2.0.3', ['a.py', 'b.py']]);
+    const polars = byLibrary.get('polars')!;
+    assert.deepEqual([polars.state, polars.reason, polars.pinSource, polars.fetch, polars.files], ['not-checked', 'no-matrix', 'requirements.txt:2', 'polars==2.0.3', ['a.py', 'b.py']]);
   });
 
   test('coverage: the table, and exit 1 while a pinned library is not checked', () => {
@@ -134,7 +134,7 @@ describe('coverage in the CLI and the editor (bundled numpy matrix)', () => {
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(lines[0]!, /^library\s+pin\s+source\s+matrix\s+state$/);
     assert.match(r.stdout, /^numpy\s+==1\.24\.2\s+requirements\.txt:1\s+\d+ versions, 1\.16\.0–[\d.]+\s+checked\s+checked at 1\.24\.2$/m);
-    assert.match(r.stdout, /^pandas\s+==2\.0\.3\s+requirements\.txt:2\s+none\s+NOT CHECKED\s+no matrix; anachron matrix fetch pandas==2\.0\.3$/m);
+    assert.match(r.stdout, /^polars\s+==2\.0\.3\s+requirements\.txt:2\s+none\s+NOT CHECKED\s+no matrix; anachron matrix fetch polars==2\.0\.3$/m);
     assert.equal(lines.at(-1), '2 libraries imported: 1 checked, 1 not checked');
     const covered = runCli(['coverage', 'a.py', '--pin', 'numpy==1.25.0', '--format', 'json'], project({ 'a.py': 'import numpy\n' }));
     assert.equal(covered.code, 0, covered.stderr);
@@ -149,7 +149,7 @@ describe('coverage in the CLI and the editor (bundled numpy matrix)', () => {
       await session.initialize(dir);
       await session.open(join(dir, 'a.py'), files['a.py']);
       const result = (await session.connection.sendRequest('anachron/pins', { uri: pathToFileURL(join(dir, 'a.py')).toString() })) as PinsResult;
-      assert.deepEqual(result.coverage.map((e) => `${e.library} ${e.state} ${e.fetch}`), ['numpy checked null', 'pandas not-checked pandas==2.0.3']);
+      assert.deepEqual(result.coverage.map((e) => `${e.library} ${e.state} ${e.fetch}`), ['numpy checked null', 'polars not-checked polars==2.0.3']);
     } finally {
       await session.close();
     }

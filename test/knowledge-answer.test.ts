@@ -95,8 +95,8 @@ describe('lookup', () => {
     assert.match(answer.reason, /in no tracked version of numpy/);
     assert.ok(answer.suggestions.some((s) => s.api === 'numpy.linalg.norm'), JSON.stringify(answer.suggestions));
     assert.match(renderLookup(answer), /possibly a hallucinated or misspelled name/);
-    const none = knowledge.lookup({ api: 'pandas.DataFrame' }, pins('numpy==1.24.2')) as NotFoundAnswer;
-    assert.match(none.reason, /no tracked library provides pandas/);
+    const none = knowledge.lookup({ api: 'polars.DataFrame' }, pins('numpy==1.24.2')) as NotFoundAnswer;
+    assert.match(none.reason, /no tracked library provides polars/);
   });
 
   test('a module and a description: the members present at the pinned version that match, best first', () => {

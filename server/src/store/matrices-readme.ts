@@ -19,7 +19,10 @@ function num(n: number | undefined): string {
 function provenanceText(v: VersionInfo): string {
   const p = v.provenance;
   if (p.debian_suite) return `Debian ${p.debian_suite} ${p.debian_version ?? ''}`.trim();
-  if (p.source === 'venv-runtime') return `venv, Python ${v.python ?? p.python ?? '?'}${p.constrained ? `, ${p.constrained}` : ''}`;
+  if (p.source === 'venv-runtime') {
+    const constraint = p.dependencies_before ? `, dependencies published by ${p.dependencies_before.slice(0, 10)}` : p.constrained ? `, ${p.constrained}` : '';
+    return `venv, Python ${v.python ?? p.python ?? '?'}${constraint}`;
+  }
   if (p.tag) return `${p.repository ?? ''} ${p.tag}${p.commit ? ` @ ${p.commit.slice(0, 10)}` : ''}`.trim();
   return Object.entries(p).filter(([k]) => k !== 'source').map(([k, val]) => `${k}=${val}`).join(', ');
 }
