@@ -48,7 +48,8 @@ export function pinClause(pin: Pin, matrix: MatrixFacts, states: readonly StateA
 /** The versions concerned: runs of tracked versions ("numpy 1.19.5–1.24.2"), else each version as pinned. */
 export function versionList(states: readonly StateAtVersion[], matrix: MatrixFacts): string {
   const chosen = new Set(states.map((s) => s.version));
-  const tracked = states.every((s) => s.basis === 'tracked');
+  // a release answered for as the tracked one with its surface (matrix same_surface) is named as itself
+  const tracked = states.every((s) => s.basis === 'tracked' && matrix.versions.includes(s.version));
   if (tracked) return `${matrix.library} ${describeVersionRuns(matrix.versions, (i) => chosen.has(matrix.versions[i]!))}`;
   return `${matrix.library} ${states.map((s) => s.version).join(', ')}`;
 }
