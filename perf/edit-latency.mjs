@@ -5,7 +5,9 @@
 // server reports per check with ANACHRON_LOG_TIMING=1). A second run per size keeps the file in a syntax error
 // while editing (a call opened near the top and never closed: the worst case, where the server re-parses afresh and
 // the rest of the file is one error).
-// Usage: node perf/edit-latency.mjs [EDITS] [--lines 2000,10000]
+// --python: the project pins Python too (requires-python >=3.9) and every block uses the standard library and
+// builtins, so the per-edit cost of checking Python is in the figures.
+// Usage: node perf/edit-latency.mjs [EDITS] [--lines 2000,10000] [--python]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +16,14 @@ import { benchEdit, percentile, startServer, writeBenchProject } from './lsp-cli
 const argv = process.argv.slice(2);
 const linesAt = argv.indexOf('--lines');
 const sizes = (linesAt >= 0 ? argv.splice(linesAt, 2)[1] : '2000,10000').split(',').map(Number);
+const pythonAt = argv.indexOf('--python');
+const python = pythonAt >= 0 && argv.splice(pythonAt, 1).length === 1;
 const edits = Number(argv[0] ?? 100);
 const ms = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
 async function run(size, broken) {
   const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-edit-'));
-  const { file, lines } = writeBenchProject(dir, { size, broken });
+  const { file, lines } = writeBenchProject(dir, { size, broken, python });
   const server = await startServer(dir, { ANACHRON_LOG_TIMING: '1' });
   try {
     const first = await server.open(file, readFileSync(file, 'utf8'));
@@ -27,7 +31,7 @@ async function run(size, broken) {
     const analysisOnly = [];
     const inServer = [];
     for (let k = 0; k < edits; k++) {
-      const total = await server.change(file, benchEdit(k, lines.length + k, broken ? 5 : 3));
+      const total = await server.change(file, benchEdit(k, lines.length + k, (python ? 2 : 0) + (broken ? 5 : 3)));
       const timing = await server.timing(server.version);
       asUsersGetIt.push(total);
       analysisOnly.push(total - (timing?.waited ?? 0));
@@ -40,7 +44,7 @@ async function run(size, broken) {
   }
 }
 
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${edits} edits per run)`);
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${edits} edits per run${python ? '; Python pinned, stdlib and builtins in every block' : ''})`);
 for (const size of sizes) {
   for (const broken of [false, true]) {
     const r = await run(size, broken);

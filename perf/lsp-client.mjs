@@ -12,10 +12,13 @@ const rpc = require('vscode-jsonrpc/node');
 
 /**
  * Writes requirements.txt (numpy==1.24.2) and big.py, `size` lines of numpy calls (2,000 unless given), into `dir`;
- * with `broken`, line 4 opens a call it never closes, so the file holds a syntax error. Returns big.py's path and lines.
+ * with `broken`, the line after the imports opens a call it never closes, so the file holds a syntax error; with
+ * `python`, a pyproject.toml pins Python and every block uses the standard library. Returns big.py's path and lines.
  */
-export function writeBenchProject(dir, { size = 2000, broken = false } = {}) {
+export function writeBenchProject(dir, { size = 2000, broken = false, python = false } = {}) {
   writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
+  // python: the project pins Python too, and every block uses the standard library and builtins.
+  if (python) writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "perf"\nrequires-python = ">=3.9"\n');
   const block = [
     'def f{i}(values, weights=None):',
     '    arr = np.asarray(values, dtype=np.float64)',
@@ -24,10 +27,19 @@ export function writeBenchProject(dir, { size = 2000, broken = false } = {}) {
     '    total = np.trapezoid(arr + noise, dx=0.5)',
     '    uniq = np.unique(arr, return_counts=True, equal_nan=True)',
     '    norm = la.norm(arr, ord=2)',
+    ...(python
+      ? [
+          '    parts = [str(x).removeprefix("0") for x in zip(values, range(len(values)), strict=True)]',
+          '    when = datetime.now(timezone.utc).isoformat()',
+          '    path = os.path.join(tempfile.gettempdir(), f"{when}.json")',
+          '    print(json.dumps({"parts": parts}, indent=2), file=sys.stderr, flush=True)',
+          '    batches = list(itertools.batched(parts, 3))',
+        ]
+      : []),
     '    return np.concatenate([arr, [total, norm]], axis=0), uniq',
     '',
   ];
-  const lines = ['import numpy as np', 'from numpy import linalg as la', ''];
+  const lines = ['import numpy as np', 'from numpy import linalg as la', ...(python ? ['import itertools, json, os, sys, tempfile', 'from datetime import datetime, timezone'] : []), ''];
   if (broken) lines.push('pending = np.unique(');
   for (let i = 0; lines.length < size; i++) lines.push(...block.map((l) => l.replaceAll('{i}', String(i))));
   const file = join(dir, 'big.py');

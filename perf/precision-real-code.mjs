@@ -7,6 +7,9 @@
 //        node perf/precision-real-code.mjs --release pandas 1.5.3 2.0.3 2.2.3
 // --release reads each version's sdist (the tests and examples it ships) from the release cache, downloading it
 // through python-probe's index reader (ANACHRON_RELEASE_CACHE, ANACHRON_PACKAGE_INDEX).
+// With LIB `python`, the standard library and the builtins are checked at the Python range the tag itself declares
+// (requires-python in its pyproject.toml, else python_requires in setup.py or setup.cfg), per 1,000 resolved
+// standard-library references; the project's own top-level modules shadow standard-library ones, as at run time.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -67,22 +70,59 @@ function source(spec) {
   return { files, read: (f) => readFileSync(join(top, f), 'utf8'), done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The Python range a tag declares, read with the manifest parsers anachron uses on a project. */
+function pythonPinOf(src) {
+  for (const file of ['pyproject.toml', 'setup.py', 'setup.cfg']) {
+    let text;
+    try {
+      text = src.read(file);
+    } catch {
+      continue;
+    }
+    const pin = api.pythonPinOf(new Map(api.parseManifest(file, text, file).pins.map((p) => [p.distribution, p])));
+    if (pin) return pin;
+  }
+  return null;
+}
+
+/** The names directly in folder `dir` of a file list ('' for the top): files and folders, `.py` dropped. */
+function entriesOf(files, dir) {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const names = new Set();
+  for (const f of files) if (f.startsWith(prefix)) names.add(f.slice(prefix.length).split('/')[0].replace(/\.py$/, ''));
+  return names;
+}
+
 let totalRefs = 0;
 let totalFindings = 0;
 for (const spec of tags) {
   const [tag, explicit] = spec.split('=');
   const version = explicit ?? tag.replace(/^v/, '');
-  if (!matrix.versions.includes(version)) console.log(`note: ${library} ${version} is not a tracked version; findings there are inferred`);
+  if (library !== 'python' && !matrix.versions.includes(version)) console.log(`note: ${library} ${version} is not a tracked version; findings there are inferred`);
   const src = source(tag);
   const files = src.files.filter(isSample).sort();
   const step = Math.max(1, Math.ceil(files.length / maxFiles));
   const sample = files.filter((_, i) => i % step === 0);
-  const pin = api.parseCommandLinePin(`${matrix.distribution}==${version}`);
-  const ctx = { catalog, pins: new Map([[pin.distribution, pin]]) };
+  const pin = library === 'python' ? pythonPinOf(src) : api.parseCommandLinePin(`${matrix.distribution}==${version}`);
+  if (!pin) {
+    console.log(`${library} ${tag}: the tag declares no Python range; skipped`);
+    src.done();
+    continue;
+  }
+  // Python's modules are shadowed by the project's own (a library's matrix never is: it is the project).
+  const python = library === 'python';
+  const ctx = { catalog, pins: new Map([[pin.distribution, pin]]), localModules: python ? entriesOf(src.files, '') : new Set() };
+  const checked = library === 'python' ? `python${pin.specifier}: ${api.versionsUnderPin(pin, matrix).join(', ')}` : version;
   let refs = 0;
   const findings = [];
   const started = Date.now();
+  const folderEntries = new Map();
   for (const file of sample) {
+    // A script's own folder comes first on sys.path when it is not a package.
+    const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+    if (python && !folderEntries.has(folder)) folderEntries.set(folder, entriesOf(src.files, folder));
+    const entries = folderEntries.get(folder);
+    const fileCtx = !entries || entries.has('__init__') ? ctx : { ...ctx, localModules: new Set([...ctx.localModules, ...entries]) };
     let text;
     try {
       text = src.read(file);
@@ -93,9 +133,10 @@ for (const spec of tags) {
     try {
       for (const ref of api.findApiReferences(tree)) {
         const path = ref.receiver ? null : ref.prefixes[ref.prefixes.length - 1]?.path;
-        if (path && path.split('.')[0] === library && matrix.lookup(path)) refs++;
+        const root = path?.split('.')[0];
+        if (path && catalog.forImportRoot(root) === matrix && !fileCtx.localModules.has(root) && matrix.lookup(path)) refs++;
       }
-      for (const f of api.analyzeTree(tree, ctx)) findings.push({ file, ...f });
+      for (const f of api.analyzeTree(tree, fileCtx)) findings.push({ file, ...f });
     } finally {
       tree.delete();
     }
@@ -105,7 +146,7 @@ for (const spec of tags) {
   totalFindings += findings.length;
   const byCode = {};
   for (const f of findings) byCode[f.code] = (byCode[f.code] ?? 0) + 1;
-  console.log(`${library} ${tag} (pinned ${version}): ${sample.length} of ${files.length} files, ${refs} resolved references, ${findings.length} findings ` +
+  console.log(`${library} ${tag} (pinned ${checked}): ${sample.length} of ${files.length} files, ${refs} resolved references, ${findings.length} findings ` +
     `= ${((1000 * findings.length) / Math.max(refs, 1)).toFixed(2)} per 1,000 ${JSON.stringify(byCode)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const f of findings.slice(0, show)) console.log(`  ${f.file}:${f.range.start.line + 1}:${f.range.start.column + 1} ${f.code} ${f.api}${f.parameter ? ` ${f.parameter}` : ''}`);
 }

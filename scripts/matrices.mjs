@@ -72,6 +72,7 @@ const mirrorOf = (repository) => {
 };
 if (debian && suites.length === 0) suites = definition.runtime.debianSuites;
 if (debian && suites.length === 0) usage(`libraries/${library}.toml names no runtime.debian-suites: name the suites after --debian`);
+if (definition.static?.from === 'typeshed') usage(`${library}'s matrix is built by scripts/python-matrix.sh TYPESHED_GIT_DIR (typeshed's stubs at every minor with each minor's interpreter)`);
 const fromIndex = definition.static?.from === 'pypi';
 const fromGit = definition.static?.from === 'git';
 repo = repo ? resolve(repo) : fromGit ? mirrorOf(definition.static.repository) : undefined;

@@ -38,7 +38,7 @@ if (existsSync(join(root, 'tasks', 'drift'))) {
   for (const name of readdirSync(join(root, 'tasks', 'drift')).filter((n) => n.endsWith('.json'))) cpSync(join(root, 'tasks', 'drift', name), join(stage, 'tasks', 'drift', name));
 }
 mkdirSync(join(stage, 'matrices'), { recursive: true });
-for (const name of readdirSync(join(root, 'matrices')).filter((n) => n.endsWith('.sqlite') || n === 'README.md')) cpSync(join(root, 'matrices', name), join(stage, 'matrices', name));
+for (const name of readdirSync(join(root, 'matrices')).filter((n) => n.endsWith('.sqlite') || n === 'README.md' || n === 'import-roots.json')) cpSync(join(root, 'matrices', name), join(stage, 'matrices', name));
 const { files: _npmFiles, devDependencies: _dev, dependencies: _deps, scripts: _scripts, bin: _bin, ...manifest } = pkg;
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 
@@ -80,6 +80,7 @@ const required = [
   'dist/tree-sitter-python.wasm',
   'dist/sqlite3.wasm',
   'matrices/README.md',
+  'matrices/import-roots.json',
   'media/icon.png',
   'media/history.js',
   'media/history.css',

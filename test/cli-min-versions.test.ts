@@ -127,7 +127,7 @@ describe('anachron min-versions', () => {
   });
 
   test('no tracked library, and usage errors', () => {
-    const dir = project({ 'a.py': 'import os\nprint(os.getcwd())\n' });
+    const dir = project({ 'a.py': 'answer = 6 * 7\n' });
     const none = runCli(['min-versions'], dir);
     assert.equal(none.code, 0);
     assert.match(none.stdout, /No tracked library is used in 1 file\./);

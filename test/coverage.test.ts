@@ -127,6 +127,18 @@ describe('coverage in the CLI and the editor (bundled numpy matrix)', () => {
     assert.deepEqual([polars.state, polars.reason, polars.pinSource, polars.fetch, polars.files], ['not-checked', 'no-matrix', 'requirements.txt:2', 'polars==2.0.3', ['a.py', 'b.py']]);
   });
 
+  test("Python's standard library is one entry, python, where the project declares a Python; none where it does not", () => {
+    const code = 'import os, json\nfrom datetime import datetime\n';
+    const declared = runCli(['coverage', '--format', 'json'], project({ 'pyproject.toml': '[project]\nname = "p"\nrequires-python = ">=3.10"\n', 'a.py': code }));
+    assert.equal(declared.code, 0, declared.stderr);
+    const entries = (JSON.parse(declared.stdout) as { coverage: CoverageEntry[] }).coverage;
+    assert.deepEqual(entries.map((e) => [e.library, e.state, e.checkedVersions.slice(0, 2)]), [['python', 'checked', ['3.10', '3.11']]]);
+    const exact = runCli(['coverage', 'a.py', '--pin', 'python==3.11.7', '--format', 'json'], project({ 'a.py': code }));
+    assert.deepEqual((JSON.parse(exact.stdout) as { coverage: CoverageEntry[] }).coverage.map((e) => [e.library, e.state, e.checkedVersions]), [['python', 'checked', ['3.11']]]);
+    const undeclared = runCli(['coverage', '--format', 'json'], project({ 'a.py': code }));
+    assert.deepEqual((JSON.parse(undeclared.stdout) as { coverage: CoverageEntry[] }).coverage, []);
+  });
+
   test('coverage: the table, and exit 1 while a pinned library is not checked', () => {
     const dir = project(files);
     const r = runCli(['coverage'], dir);

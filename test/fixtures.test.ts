@@ -15,12 +15,17 @@ import { LspSession } from './support/lsp-session.js';
 const fixtures = loadFixtures(join(__dirname, 'fixtures', 'checks'));
 const workspace = mkdtempSync(join(tmpdir(), 'anachron-fixtures-'));
 
-/** Each fixture gets its own project folder: the fixture as main.py beside a requirements.txt with its pins. */
+/**
+ * Each fixture gets its own project folder: the fixture as main.py beside a requirements.txt with its library
+ * pins; a pin of Python (`python>=3.9`) becomes the requires-python of a pyproject.toml, where projects state it.
+ */
 function projectFor(fixture: Fixture): string {
   const dir = join(workspace, fixture.name.replace(/\.py$/, ''));
   mkdirSync(dir, { recursive: true });
   copyFileSync(fixture.file, join(dir, 'main.py'));
-  writeFileSync(join(dir, 'requirements.txt'), fixture.pins.join('\n') + '\n');
+  const python = fixture.pins.filter((p) => /^python\b/i.test(p));
+  writeFileSync(join(dir, 'requirements.txt'), fixture.pins.filter((p) => !python.includes(p)).join('\n') + '\n');
+  if (python.length > 0) writeFileSync(join(dir, 'pyproject.toml'), `[project]\nname = "fixture"\nrequires-python = "${python.map((p) => p.replace(/^python/i, '')).join(',')}"\n`);
   return dir;
 }
 

@@ -43,7 +43,7 @@ describe('checking a library file', () => {
     assert.throws(bad({ name: 'lib', distribution: 'lib', releases: { first: 'one' }, static: {} }), /releases\.first: "one" is not a PEP 440 version/);
     assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'git' } }), /static\.repository: is required/);
     assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'pypi', tag: 'v{version}' } }), /static\.from: releases read from the package index have no repository or tag/);
-    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'svn' } }), /static\.from: must be one of "git", "pypi" \(got "svn"\)/);
+    assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'svn' } }), /static\.from: must be one of "git", "pypi", "typeshed" \(got "svn"\)/);
     assert.throws(bad({ name: 'lib', distribution: 'lib', runtime: { python: { '1.0': '3' } } }), /runtime\.python: "3" is not a Python/);
     assert.throws(bad({ name: 'lib', distribution: 'lib', docs: { from: 'sdist', pages: [['d/*.rst']], 'release-commit': 'RLS' } }), /docs\.release-commit: must contain \{version\}/);
     assert.throws(bad({ name: 'lib', distribution: 'lib', static: { from: 'git', repository: 'github:a/b', tag: 'v1' } }), /static\.tag: must contain \{version\}/);

@@ -114,7 +114,7 @@ describe('custom requests of the VS Code client', () => {
       assert.equal(assumed.length, 1);
       assert.match(assumed[0]!.message, /not in numpy 1\.19\.5/);
       const pins = (await session.connection.sendRequest('anachron/pins', { uri: uri(file) })) as PinsResult;
-      assert.deepEqual(pins.manifestsOff, ['requirements', 'setup.cfg', 'pipfile', 'conda', 'lock']);
+      assert.deepEqual(pins.manifestsOff, ['requirements', 'setup.cfg', 'pipfile', 'conda', 'python-version', 'lock']);
       assert.equal(pins.pins[0]!.origin, 'setting anachron.assumeVersions');
       assert.deepEqual(pins.pins[0]!.overridden, []);
 

@@ -258,13 +258,18 @@ class Probe(object):
         numpy.char -> numpy.core.defchararray) are walked under that name too, and so are private submodules a
         package shows under a public name (numpy.testing.extbuild -> numpy.testing._private.extbuild). One level
         only; not a module under its own descendant's name (torch.torch)."""
-        for path, _, exported in module_aliases(self.records, self.modules, self.library):
+        for path, _, exported in module_aliases(self.records, self.modules, self.library, self.walks_alias):
             parent, _, name = path.rpartition(".")
             try:
                 mod = getattr(self.module_objects[parent], name)
             except Exception:
                 continue
             self._collect_module_guarded(_safe_getattr(mod, "__name__", path), mod, path, exported)
+
+    def walks_alias(self, path, target):
+        """Whether the module ``target``, shown under the other public name ``path``, is walked there too."""
+        parent = path.rpartition(".")[0]
+        return parent == self.library or _public_prefix(target) == parent
 
     # -- public names --------------------------------------------------------------------------------------------
 
@@ -896,11 +901,12 @@ class Probe(object):
         return candidates
 
 
-def module_aliases(records, walked, library):
+def module_aliases(records, walked, library, walks=None):
     """(path, real module, exported) of each module record to walk again under its own path: a public path of the
     root package (numpy.emath -> numpy.lib.scimath) or of the public part of the real module's name
     (numpy.testing.extbuild -> numpy.testing._private.extbuild), not walked yet and not under its own name or a
-    descendant's. The static extractor's collector picks its aliases by the same rule."""
+    descendant's. The static extractor's collector picks its aliases by the same rule; ``walks(path, real)``, when
+    given, replaces the rule on the parent (the standard-library probe's: what a package lists in ``__all__``)."""
     aliases = []
     for path, rec in sorted(records.items()):
         target = rec["defined_in"]
@@ -909,7 +915,7 @@ def module_aliases(records, walked, library):
         if not is_public_module(path) or path.startswith(target + "."):
             continue
         parent = path.rpartition(".")[0]
-        if parent == library or _public_prefix(target) == parent:
+        if walks(path, target) if walks else (parent == library or _public_prefix(target) == parent):
             aliases.append((path, target, rec["exported"]))
     return aliases
 

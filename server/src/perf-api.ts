@@ -7,3 +7,6 @@ export { loadPythonParser } from './parser/python-parser.js';
 export { findApiReferences } from './core/python/file-syntax.js';
 export { analyzeTree } from './core/analyze.js';
 export { parseCommandLinePin } from './core/pins.js';
+export { parseManifest } from './core/manifests/index.js';
+export { pythonPinOf } from './core/manifests/python-pins.js';
+export { versionsUnderPin } from './core/checker.js';

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMatrix } from '../store/matrix-builder.js';
+import { IMPORT_ROOTS_FILE } from '../store/catalog.js';
 import { renderMatricesReadme } from '../store/matrices-readme.js';
 import { SqliteMatrix } from '../store/sqlite-matrix.js';
 import { formatAgreement } from '../store/surface-agreement.js';
@@ -70,6 +71,9 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
           `## Parameter names differ (${report.parameterMismatches.length})`,
           ...report.parameterMismatches.map((m) => `${m.api}: runtime (${m.reference.join(', ')}) static (${m.candidate.join(', ')})`),
           '',
+          ...(report.keywordMismatches
+            ? [`## Keywords differ (${report.keywordMismatches.length})`, ...report.keywordMismatches.map((m) => `${m.api}: runtime (${m.reference.join(', ')}) static (${m.candidate.join(', ')})`), '']
+            : []),
         ].join('\n');
         writeFileSync(join(agreementDir, `${library}-${version}.md`), text);
       }
@@ -80,6 +84,10 @@ export function runBuildMatrices(argv: string[], out: (s: string) => void, err: 
   const matrices = files.map((n) => new SqliteMatrix(join(outDir, n)));
   try {
     writeFileSync(join(outDir, 'README.md'), renderMatricesReadme(matrices.map((m, i) => ({ matrix: m, sizeBytes: statSync(join(outDir, files[i]!)).size }))));
+    // The modules a matrix answers for besides its own name (Python's standard library), for the catalog to find
+    // the matrix of `import os` without opening every matrix.
+    const roots = Object.fromEntries(matrices.filter((m) => m.importRoots).map((m) => [m.library, m.importRoots!]));
+    writeFileSync(join(outDir, IMPORT_ROOTS_FILE), JSON.stringify(roots, null, 1) + '\n');
   } finally {
     matrices.forEach((m) => m.close());
   }

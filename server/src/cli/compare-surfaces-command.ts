@@ -4,6 +4,7 @@ import { readDocsSurfaceFile } from '../store/docs-surface.js';
 import { compareSurfaces, formatAgreement } from '../store/surface-agreement.js';
 import { readSurfaceFile } from '../store/surface.js';
 import { InputError } from '../core/errors.js';
+import { agreementOptions } from '../store/union-evidence.js';
 
 export function runCompareSurfaces(argv: string[], out: (s: string) => void): number {
   const { values, positionals } = parseArgs({
@@ -13,7 +14,9 @@ export function runCompareSurfaces(argv: string[], out: (s: string) => void): nu
   });
   if (positionals.length !== 2) throw new InputError('give two surface files: REFERENCE (e.g. runtime) and CANDIDATE (e.g. static)');
   const documented = values.documented ? readDocsSurfaceFile(values.documented).documented : undefined;
-  const report = compareSurfaces(readSurfaceFile(positionals[0]!), readSurfaceFile(positionals[1]!), documented);
+  const reference = readSurfaceFile(positionals[0]!);
+  const candidate = readSurfaceFile(positionals[1]!);
+  const report = compareSurfaces(reference, candidate, documented, agreementOptions(reference, candidate));
   if (values.format === 'json') {
     out(JSON.stringify(report, null, 2));
     return 0;
@@ -29,5 +32,6 @@ export function runCompareSurfaces(argv: string[], out: (s: string) => void): nu
   show('only in reference', report.onlyInReference);
   show('only in candidate', report.onlyInCandidate);
   show('parameter names differ', report.parameterMismatches.map((m) => `${m.api}: (${m.reference.join(', ')}) vs (${m.candidate.join(', ')})`));
+  show('keywords differ', (report.keywordMismatches ?? []).map((m) => `${m.api}: (${m.reference.join(', ')}) vs (${m.candidate.join(', ')})`));
   return 0;
 }

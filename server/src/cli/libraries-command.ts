@@ -9,7 +9,8 @@ import { InputError } from '../core/errors.js';
 
 function sources(d: LibraryDefinition): string {
   const parts: string[] = [];
-  if (d.static) parts.push(d.static.from === 'git' ? `static ${d.static.repository}` : 'static from the files each release published on PyPI');
+  const staticFrom = { git: `static ${d.static?.repository}`, typeshed: `static from typeshed's stubs (${d.static?.repository})`, pypi: 'static from the files each release published on PyPI' };
+  if (d.static) parts.push(staticFrom[d.static.from]);
   if (d.docs) parts.push(`docs ${d.docs.from === 'sdist' ? `from the sdists${d.docs.repository ? `, else ${d.docs.repository}` : ''}` : (d.docs.repository ?? d.static?.repository)}`);
   if (d.runtime.venv) parts.push('runtime venvs from the wheels');
   if (d.runtime.debianSuites.length > 0) parts.push(`runtime Debian ${d.runtime.debianSuites.join(' ')}`);

@@ -14,7 +14,7 @@ commands:
       since REV (committed, staged or not; untracked files count as added). --format sarif writes SARIF
       2.1.0 for code scanning. --jobs N: threads to use (default: one per core for large inputs).
       Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error, 3 internal error.
-  min-versions [PATH…] [--format text|json] [--matrices DIR] [--jobs N]
+  min-versions [PATH…] [--library NAME]… [--format text|json] [--matrices DIR] [--jobs N]
       For each tracked library the code uses: the lowest (and highest) tracked version with every API and
       keyword it uses, the usages that force it, and whether the declared requirement is too low.
       Exit code: 0, or 1 when a declared lower bound is too low.

@@ -1,6 +1,6 @@
-// `anachron min-versions [PATH…] [--format text|json]`: for each tracked library the code uses, the lowest (and,
+// `anachron min-versions [PATH…] [--library NAME]… [--format text|json]`: for each tracked library the code uses, the lowest (and,
 // when something was removed, the highest) tracked version that has every API and keyword the code uses, what
-// forces it, and whether the project's declared requirement agrees. Like vermin, for libraries instead of Python.
+// forces it, and whether the project's declared requirement agrees. Like vermin, for libraries and Python itself.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LibraryMatrix } from '../core/api-model.js';
@@ -30,7 +30,7 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, jobs: { type: 'string' } },
+    options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, jobs: { type: 'string' }, library: { type: 'string', multiple: true, default: [] } },
   });
   if (values.format !== 'text' && values.format !== 'json') throw new InputError(`--format must be text or json, not ${values.format}`);
   const { files, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
@@ -50,7 +50,8 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
   try {
     // Per file: the tracked libraries it uses, the declaration that governs each, and what it uses that each tracked
     // version lacks (the library pinned alone at that version).
-    const results = await runJobs('min-versions', { matricesFolder, cwd }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
+    // --library NAME…: only these libraries (python for Python itself), e.g. beside vermin.
+    const results = await runJobs('min-versions', { matricesFolder, cwd, libraries: values.library ?? [] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
     const reportedMatrixProblems = new Set<string>();
     files.forEach((path, i) => {
       const { shown, uses, problems, matrixProblems, readError } = results[i]!;
@@ -88,6 +89,7 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
         failuresAt,
         files: group.files.map((f) => f.shown),
         declared: group.declared,
+        versionSeries: matrix.versionSeries,
       });
     });
   } finally {

@@ -15,6 +15,7 @@ import { fileSyntax } from '../core/python/file-syntax.js';
 import { findingRule, type Verdict } from '../core/rules/index.js';
 import { isSuppressed } from '../core/python/suppressions.js';
 import { judgeReferences } from '../core/checker.js';
+import { judgeSyntax } from '../core/syntax-check.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { DeclaredRequirement, Usage } from '../report/min-versions.js';
 import { toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
@@ -107,7 +108,7 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
         const pins = new Map([...manifest.pins, ...overrides]);
         const shown = relative(cwd, resolve(file)) || file;
         const syntax = parseFile(parser, text);
-        const findings = analyzeSyntax(syntax, { catalog, pins, settings: manifest.settings }, memo);
+        const findings = analyzeSyntax(syntax, { catalog, pins, settings: manifest.settings, localModules: manifest.localModules }, memo);
         const coverage = coverageOf({ importRoots: importRootsOf(syntax.references), pins, catalog, distributionsOf: (root) => distributionsOf(root, pins.keys()) });
         return { findings: findings.map((f) => toReportedFinding(shown, f)), coverage, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },
@@ -119,6 +120,8 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
 export interface MinVersionsSetup {
   matricesFolder: string;
   cwd: string;
+  /** Only these libraries (by name; all when empty). */
+  libraries: string[];
 }
 
 export interface LibraryUse {
@@ -150,9 +153,10 @@ function declaredFrom(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequ
 
 /** `anachron min-versions`: which tracked libraries one file uses, and what it uses that each tracked version lacks. */
 const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> = {
-  async start({ matricesFolder, cwd }) {
+  async start({ matricesFolder, cwd, libraries }) {
     const { parser, catalog, pinsOf, problems: matrixProblems } = await openTools(matricesFolder, cwd);
     const memo = new CheckMemo();
+    const only = new Set(libraries);
     const pinsAt = new Map<string, Map<string, Pin>>();
     const alone = (matrix: LibraryMatrix, version: string): Map<string, Pin> => {
       const key = `${matrix.distribution}==${version}`;
@@ -175,11 +179,14 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
         }
         const syntax = parseFile(parser, text);
         const used = new Map<string, LibraryMatrix>();
+        const use = (matrix: LibraryMatrix | undefined) => {
+          if (matrix && (only.size === 0 || only.has(matrix.library))) used.set(matrix.library, matrix);
+        };
         for (const ref of syntax.references) {
           const root = ref.prefixes[0]?.path.split('.')[0];
-          const matrix = root ? catalog.forImportRoot(root) : undefined;
-          if (matrix) used.set(matrix.library, matrix);
+          if (root) use(catalog.forImportRoot(root));
         }
+        if (syntax.syntaxUses.length > 0) use(catalog.forImportRoot('builtins'));
         if (used.size === 0) return { shown, uses: [], problems: [], matrixProblems: matrixProblems.splice(0), readError: null };
         const manifest = pinsOf(file);
         const uses: LibraryUse[] = [];
@@ -189,7 +196,8 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
           for (const version of matrix.versions) {
             const failures: Usage[] = [];
             // Verdicts, not findings: no message is wanted, and rendering one per version and use dominated.
-            for (const v of judgeReferences(syntax.references, { catalog, pins: alone(matrix, version) }, memo)) {
+            const ctx = { catalog, pins: alone(matrix, version), localModules: manifest.localModules };
+            for (const v of [...judgeReferences(syntax.references, ctx, memo), ...judgeSyntax(syntax.syntaxUses, ctx)]) {
               if (v.matrix.library !== matrix.library || !isVersionDependent(v) || isSuppressed(syntax.suppressions, v.range.start.line, v.code)) continue;
               failures.push({ file: shown, line: v.range.start.line + 1, column: v.range.start.column + 1, code: v.code, api: v.api, parameter: v.parameter });
             }

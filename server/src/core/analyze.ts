@@ -1,4 +1,4 @@
-// One parsed Python file in, findings out: references, checks, suppression comments, project settings.
+// One parsed Python file in, findings out: references, syntax, checks, suppression comments, project settings.
 import type { Tree } from 'web-tree-sitter';
 import { applySettings } from './apply-settings.js';
 import type { CheckMemo } from './check-memo.js';
@@ -6,15 +6,23 @@ import { checkReferences, type CheckContext } from './checker.js';
 import type { Finding } from './findings.js';
 import { fileSyntax, type FileSyntax } from './python/file-syntax.js';
 import { isSuppressed } from './python/suppressions.js';
+import { findingOf } from './rules/index.js';
 import type { ProjectSettings } from './settings.js';
+import { judgeSyntax } from './syntax-check.js';
 
 export interface AnalysisContext extends CheckContext {
   settings?: ProjectSettings;
 }
 
-/** Findings for a file's syntax (its references and suppression comments); `memo` remembers verdicts across calls. */
+/**
+ * Findings for a file's syntax (its references, the version-bound syntax it uses and its suppression comments);
+ * `memo` remembers verdicts across calls.
+ */
 export function analyzeSyntax(syntax: FileSyntax, ctx: AnalysisContext, memo?: CheckMemo): Finding[] {
-  const findings = checkReferences(syntax.references, ctx, memo);
+  const ofSyntax = judgeSyntax(syntax.syntaxUses, ctx).map(findingOf);
+  const findings = ofSyntax.length === 0
+    ? checkReferences(syntax.references, ctx, memo)
+    : [...checkReferences(syntax.references, ctx, memo), ...ofSyntax].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || a.code.localeCompare(b.code));
   const { suppressions } = syntax;
   const kept = suppressions.size === 0 ? findings : findings.filter((f) => !isSuppressed(suppressions, f.range.start.line, f.code));
   return applySettings(kept, ctx.settings);

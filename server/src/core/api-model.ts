@@ -55,6 +55,13 @@ export interface LibraryMatrix {
   readonly distribution: string;
   /** Tracked versions, ascending (PEP 440). */
   readonly versions: readonly string[];
+  /**
+   * Top-level import names the matrix answers for when they are not just `library`: the standard library's
+   * modules (os, sys, builtins, tomllib…). Each is then an API of its own, which a version may lack.
+   */
+  readonly importRoots?: readonly string[];
+  /** Each tracked version stands for a release series: Python's "3.12" is every 3.12.x (versionsUnderPin). */
+  readonly versionSeries?: boolean;
   lookup(api: string): ApiHistory | undefined;
   /**
    * True when the path, or a module above it, failed to import in some tracked version: the matrix cannot say
@@ -70,6 +77,27 @@ export interface LibraryMatrix {
    * walked (scipy 1.6's scipy.sparse.linalg.utils), whose names the matrix therefore does not know.
    */
   hasMembers?(api: string): boolean;
+}
+
+/** The import names a matrix answers for. */
+export function importRootsOf(matrix: LibraryMatrix): readonly string[] {
+  return matrix.importRoots ?? [matrix.library];
+}
+
+/** Whether the top-level module `root` is itself a versioned API of `matrix` (tomllib), not the library (numpy). */
+export function rootIsVersioned(matrix: LibraryMatrix, root: string): boolean {
+  return root !== matrix.library && matrix.importRoots !== undefined;
+}
+
+/**
+ * Matrices by the import names they answer for. A library's own name wins over another matrix's root of the same
+ * name (a library is never shadowed by a standard-library module of the same name, nor the other way round).
+ */
+export function matricesByRoot(matrices: readonly LibraryMatrix[]): Map<string, LibraryMatrix> {
+  const byRoot = new Map<string, LibraryMatrix>();
+  for (const m of matrices) for (const root of importRootsOf(m)) if (root !== m.library && !byRoot.has(root)) byRoot.set(root, m);
+  for (const m of matrices) byRoot.set(m.library, m);
+  return byRoot;
 }
 
 /** All matrices available, keyed by import name of the top-level package. */

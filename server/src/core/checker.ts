@@ -1,7 +1,7 @@
 // The checker: API references + pins + matrices -> verdicts (plain data), which the rules (core/rules/) turn into
 // findings. Pure: everything it knows arrives as arguments.
 import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature } from './api-model.js';
-import { acceptsKeyword, hasVarKeyword } from './api-model.js';
+import { acceptsKeyword, hasVarKeyword, rootIsVersioned } from './api-model.js';
 import type { Pin } from './pins.js';
 import type { ApiReference, KeywordArgument } from './python/references.js';
 import { findingOf, type Finding, type Verdict } from './rules/index.js';
@@ -9,6 +9,7 @@ import type { VerdictBase } from './rules/verdict.js';
 import type { SourceRange } from './source-range.js';
 import { stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
+import { seriesAllowedBy, seriesNamedBy, seriesOf, seriesSatisfies } from './version-series.js';
 import { normalizeDistributionName } from './library-names.js';
 import { versionCorrectAlternative } from './replacements.js';
 import type { CheckMemo } from './check-memo.js';
@@ -17,14 +18,29 @@ export interface CheckContext {
   catalog: MatrixCatalog;
   /** Pins in force for the file, keyed by normalised distribution name. */
   pins: ReadonlyMap<string, Pin>;
+  /**
+   * Top-level module names the project itself provides (a `parser.py` or `compat/` next to the file or at the
+   * project root): an import of one is the project's module, not the standard library's of the same name.
+   */
+  localModules?: ReadonlySet<string>;
 }
 
 // A matrix's tracked versions are one array for its lifetime: the versions a range allows are remembered per array
 // (matching a PEP 440 specifier against every tracked version, for every reference, dominated range-pinned checks).
 const allowedByRange = new WeakMap<readonly string[], Map<string, string[]>>();
 
-/** The versions a pin lets the project run: the exact version, or every tracked version a range allows. */
-export function versionsUnderPin(pin: Pin, matrix: Pick<LibraryMatrix, 'versions'>): string[] {
+/**
+ * The versions a pin lets the project run: the exact version, or every tracked version a range allows. Where a
+ * tracked version stands for a series (Python's 3.12), a pin selects the series it allows (==3.11.7 -> 3.11).
+ */
+export function versionsUnderPin(pin: Pin, matrix: Pick<LibraryMatrix, 'versions' | 'versionSeries'>): string[] {
+  if (matrix.versionSeries) {
+    if (pin.exactVersion !== null) return [seriesOf(pin.exactVersion, matrix.versions) ?? pin.exactVersion];
+    if (pin.specifier === '') return [];
+    const allowed = seriesAllowedBy(pin.specifier, matrix.versions);
+    // A range of series none of which is tracked (==3.7.*): the series it names, which the checker extrapolates to.
+    return allowed.length > 0 ? allowed : seriesNamedBy(pin.specifier).filter((s) => seriesSatisfies(s, pin.specifier)).slice(0, 1);
+  }
   if (pin.exactVersion !== null) return [pin.exactVersion];
   if (pin.specifier === '') return [];
   let known = allowedByRange.get(matrix.versions);
@@ -99,8 +115,9 @@ interface Scope {
 }
 
 function verdictBase(scope: Scope, range: SourceRange, api: string, availableIn: string[], replacement: string | null = null): VerdictBase {
-  const { library, distribution, versions } = scope.matrix;
-  return { range, api, parameter: null, matrix: { library, distribution, versions }, pin: scope.pin, availableIn, replacement };
+  const { library, distribution, versions, versionSeries } = scope.matrix;
+  const matrix = versionSeries ? { library, distribution, versions, versionSeries } : { library, distribution, versions };
+  return { range, api, parameter: null, matrix, pin: scope.pin, availableIn, replacement };
 }
 
 /**
@@ -217,8 +234,11 @@ function checkInstanceReference(scope: Scope, ref: ApiReference): void {
 function libraryOf(ref: ApiReference, ctx: CheckContext): { matrix: LibraryMatrix; pin: Pin } | null {
   const rootPath = ref.receiver ? ref.receiver.producer : ref.prefixes[0]?.path;
   if (!rootPath) return null;
-  const matrix = ctx.catalog.forImportRoot(rootPath.split('.')[0]!);
+  const root = rootPath.split('.')[0]!;
+  const matrix = ctx.catalog.forImportRoot(root);
   if (!matrix) return null;
+  // The root module is an API of its own (tomllib, of Python), unless the project has a module of that name.
+  if (!ref.builtin && ctx.localModules?.has(root) && rootIsVersioned(matrix, root)) return null;
   const pin = ctx.pins.get(normalizeDistributionName(matrix.distribution));
   return pin ? { matrix, pin } : null;
 }
@@ -234,20 +254,24 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
   }
 
   let history: ApiHistory | undefined;
-  let parent: ApiHistory | undefined = ref.firstToCheck > 0 ? matrix.lookup(ref.prefixes[ref.firstToCheck - 1]!.path) : undefined;
+  // The root module is an API of its own where the matrix versions it (tomllib, of Python).
+  const root = ref.prefixes[0]?.path;
+  const firstToCheck = ref.origin === 'import' && ref.firstToCheck === 1 && root !== undefined && rootIsVersioned(matrix, root) ? 0 : ref.firstToCheck;
+  let parent: ApiHistory | undefined = firstToCheck > 0 ? matrix.lookup(ref.prefixes[firstToCheck - 1]!.path) : undefined;
   for (let i = 0; i < ref.prefixes.length; i++) {
     const prefix = ref.prefixes[i]!;
     const lastSegment = prefix.path.slice(prefix.path.lastIndexOf('.') + 1);
-    if (i < ref.firstToCheck) {
+    if (i < firstToCheck) {
       history = matrix.lookup(prefix.path);
       if (!history) return; // bound to something the matrix does not know: reported (or not) where it was bound
       // Bound to what the pinned versions lack: the import is reported; its uses would only repeat it.
-      if (i === ref.firstToCheck - 1 && versions.some((v) => stateAt(history!, v, matrix.versions).state === 'absent')) return;
+      if (i === firstToCheck - 1 && versions.some((v) => stateAt(history!, v, matrix.versions).state === 'absent')) return;
       continue;
     }
     if (lastSegment.startsWith('_')) return; // private and dunder names are outside the public surface
     history = resolvedSomewhere(ref.origin === 'star' ? exportedOnly(matrix.lookup(prefix.path)) : matrix.lookup(prefix.path));
     if (!history) {
+      if (ref.builtin && i === firstToCheck) return; // a name the file never binds, and no builtin: not ours to judge
       // Only a module whose names the matrix knows can lack one (not one seen only as another's attribute).
       const parentIsModule = i === 0 || (parent?.kind === 'module' && matrix.hasMembers?.(parent.api) !== false);
       // Test packages are never part of the surface the probe walks, so their absence proves nothing.

@@ -2,7 +2,7 @@
 // and if not, why and what would make it covered. Pure: the import roots, pins, catalog and the distribution names
 // of imports arrive as arguments. The CLI's "not checked" lines, `anachron coverage`, the JSON report's coverage
 // section and the editor's status item and automatic fetches all read this one answer.
-import type { LibraryMatrix, MatrixCatalog } from './api-model.js';
+import { rootIsVersioned, type LibraryMatrix, type MatrixCatalog } from './api-model.js';
 import { versionsUnderPin } from './checker.js';
 import { normalizeDistributionName } from './library-names.js';
 import { describeOrigin, type Pin } from './pins.js';
@@ -70,7 +70,7 @@ function withMatrix(library: string, matrix: LibraryMatrix, pin: Pin | undefined
   if (!pin) return { ...base, specifier: null, exactVersion: null, pinSource: null, pinKind: null, checkedVersions: [], state: 'not-checked', reason: 'unpinned', fetch: null };
   const pinned = { specifier: pin.specifier, exactVersion: pin.exactVersion, pinSource: describeOrigin(pin.origin), pinKind: pin.kind ?? 'requirement' };
   const checkedVersions = versionsUnderPin(pin, matrix);
-  if (pin.exactVersion !== null) {
+  if (pin.exactVersion !== null && !matrix.versionSeries) {
     const place = placeVersion(pin.exactVersion, matrix.versions);
     if (place.kind === 'exact') return { ...base, ...pinned, checkedVersions, state: 'checked', reason: 'tracked', fetch: null };
     const inside = place.below !== null && place.above !== null;
@@ -88,7 +88,14 @@ export function coverageOf(inputs: CoverageInputs): CoverageEntry[] {
     if (out.has(root) || root.startsWith('_') || root === '') continue;
     const matrix = inputs.catalog.forImportRoot(root);
     if (matrix) {
-      out.set(root, withMatrix(root, matrix, inputs.pins.get(normalizeDistributionName(matrix.distribution))));
+      const pin = inputs.pins.get(normalizeDistributionName(matrix.distribution));
+      // A module of a matrix answering for many (Python's standard library) is that matrix's one entry, shown where
+      // the project declares a Python: most projects declare none, and their stdlib imports are no library left out.
+      if (rootIsVersioned(matrix, root)) {
+        if (pin && !out.has(matrix.library)) out.set(matrix.library, withMatrix(matrix.library, matrix, pin));
+        continue;
+      }
+      out.set(root, withMatrix(root, matrix, pin));
       continue;
     }
     const distribution = inputs.distributionsOf(root).find((d) => inputs.pins.has(d));

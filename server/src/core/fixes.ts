@@ -3,7 +3,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { FindingCode } from './findings.js';
 import { findingRule } from './rules/index.js';
-import { compareVersions } from './versions.js';
+import { compareVersions, isValidVersion } from './versions.js';
 import type { SourceRange } from './source-range.js';
 import { leafName } from './api-path.js';
 
@@ -76,9 +76,33 @@ function dropKeyword(f: FixableFinding, tree: Tree): Fix | null {
   };
 }
 
+/**
+ * A range's lower bound raised to the lowest tracked version that has the API (`requires-python = ">=3.9"` ->
+ * `">=3.11"` for tomllib). Only where every version with the API is above the bound: for a removed API, raising
+ * the bound cannot help.
+ */
+function raiseLowerBound(f: FixableFinding, file: string, line: number, content: string): Fix | null {
+  const bound = /(^|,)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*(?=,|$)/.exec(f.pin);
+  const target = [...f.availableIn].sort(compareVersions)[0];
+  if (!bound || !target || compareVersions(target, bound[2]!) <= 0) return null;
+  const at = content.search(new RegExp(`>=\\s*${bound[2]!.replace(/[.+*?^$()[\]{}|\\]/g, '\\$&')}(?![\\w.])`));
+  if (at < 0) return null;
+  const old = />=\s*[0-9][0-9A-Za-z.]*/.exec(content.slice(at))![0];
+  return {
+    title: `Raise the lower bound to ${f.library}>=${target} in ${file} (lowest tracked version that has \`${leafName(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''})`,
+    preferred: false,
+    edits: [],
+    manifest: { file, edits: [{ range: { start: { line, column: at }, end: { line, column: at + old.length } }, newText: `>=${target}` }] },
+  };
+}
+
 function raisePin(f: FixableFinding, readManifest: (file: string) => string | undefined): Fix | null {
   const m = /^(.*):(\d+)$/.exec(f.pinSource);
   if (!m) return null;
+  if (!isValidVersion(f.pin)) {
+    const text = readManifest(m[1]!);
+    return text === undefined ? null : raiseLowerBound(f, m[1]!, Number(m[2]) - 1, lineOf(text, Number(m[2]) - 1));
+  }
   const target = f.availableIn.filter((v) => compareVersions(v, f.pin) > 0).sort(compareVersions)[0];
   if (!target) return null;
   const file = m[1]!;

@@ -5,7 +5,9 @@ import { normalizeDistributionName } from './library-names.js';
 import { isValidVersion } from './versions.js';
 import { InputError } from './errors.js';
 
-export type StaticSource = 'git' | 'pypi';
+/** git: release tags of a repository; pypi: the files each release published on the package index; typeshed:
+ * Python's standard library from typeshed's stubs (no tags; scripts/python-matrix.sh). */
+export type StaticSource = 'git' | 'pypi' | 'typeshed';
 export type DocsSource = 'git' | 'sdist';
 
 export interface LibraryReleases {
@@ -196,10 +198,10 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
   const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports', 'requires']);
   let staticSource: LibraryStatic | null = null;
   if (st) {
-    const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git', 'pypi'] as const, 'pypi');
+    const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git', 'pypi', 'typeshed'] as const, 'pypi');
     const repository = r.string(st, 'repository', 'static.');
     if (repository !== null && !REPOSITORY.test(repository)) r.fail('static.repository', `"${repository}" is not github:owner/name`);
-    if (from === 'git' && repository === null) r.fail('static.repository', 'is required with from = "git"');
+    if (from !== 'pypi' && repository === null) r.fail('static.repository', `is required with from = "${from}"`);
     const tag = r.string(st, 'tag', 'static.') ?? 'v{version}';
     if (!tag.includes('{version}')) r.fail('static.tag', 'must contain {version}');
     if (from === 'pypi' && (st.repository !== undefined || st.tag !== undefined)) r.fail('static.from', 'releases read from the package index have no repository or tag');

@@ -6,6 +6,7 @@ import type { Tree } from 'web-tree-sitter';
 import { analyzeTree, type AnalysisContext } from '../core/analyze.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { fixesFor, type Fix, type TextEdit } from '../core/fixes.js';
+import { PYTHON_DISTRIBUTION } from '../core/manifests/python-pins.js';
 import { findApiReferences } from '../core/python/file-syntax.js';
 import type { SourceRange } from '../core/source-range.js';
 import { formatMigrationItem, migrationNotes, type MigrationItem } from './migration-notes.js';
@@ -89,6 +90,8 @@ function shift(range: SourceRange, lines: number): SourceRange {
 function librariesUsed(tree: Tree, knowledge: ApiKnowledge, ctx: AnalysisContext): SnippetReport['libraries'] {
   const roots = new Set<string>();
   for (const ref of findApiReferences(tree)) {
+    // Builtins alone do not make Python a library the code uses, unless something pins Python.
+    if (ref.builtin && !ctx.pins.has(PYTHON_DISTRIBUTION)) continue;
     const path = ref.receiver ? ref.receiver.producer : ref.prefixes[0]?.path;
     if (path) roots.add(path.split('.')[0]!);
   }

@@ -24,6 +24,8 @@ const KIND_OF_FORMAT: Record<ManifestFormat, ManifestKind> = {
   Pipfile: 'pipfile',
   'pyproject.toml': 'pyproject',
   'setup.cfg': 'setup.cfg',
+  'setup.py': 'setup.cfg',
+  '.python-version': 'python-version',
 };
 
 export function manifestKindOf(file: string): ManifestKind | undefined {

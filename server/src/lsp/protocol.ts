@@ -3,7 +3,7 @@
 import type { CoverageEntry } from '../core/coverage.js';
 
 /** Manifest kinds a user can switch off with `anachron.manifests`. */
-export const MANIFEST_KINDS = ['requirements', 'pyproject', 'setup.cfg', 'pipfile', 'conda', 'lock'] as const;
+export const MANIFEST_KINDS = ['requirements', 'pyproject', 'setup.cfg', 'pipfile', 'conda', 'python-version', 'lock'] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';

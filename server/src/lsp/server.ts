@@ -85,7 +85,7 @@ function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base
 
 function contextFor(file: string) {
   const { pins } = manifestFor(file);
-  return editor.context(file, { catalog: catalog!, pins: pins.pins, settings: pins.settings });
+  return editor.context(file, { catalog: catalog!, pins: pins.pins, settings: pins.settings, localModules: pins.localModules });
 }
 
 function checkDocument(doc: TextDocument): void {

@@ -48,7 +48,7 @@ export function projectContext(project: string, catalog: LoadedCatalog, path: st
     // a file that does not exist (yet): its folder's manifests still apply
   }
   const manifest = pinsForFile(file, { displayBase: project });
-  return { catalog, pins: manifest.pins, settings: manifest.settings };
+  return { catalog, pins: manifest.pins, settings: manifest.settings, localModules: manifest.localModules };
 }
 
 export function toolEnvironment(options: Pick<McpOptions, 'project' | 'catalog'>): ToolEnvironment {

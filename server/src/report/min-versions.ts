@@ -1,5 +1,6 @@
 // `anachron min-versions`: from what the checker says at each tracked version, the range of versions the code can
 // run on, the usages that force its ends, and whether the declared requirement agrees. Pure: findings in, verdict out.
+import { seriesSatisfies } from '../core/version-series.js';
 import { compareVersions, isValidVersion, satisfies } from '../core/versions.js';
 
 /** One place where the code uses something that some tracked versions lack. */
@@ -100,6 +101,8 @@ export interface RequirementInput {
   failuresAt: ReadonlyMap<string, readonly Usage[]>;
   files: string[];
   declared: DeclaredRequirement | null;
+  /** Each tracked version stands for a release series (Python's 3.9 is every 3.9.x): a range allows a series it meets. */
+  versionSeries?: boolean;
 }
 
 export function computeRequirement(input: RequirementInput): LibraryRequirement {
@@ -126,7 +129,8 @@ export function computeRequirement(input: RequirementInput): LibraryRequirement 
   }
 
   const declared = input.declared ? { ...input.declared, lowerBound: lowerBoundOf(input.declared.specifier) } : null;
-  const allowsFailing = declared ? versions.filter((v) => failing(v) && satisfies(v, declared.specifier)) : [];
+  const allows = (v: string, specifier: string) => (input.versionSeries ? seriesSatisfies(v, specifier) : satisfies(v, specifier));
+  const allowsFailing = declared ? versions.filter((v) => failing(v) && allows(v, declared.specifier)) : [];
   let verdict: DeclaredVerdict;
   if (!declared) verdict = 'undeclared';
   else if (minimum === null) verdict = 'unsatisfiable';
@@ -207,7 +211,11 @@ export function formatRequirementText(r: LibraryRequirement): string[] {
     case 'too-low': {
       const below = r.declaredAllowsFailing.filter((v) => compareVersions(v, r.minimum!) < 0);
       const bound = d!.lowerBound === null ? 'no lower bound' : `lower bound ${d!.lowerBound}`;
-      lines.push(`  declared: ${where}: TOO LOW (${bound}); it allows ${r.distribution} ${below.join(', ')}, which lack${below.length === 1 ? 's' : ''} what the code uses; require ${r.distribution}>=${r.minimum}`);
+      const forcing = r.minimumForcedBy[0];
+      const forced = forcing
+        ? ` — \`${forcing.parameter !== null ? `${forcing.api}(${forcing.parameter}=…)` : forcing.api}\`${r.minimumForcedBy.length > 1 ? ` and ${r.minimumForcedBy.length - 1} more` : ''} force${r.minimumForcedBy.length > 1 ? '' : 's'} ${r.minimum}`
+        : '';
+      lines.push(`  declared: ${where}: TOO LOW (${bound})${forced}; it allows ${r.distribution} ${below.join(', ')}, which lack${below.length === 1 ? 's' : ''} what the code uses; require ${r.distribution}>=${r.minimum}`);
       break;
     }
     case 'unsatisfiable':

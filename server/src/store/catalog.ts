@@ -3,7 +3,7 @@
 // WebAssembly SQLite does slowly until its code is warm). A matrix is found by its file name, LIBRARY.sqlite, as
 // the builder writes it. A broken matrix is reported (problems, and onProblem when it is found) and skipped; the
 // others still work.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LibraryMatrix, MatrixCatalog } from '../core/api-model.js';
 import { SqliteMatrix } from './sqlite-matrix.js';
@@ -60,6 +60,22 @@ export function openMatrixCatalog(folder: string, options: CatalogOptions = {}):
     return opened.get(name) ?? undefined;
   };
   const all = (): SqliteMatrix[] => names.map(open).filter((m): m is SqliteMatrix => m !== undefined);
+  // A matrix that answers for top-level modules other than its own name (python: os, sys, builtins…) is found through
+  // import-roots.json, written beside the matrices by the builder; without it, by opening every matrix once.
+  let rootIndex: Map<string, string> | undefined;
+  const otherRoot = (root: string): SqliteMatrix | undefined => {
+    if (!rootIndex) {
+      rootIndex = new Map();
+      const listed = readImportRoots(folder, report);
+      if (listed) {
+        for (const [name, roots] of Object.entries(listed)) if (known.has(name)) for (const r of roots) if (!known.has(r)) rootIndex.set(r, name);
+      } else {
+        for (const m of all()) for (const r of m.importRoots ?? []) if (!known.has(r) && !rootIndex.has(r)) rootIndex.set(r, m.library);
+      }
+    }
+    const name = rootIndex.get(root);
+    return name ? open(name) : undefined;
+  };
 
   return {
     names,
@@ -69,11 +85,33 @@ export function openMatrixCatalog(folder: string, options: CatalogOptions = {}):
     get matrices() {
       return all();
     },
-    forImportRoot: (root: string) => (known.has(root) ? open(root) : undefined),
+    forImportRoot: (root: string) => (known.has(root) ? open(root) : otherRoot(root)),
     libraries: (): readonly LibraryMatrix[] => all(),
     close: () => {
       for (const m of opened.values()) m?.close();
       opened.clear();
     },
   };
+}
+
+export const IMPORT_ROOTS_FILE = 'import-roots.json';
+
+/** import-roots.json: {library: [top-level module, …]} for the matrices that answer for modules besides their name. */
+function readImportRoots(folder: string, report: (problem: string) => void): Record<string, string[]> | null {
+  let text: string;
+  try {
+    text = readFileSync(join(folder, IMPORT_ROOTS_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Object.values(value).some((v) => !Array.isArray(v) || v.some((r) => typeof r !== 'string'))) {
+      throw new Error('expected {"library": ["module", …]}');
+    }
+    return value as Record<string, string[]>;
+  } catch (e) {
+    report(`${join(folder, IMPORT_ROOTS_FILE)}: ${(e as Error).message}; the matrices are opened to find their modules instead`);
+    return null;
+  }
 }

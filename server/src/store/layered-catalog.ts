@@ -14,6 +14,8 @@ export class CombinedMatrix implements LibraryMatrix {
   readonly distribution: string;
   readonly versions: readonly string[];
   readonly userVersions: readonly string[];
+  readonly importRoots?: readonly string[];
+  readonly versionSeries?: boolean;
   private readonly cache = new Map<string, ApiHistory | undefined>();
 
   constructor(
@@ -23,6 +25,8 @@ export class CombinedMatrix implements LibraryMatrix {
     this.library = bundled.library;
     this.distribution = bundled.distribution;
     this.userVersions = user.versions;
+    if (bundled.importRoots) this.importRoots = bundled.importRoots;
+    if (bundled.versionSeries) this.versionSeries = true;
     const fromBundle = bundled.versions.filter((v) => !user.versions.some((u) => versionsEqual(u, v)));
     this.versions = sortVersions([...fromBundle, ...user.versions]);
   }

@@ -15,6 +15,7 @@ import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 import { InputError } from '../core/errors.js';
+import { agreementOptions, unionSurface, wantsUnion } from './union-evidence.js';
 
 export const BUILDER_VERSION = '5';
 
@@ -51,6 +52,11 @@ export interface AgreementSummary {
   only_static: number;
   /** Left out of the name comparison: under modules the runtime could not import. */
   not_comparable?: number;
+  /** Left out of the name comparison by reason (union libraries: platform-specific paths, modules' imports). */
+  set_apart?: Record<string, number>;
+  /** Keyword sets compared on introspected signatures (union libraries). */
+  keyword_base?: number;
+  keyword_agreeing?: number;
 }
 
 export interface BuildResult {
@@ -134,11 +140,15 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   if (evidence.length === 0) throw new InputError('no surfaces to build a matrix from');
   // Every surface with the members of its class aliases (alias-members.ts), computed once.
   const expanded = evidence.map((e) => ({ ...e, runtime: e.runtime && withAliasMembers(e.runtime), static: e.static && withAliasMembers(e.static) }));
+  // A library whose static surfaces describe every platform (the standard library from typeshed) takes a path either
+  // surface has (union-evidence.ts).
+  const union = wantsUnion(expanded.map((e) => e.static));
   const primaries = expanded.map((e) => {
-    const s = resolutionSurface(e);
+    const s = union && e.runtime && e.static ? unionSurface(e.runtime, e.static) : resolutionSurface(e);
     if (!s) throw new InputError(`version ${e.version} has no runtime or static surface`);
     return s;
   });
+  const staticEver = union ? new Set(expanded.flatMap((e) => (e.static ? e.static.apis.map((a) => a.path) : []))) : null;
   const library = primaries[0]!.library;
   for (const s of [...primaries, ...evidence.flatMap((e) => [e.static, e.docs].filter((x) => x !== undefined))]) {
     if (s!.library !== library) throw new InputError(`surfaces mix libraries: ${library} and ${s!.library}`);
@@ -184,12 +194,14 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   const agreements = new Map<string, AgreementReport>();
   const agreementSummaries = evidence.map((e) => {
     if (!e.runtime || !e.static) return null;
-    const report = compareSurfaces(e.runtime, e.static, e.docs?.documented);
+    const report = compareSurfaces(e.runtime, e.static, e.docs?.documented, agreementOptions(e.runtime, e.static));
     agreements.set(e.version, report);
     const summary: AgreementSummary = {
       name_base: report.nameBase, name_agreeing: report.nameAgreeing, signature_base: report.signatureBase,
       signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length, not_comparable: report.notComparable,
     };
+    if (report.setApart) summary.set_apart = report.setApart;
+    if (report.keywordBase !== undefined) Object.assign(summary, { keyword_base: report.keywordBase, keyword_agreeing: report.keywordAgreeing });
     return summary;
   });
 
@@ -240,7 +252,8 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
         const apiId = nodeFor(path);
         const records = byVersion.map((m) => m.get(path));
         const cells: Cell[] = records.map((record, v) => {
-          const blind = !evidence[v]!.runtime && staticBlind.has(path) && !noted[v]!.has(path);
+          // Union: what no static surface ever records is only as absent as one runtime can tell: unknown.
+          const blind = (!evidence[v]!.runtime && staticBlind.has(path) && !noted[v]!.has(path)) || (staticEver !== null && !staticEver.has(path));
           const runtime = record ? 1 : blind || underUnresolved(path, unresolved[v]!) ? null : 0;
           const docs = documentedSets[v];
           const documented = docs ? (docs.has(path) ? 1 : 0) : null;
@@ -337,6 +350,10 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
       const built = new Set(evidence.map((e) => e.version));
       const same = Object.entries(options.sameSurface ?? {}).filter(([release, as]) => built.has(as) && !built.has(release));
       if (same.length > 0) meta.push(['same_surface', JSON.stringify(Object.fromEntries(same))]);
+      // A matrix whose paths start under several top-level names (the standard library) answers for each of them.
+      const roots = [...new Set(allPaths.map((p) => p.split('.')[0]!))].sort();
+      if (roots.length !== 1 || roots[0] !== library) meta.push(['import_roots', JSON.stringify(roots)]);
+      if (evidence.some((e) => [e.runtime, e.static].some((s) => s?.version_series))) meta.push(['version_series', '1']);
       const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       for (const [k, v] of meta) insertMeta.run(k, v);
     });

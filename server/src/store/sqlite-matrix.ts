@@ -46,6 +46,8 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   readonly library: string;
   readonly distribution: string;
   readonly versions: readonly string[];
+  readonly importRoots?: readonly string[];
+  readonly versionSeries?: boolean;
   readonly versionInfo: readonly VersionInfo[];
   readonly meta: Readonly<Record<string, string>>;
   /** Releases not tracked because their surface is a tracked version's (answered for as that version). */
@@ -80,6 +82,8 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
       if (!meta.library) throw new Error('matrix has no library name');
       this.library = meta.library;
       this.distribution = meta.distribution ?? meta.library;
+      if (meta.import_roots) this.importRoots = JSON.parse(meta.import_roots) as string[];
+      if (meta.version_series === '1') this.versionSeries = true;
       const rows = this.db.prepare('SELECT version, source, provenance, python, has_docs, stats, agreement FROM versions ORDER BY ordinal').all() as {
         version: string; source: string; provenance: string; python: string | null; has_docs: number; stats: string; agreement: string | null;
       }[];

@@ -20,6 +20,22 @@ export interface AgreementReport {
   signatureBase: number;
   signatureAgreeing: number;
   parameterMismatches: { api: string; reference: string[]; candidate: string[] }[];
+  /** Left out of the name comparison by the caller's rule, counted by reason ("platform-specific"). */
+  setApart?: Record<string, number>;
+  /**
+   * Keywords, on the APIs whose reference signature comes from the real callable and the candidate has one:
+   * whether both take the same names by keyword (and both, or neither, take any keyword).
+   */
+  keywordBase?: number;
+  keywordAgreeing?: number;
+  keywordMismatches?: { api: string; reference: string[]; candidate: string[] }[];
+}
+
+export interface CompareOptions {
+  /** A reason to leave a path out of the name comparison, or null to compare it. */
+  setApart?: (path: string) => string | null;
+  /** Also compare what each side takes by keyword. */
+  keywords?: boolean;
 }
 
 /** Class members are reached through their class; the name comparison is about what modules export. */
@@ -32,7 +48,14 @@ function parameterNames(api: SurfaceApi): string[] {
   return (api.signature?.parameters ?? []).map((p) => (p.kind === 'var_positional' ? `*${p.name}` : p.kind === 'var_keyword' ? `**${p.name}` : p.name));
 }
 
-export function compareSurfaces(reference: Surface, candidate: Surface, documented?: Iterable<string>): AgreementReport {
+function keywordSet(api: SurfaceApi): string[] {
+  return (api.signature?.parameters ?? [])
+    .filter((p) => p.kind === 'positional_or_keyword' || p.kind === 'keyword_only' || p.kind === 'var_keyword')
+    .map((p) => (p.kind === 'var_keyword' ? '**' : p.name))
+    .sort();
+}
+
+export function compareSurfaces(reference: Surface, candidate: Surface, documented?: Iterable<string>, options: CompareOptions = {}): AgreementReport {
   const ref = new Map(reference.apis.map((a) => [a.path, a] as const));
   const cand = new Map(candidate.apis.map((a) => [a.path, a] as const));
   const modules = new Set([...reference.apis, ...candidate.apis].filter((a) => a.kind === 'module').map((a) => a.path));
@@ -40,8 +63,16 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
     ? [...new Set(documented)]
     : [...new Set([...ref.values(), ...cand.values()].filter((a) => isModuleLevel(a, modules)).map((a) => a.path))];
   const refUnresolved = notComparableModules(reference, candidate);
-  const comparable = base.filter((path) => ref.has(path) || !underUnresolved(path, refUnresolved)).sort();
-  const notComparable = base.length - comparable.length;
+  const setApart: Record<string, number> = {};
+  const kept = options.setApart
+    ? base.filter((path) => {
+        const why = options.setApart!(path);
+        if (why) setApart[why] = (setApart[why] ?? 0) + 1;
+        return !why;
+      })
+    : base;
+  const comparable = kept.filter((path) => ref.has(path) || !underUnresolved(path, refUnresolved)).sort();
+  const notComparable = kept.length - comparable.length;
   const onlyInReference: string[] = [];
   const onlyInCandidate: string[] = [];
   let nameAgreeing = 0;
@@ -64,7 +95,22 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
     if (rn.join(',') === cn.join(',')) signatureAgreeing++;
     else parameterMismatches.push({ api: path, reference: rn, candidate: cn });
   }
-  return { nameBase: comparable.length, nameAgreeing, onlyInReference, onlyInCandidate, notComparable, signatureBase, signatureAgreeing, parameterMismatches };
+  const report: AgreementReport = { nameBase: comparable.length, nameAgreeing, onlyInReference, onlyInCandidate, notComparable, signatureBase, signatureAgreeing, parameterMismatches };
+  if (options.setApart) report.setApart = setApart;
+  if (options.keywords) {
+    const keywordMismatches: NonNullable<AgreementReport['keywordMismatches']> = [];
+    let keywordBase = 0;
+    for (const [path, r] of ref) {
+      const c = cand.get(path);
+      if (!c?.signature || r.signature?.source !== 'inspect') continue;
+      keywordBase++;
+      const rk = keywordSet(r);
+      const ck = keywordSet(c);
+      if (rk.join(',') !== ck.join(',')) keywordMismatches.push({ api: path, reference: rk, candidate: ck });
+    }
+    Object.assign(report, { keywordBase, keywordAgreeing: keywordBase - keywordMismatches.length, keywordMismatches });
+  }
+  return report;
 }
 
 export function formatAgreement(report: AgreementReport): string {
@@ -73,6 +119,10 @@ export function formatAgreement(report: AgreementReport): string {
     `API names: ${pct(report.nameAgreeing, report.nameBase)} of ${report.nameBase} agree ` +
     `(${report.onlyInReference.length} only in reference, ${report.onlyInCandidate.length} only in candidate` +
     `${report.notComparable > 0 ? `; ${report.notComparable} left out: the reference could not import their module, or its Python has none` : ''}); ` +
-    `parameter names: ${pct(report.signatureAgreeing, report.signatureBase)} of ${report.signatureBase} shared signatures agree`
+    `parameter names: ${pct(report.signatureAgreeing, report.signatureBase)} of ${report.signatureBase} shared signatures agree` +
+    (report.keywordBase !== undefined ? `; keywords: ${pct(report.keywordAgreeing!, report.keywordBase)} of ${report.keywordBase} introspected signatures agree` : '') +
+    (report.setApart && Object.keys(report.setApart).length > 0
+      ? `; set apart: ${Object.entries(report.setApart).sort().map(([why, n]) => `${n} ${why}`).join(', ')}`
+      : '')
   );
 }

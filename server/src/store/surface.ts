@@ -35,6 +35,12 @@ export interface Surface {
   removal_notes?: Record<string, string>;
   /** Modules that exist on some of the Pythons the release supports only (static extraction), with why. */
   python_conditional?: Record<string, string>;
+  /** Paths only some platforms have, with the platforms that do ("linux, darwin"): typeshed's sys.platform branches. */
+  platform_specific?: Record<string, string>;
+  /** The version stands for a release series: Python's "3.12" is every 3.12.x. */
+  version_series?: boolean;
+  /** "union": at a version with a runtime surface too, the builder takes a path either has (union-evidence.ts). */
+  merge_with_runtime?: 'union';
 }
 
 const API_KINDS = new Set<ApiKind>(['module', 'class', 'function', 'method', 'property', 'attribute']);
@@ -59,7 +65,8 @@ export function validateSurface(value: unknown, file: string): Surface {
   if (s.removal_notes !== undefined && (typeof s.removal_notes !== 'object' || s.removal_notes === null || Object.values(s.removal_notes).some((n) => typeof n !== 'string'))) {
     fail('removal_notes is not an object of strings');
   }
-  for (const field of ['python_conditional'] as const) {
+  if (s.merge_with_runtime !== undefined && s.merge_with_runtime !== 'union') fail(`merge_with_runtime is ${JSON.stringify(s.merge_with_runtime)}, expected "union"`);
+  for (const field of ['python_conditional', 'platform_specific'] as const) {
     const v = s[field];
     if (v !== undefined && (typeof v !== 'object' || v === null || Object.values(v).some((n) => typeof n !== 'string'))) fail(`${field} is not an object of strings`);
   }

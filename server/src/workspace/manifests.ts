@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   compareManifestNames,
+  isCompanionFormat,
   isLockFormat,
   manifestFormatOf,
   parseManifestAs,
@@ -29,6 +30,8 @@ export interface ManifestPins {
   settings: ProjectSettings;
   /** Absolute path of the pyproject.toml the settings come from, or null. */
   settingsFile: string | null;
+  /** Top-level module names the project provides, which shadow standard-library modules of those names. */
+  localModules: Set<string>;
 }
 
 export interface ManifestReader {
@@ -113,10 +116,14 @@ function foldersUp(start: string, root: string | undefined): string[] {
   return out;
 }
 
-/** A pyproject.toml or setup.cfg of tool settings only does not make its folder a project. */
+/**
+ * A pyproject.toml or setup.cfg of tool settings only, or a setup.py without a literal python_requires, does not
+ * make its folder a project; a .python-version never does on its own (it is read with the folder's manifests).
+ */
 function countsAsManifest(session: ManifestSession, file: string): boolean {
   const format = manifestFormatOf(file);
-  if (format !== 'pyproject.toml' && format !== 'setup.cfg') return true;
+  if (isCompanionFormat(format)) return false;
+  if (format !== 'pyproject.toml' && format !== 'setup.cfg' && format !== 'setup.py') return true;
   return session.parse(file)?.describesProject !== false;
 }
 
@@ -144,9 +151,13 @@ export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
   const folders = foldersUp(dirname(resolve(file)), root);
 
   let files: string[] = [];
+  let projectFolder: string | undefined;
   for (const dir of folders) {
-    files = session.manifestsIn(dir).filter((f) => countsAsManifest(session, f));
+    const here = session.manifestsIn(dir);
+    files = here.filter((f) => countsAsManifest(session, f));
     if (files.length > 0) {
+      files = here.filter((f) => files.includes(f) || isCompanionFormat(manifestFormatOf(f)));
+      projectFolder = dir;
       if (!files.some((f) => isLockFormat(manifestFormatOf(f)))) {
         const lock = workspaceLockFor(session, dir, root);
         if (lock) files.unshift(lock);
@@ -163,7 +174,32 @@ export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
       break;
     }
   }
-  return collect(session, files, settingsFile, options.extraPins ?? []);
+  const collected = collect(session, files, settingsFile, options.extraPins ?? []);
+  collected.localModules = localModulesFor(session.reader, dirname(resolve(file)), projectFolder);
+  return collected;
+}
+
+/**
+ * Module names an absolute import finds in the project before the standard library: the entries of the project
+ * folder (and its src/ layout), and of the file's own folder when that is no package (a script's folder comes
+ * first on sys.path). A `name.py` gives `name`; an entry without a dot may be a package folder and counts too
+ * (reading it as a module can only hide a finding).
+ */
+export function localModulesFor(reader: ManifestReader, fileFolder: string, projectFolder: string | undefined): Set<string> {
+  const names = new Set<string>();
+  const add = (dir: string) => {
+    for (const entry of reader.listDir(dir)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\.py)?$/.exec(entry);
+      if (m) names.add(m[1]!);
+    }
+  };
+  const fileEntries = reader.listDir(fileFolder);
+  if (!fileEntries.includes('__init__.py')) add(fileFolder);
+  if (projectFolder) {
+    add(projectFolder);
+    add(join(projectFolder, 'src'));
+  }
+  return names;
 }
 
 /** Reads the given manifests (and what they include) in the order given; settings from the first that has them. */
@@ -228,5 +264,5 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
   }
   pins.push(...extraPins);
   const chosen = choosePins(pins, settings.precedence);
-  return { pins: chosen.pins, candidates: chosen.candidates, problems, manifests: read, settings, settingsFile };
+  return { pins: chosen.pins, candidates: chosen.candidates, problems, manifests: read, settings, settingsFile, localModules: new Set() };
 }

@@ -9,11 +9,9 @@ let yaml: typeof import('yaml') | undefined;
 const yamlModule = (): typeof import('yaml') => (yaml ??= require('yaml') as typeof import('yaml'));
 import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidSpecifier } from '../versions.js';
+import { PYTHON_DISTRIBUTION } from './python-pins.js';
 import { makePin } from './requirement.js';
 import { parseRequirementLines, type RequirementLine } from './requirements-txt.js';
-
-/** Conda packages that are not Python distributions one imports from. */
-const NOT_LIBRARIES = new Set(['python']);
 
 /** "1.24*" and "1.24.*" are the same wildcard in conda; PEP 440 spells it "1.24.*". */
 function wildcard(version: string): string {
@@ -85,7 +83,10 @@ export function parseCondaEnvironment(text: string, file: string): ParsedManifes
       const line = lineOf(item);
       const parsed = condaSpec(item.value);
       if ('error' in parsed) problems.push({ file, line, message: parsed.error });
-      else if (!NOT_LIBRARIES.has(parsed.name.toLowerCase())) pins.push(makePin(parsed.name, parsed.specifier, { file, line }));
+      else if (parsed.name.toLowerCase() === 'python') {
+        // `python=3.10`: the environment's interpreter, pinned like a library (a bare `python` pins nothing).
+        if (parsed.specifier !== '') pins.push(makePin(PYTHON_DISTRIBUTION, parsed.specifier, { file, line }));
+      } else pins.push(makePin(parsed.name, parsed.specifier, { file, line }));
     } else if (isMap(item) && item.has('pip')) {
       const pip = item.get('pip', true);
       if (!isSeq(pip)) {

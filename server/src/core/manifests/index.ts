@@ -8,8 +8,9 @@ import { parsePipfile } from './pipfile.js';
 import { parsePyproject } from './pyproject.js';
 import { parseRequirementsFile } from './requirements-txt.js';
 import { parseSetupCfg } from './setup-cfg.js';
+import { parsePythonVersionFile, parseSetupPy } from './python-pins.js';
 
-export type ManifestFormat = 'uv.lock' | 'poetry.lock' | 'pdm.lock' | 'pylock.toml' | 'Pipfile.lock' | 'requirements' | 'conda' | 'Pipfile' | 'pyproject.toml' | 'setup.cfg';
+export type ManifestFormat = 'uv.lock' | 'poetry.lock' | 'pdm.lock' | 'pylock.toml' | 'Pipfile.lock' | 'requirements' | 'conda' | '.python-version' | 'Pipfile' | 'pyproject.toml' | 'setup.cfg' | 'setup.py';
 
 /**
  * The fixed file order: lock files, then the files that set up an environment (requirements, constraints, conda),
@@ -27,9 +28,11 @@ const FILE_ORDER: { pattern: RegExp; format: ManifestFormat }[] = [
   { pattern: /^requirements.*\.in$/i, format: 'requirements' },
   { pattern: /^constraints.*\.txt$/i, format: 'requirements' },
   { pattern: /^environment.*\.ya?ml$/i, format: 'conda' },
+  { pattern: /^\.python-version$/, format: '.python-version' },
   { pattern: /^Pipfile$/i, format: 'Pipfile' },
   { pattern: /^pyproject\.toml$/i, format: 'pyproject.toml' },
   { pattern: /^setup\.cfg$/i, format: 'setup.cfg' },
+  { pattern: /^setup\.py$/, format: 'setup.py' },
 ];
 
 /** The base name of a path, with either separator. */
@@ -56,6 +59,11 @@ export function compareManifestNames(a: string, b: string): number {
   const na = baseName(a);
   const nb = baseName(b);
   return rankOf(na) - rankOf(nb) || (na < nb ? -1 : na > nb ? 1 : 0);
+}
+
+/** Formats read with the manifests of a project folder that never make a folder a project on their own. */
+export function isCompanionFormat(format: ManifestFormat | undefined): boolean {
+  return format === '.python-version';
 }
 
 export function isLockFormat(format: ManifestFormat | undefined): boolean {
@@ -102,6 +110,10 @@ function parseByFormat(format: ManifestFormat | undefined, text: string, file: s
       return parsePyproject(text, file);
     case 'setup.cfg':
       return parseSetupCfg(text, file);
+    case '.python-version':
+      return parsePythonVersionFile(text, file);
+    case 'setup.py':
+      return parseSetupPy(text, file);
     case undefined:
       return { pins: [], problems: [] };
   }

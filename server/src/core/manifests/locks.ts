@@ -3,6 +3,7 @@
 import type { ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidVersion } from '../versions.js';
 import { JsonSyntaxError, parseJsonWithLines } from './json-lines.js';
+import { PYTHON_DISTRIBUTION, pythonPin, specifierForPythonVersion } from './python-pins.js';
 import { exactVersionOf, lockPin, makePin } from './requirement.js';
 import { isTable, parseTomlManifest, type LocatedToml } from './toml.js';
 
@@ -46,6 +47,20 @@ function readPackages(
 
 const stringOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** The top-level `requires-python` of uv.lock and pylock.toml: the Python versions the lock was resolved for. */
+function lockedPython(toml: LocatedToml, file: string, pins: Pin[], problems: ManifestProblem[]): void {
+  const value = toml.data['requires-python'];
+  if (value === undefined) return;
+  const line = toml.lineOf(['requires-python']);
+  if (typeof value !== 'string') {
+    problems.push({ file, line, message: 'requires-python must be a version specifier string' });
+    return;
+  }
+  const pin = pythonPin(value, { file, line }, 'lock');
+  if ('error' in pin) problems.push({ file, line, message: pin.error });
+  else pins.push(pin);
+}
+
 /**
  * uv.lock: `[[package]]` with name, version and source. Workspace members (source `editable` or `virtual`) are
  * the project itself, not libraries: they give no pin and are listed in `workspaceMembers`. Forked resolutions
@@ -69,6 +84,7 @@ export function parseUvLock(text: string, file: string): ParsedLock {
     const marker = Array.isArray(markers) && markers.every((m) => typeof m === 'string') && markers.length > 0 ? markers.map((m) => (markers.length > 1 ? `(${m})` : m)).join(' or ') : undefined;
     return { name: entry['name'] as string, version, marker };
   });
+  lockedPython(toml, file, pins, problems);
   return { pins, problems, workspaceMembers };
 }
 
@@ -84,10 +100,12 @@ export function parsePoetryOrPdmLock(text: string, file: string): ParsedLock {
 /** PEP 751 pylock.toml: `[[packages]]` with name, version (absent for some VCS and directory entries) and marker. */
 export function parsePylock(text: string, file: string): ParsedLock {
   const toml = parseTomlManifest(text, file);
-  return readPackages(toml, file, 'packages', (entry) => {
+  const read = readPackages(toml, file, 'packages', (entry) => {
     const version = stringOf(entry['version']);
     return version === undefined ? 'skip' : { name: entry['name'] as string, version, marker: stringOf(entry['marker']) };
   });
+  lockedPython(toml, file, read.pins, read.problems);
+  return read;
 }
 
 /**
@@ -107,6 +125,7 @@ export function parsePipfileLock(text: string, file: string): ParsedLock {
   for (const e of located.errors) problems.push({ file, line: e.line, message: `invalid JSON: ${e.message}` });
   const root = located.value;
   if (!isTable(root)) return { pins, problems: [...problems, { file, line: 1, message: 'Pipfile.lock must be a JSON object' }] };
+  pipenvPython(root['_meta'], (path) => located.lineOf(['_meta', ...path]), file, pins, problems);
   for (const [category, packages] of Object.entries(root)) {
     if (category.startsWith('_') || !isTable(packages)) continue;
     for (const [name, entry] of Object.entries(packages)) {
@@ -126,4 +145,23 @@ export function parsePipfileLock(text: string, file: string): ParsedLock {
     }
   }
   return { pins, problems };
+}
+
+/**
+ * Pipfile's [requires] (and Pipfile.lock's _meta.requires): python_full_version "3.9.1" or python_version "3.9",
+ * the interpreter the environment is made with.
+ */
+export function pipenvPython(section: unknown, lineOf: (path: string[]) => number, file: string, pins: Pin[], problems: ManifestProblem[]): void {
+  const requires = isTable(section) && 'requires' in section ? section['requires'] : section;
+  if (!isTable(requires)) return;
+  const prefix = isTable(section) && 'requires' in section ? ['requires'] : [];
+  for (const key of ['python_full_version', 'python_version']) {
+    const value = requires[key];
+    if (value === undefined) continue;
+    const line = lineOf([...prefix, key]);
+    const specifier = typeof value === 'string' ? specifierForPythonVersion(value) : null;
+    if (!specifier) problems.push({ file, line, message: `${key} must be a Python version such as "3.11", not ${JSON.stringify(value)}` });
+    else pins.push(makePin(PYTHON_DISTRIBUTION, specifier, { file, line }));
+    return;
+  }
 }

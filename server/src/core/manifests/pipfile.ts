@@ -2,6 +2,7 @@
 // `version` (and `markers`); VCS, path and URL entries name no version.
 import type { ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidSpecifier } from '../versions.js';
+import { pipenvPython } from './locks.js';
 import { makePin } from './requirement.js';
 import { isTable, parseTomlManifest } from './toml.js';
 
@@ -11,6 +12,7 @@ export function parsePipfile(text: string, file: string): ParsedManifest {
   const toml = parseTomlManifest(text, file);
   const pins: Pin[] = [];
   const problems: ManifestProblem[] = [...toml.problems];
+  pipenvPython(toml.data['requires'], (path) => toml.lineOf(['requires', ...path]), file, pins, problems);
   for (const category of CATEGORIES) {
     const packages = toml.data[category];
     if (packages === undefined) continue;

@@ -7,6 +7,7 @@ import type { ProjectSettings } from '../settings.js';
 import { readAnachronSettings } from './anachron-settings.js';
 import { poetryToPep440 } from './poetry-constraint.js';
 import { makePin, parseRequirement } from './requirement.js';
+import { pythonPin } from './python-pins.js';
 import { isTable, parseTomlManifest, type LocatedToml, type TomlPath, type TomlTable } from './toml.js';
 
 export interface ParsedPyproject extends ParsedManifest {
@@ -125,10 +126,35 @@ class Reader {
     if (deps === undefined) return;
     if (!isTable(deps)) return this.problem(path, `${path.join('.')} must be a table, not ${describe(deps)}`);
     for (const [name, spec] of Object.entries(deps)) {
-      if (name.toLowerCase() === 'python') continue; // the interpreter, not a distribution
+      if (name.toLowerCase() === 'python') {
+        this.poetryPython(spec, [...path, name]);
+        continue;
+      }
       const entries = Array.isArray(spec) ? spec.map((s, i) => ({ spec: s as unknown, where: [...path, name, i] })) : [{ spec, where: [...path, name] }];
       for (const { spec: one, where } of entries) this.poetryEntry(name, one, where);
     }
+  }
+
+  /** Poetry's `python = "^3.9"`: the Python versions the project supports, as requires-python does. */
+  private poetryPython(spec: unknown, where: TomlPath): void {
+    const origin = { file: this.file, line: this.toml.lineOf(where) };
+    if (typeof spec !== 'string') return this.problem(where, `python: expected a version constraint such as "^3.9", not ${describe(spec)}`);
+    const translated = poetryToPep440(spec);
+    if ('error' in translated) return this.problem(where, `${translated.error} for python`);
+    if (translated.specifier === '') return;
+    const pin = pythonPin(translated.specifier, origin);
+    if ('error' in pin) this.problem(where, pin.error);
+    else this.pins.push(pin);
+  }
+
+  /** PEP 621 requires-python. */
+  requiresPython(path: readonly string[]): void {
+    const value = dig(this.toml.data, path);
+    if (value === undefined) return;
+    if (typeof value !== 'string') return this.problem(path, `${path.join('.')} must be a version specifier string, not ${describe(value)}`);
+    const pin = pythonPin(value, { file: this.file, line: this.toml.lineOf(path) });
+    if ('error' in pin) this.problem(path, pin.error);
+    else this.pins.push(pin);
   }
 
   private poetryEntry(name: string, spec: unknown, where: TomlPath): void {
@@ -165,6 +191,7 @@ export function pyprojectDescribesProject(data: TomlTable): boolean {
 export function parsePyproject(text: string, file: string): ParsedPyproject & { describesProject: boolean } {
   const toml = parseTomlManifest(text, file);
   const r = new Reader(toml, file);
+  r.requiresPython(['project', 'requires-python']);
   r.requirementList(['project', 'dependencies']);
   r.requirementTable(['project', 'optional-dependencies']);
   r.dependencyGroups();

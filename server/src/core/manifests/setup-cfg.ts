@@ -1,7 +1,9 @@
-// setup.cfg (setuptools, INI): [options] install_requires and [options.extras_require] hold requirement lists.
+// setup.cfg (setuptools, INI): [options] install_requires and [options.extras_require] hold requirement lists;
+// [options] python_requires the Python versions the package supports.
 // A value continues on the indented lines below its key; a one-line value is a ";"-separated list, as setuptools
 // reads it. "file: requirements.txt" pulls in a requirements file.
 import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pin.js';
+import { pythonPin } from './python-pins.js';
 import { parseRequirement } from './requirement.js';
 
 interface IniValue {
@@ -52,6 +54,12 @@ export function parseSetupCfg(text: string, file: string): ParsedManifest {
   const describesProject = sections.some((s) => s === 'options' || s === 'metadata' || s === 'options.extras_require');
   for (const value of values) {
     const section = value.section.toLowerCase();
+    if (section === 'options' && normalKey(value.key) === 'python_requires') {
+      const pin = pythonPin(value.parts.map((p) => p.text).join(' ').replace(/(^|\s)#.*$/, ''), { file, line: value.line });
+      if ('error' in pin) problems.push({ file, line: value.line, message: pin.error });
+      else pins.push(pin);
+      continue;
+    }
     const wanted = (section === 'options' && normalKey(value.key) === 'install_requires') || section === 'options.extras_require';
     if (!wanted) continue;
     const first = value.parts[0]?.text ?? '';

@@ -2,7 +2,7 @@
 // so that an unchanged chunk's facts stay valid wherever edits above it move it: lines count from the chunk's first
 // line, columns on that first line from its first column (later lines keep theirs), offsets from its first offset.
 import type { SourcePosition, SourceRange } from '../source-range.js';
-import type { SyntaxNode } from './syntax-tree.js';
+import type { LineTable, SyntaxNode } from './syntax-tree.js';
 
 /** Where a chunk starts in its file. */
 export interface ChunkOrigin {
@@ -31,6 +31,11 @@ export class ChunkPositions {
 
   rangeBetween(first: SyntaxNode, last: SyntaxNode): SourceRange {
     return { start: relative(first.startPosition, this.origin), end: relative(last.endPosition, this.origin) };
+  }
+
+  /** The range of file offsets [start, end) (a token the copy does not hold), relative to the origin. */
+  rangeOfOffsets(start: number, end: number, lines: LineTable): SourceRange {
+    return { start: relative(lines.position(start), this.origin), end: relative(lines.position(end), this.origin) };
   }
 
   spanOf(node: SyntaxNode): Span {

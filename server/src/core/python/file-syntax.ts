@@ -1,12 +1,14 @@
 // Everything the analysis reads from one chunk, as plain data relative to the chunk's start (`chunkFacts`), and the
-// file-level view of a parsed file: its references and suppression comments, linked from its chunks' facts.
+// file-level view of a parsed file: its references, the syntax it uses that some Pythons lack, and its suppression
+// comments, linked from its chunks' facts.
 import type { Tree } from 'web-tree-sitter';
-import { ChunkPositions } from './chunk-position.js';
+import { ChunkPositions, placeRange } from './chunk-position.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { guardFacts, type GuardFacts } from './guards.js';
 import { bindingFacts, type BindingFacts } from './local-bindings.js';
 import { linkReferences, referenceFacts, type ApiReference, type ReferenceFacts } from './references.js';
 import { addSuppressions, suppressionFacts, type SuppressionFact, type Suppressions } from './suppressions.js';
+import { findSyntaxUses, type SyntaxUse } from './syntax-features.js';
 import { copySubtree, LineTable } from './syntax-tree.js';
 
 export interface ChunkFacts {
@@ -14,6 +16,7 @@ export interface ChunkFacts {
   bindings: BindingFacts;
   guards: GuardFacts;
   suppressions: SuppressionFact[];
+  syntaxUses: SyntaxUse[];
 }
 
 export function chunkFacts(chunk: Chunk, lines: LineTable): ChunkFacts {
@@ -24,12 +27,14 @@ export function chunkFacts(chunk: Chunk, lines: LineTable): ChunkFacts {
     bindings: bindingFacts(copy, positions),
     guards: guardFacts(copy, chunk.origin.index),
     suppressions: suppressionFacts(copy, chunk.origin.line),
+    syntaxUses: findSyntaxUses(copy, positions, lines),
   };
 }
 
-/** What a parsed file says: its references into libraries and its suppression comments. */
+/** What a parsed file says: its references into libraries, the version-bound syntax it uses, its suppression comments. */
 export interface FileSyntax {
   references: ApiReference[];
+  syntaxUses: SyntaxUse[];
   suppressions: Suppressions;
 }
 
@@ -84,8 +89,9 @@ export function fileSyntax(tree: Tree, source: string = sourceOf(tree), cache?: 
   }
   const suppressions: Suppressions = new Map();
   for (const { facts, chunk } of placed) addSuppressions(suppressions, facts.suppressions, chunk.origin.line);
-  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent })));
-  return { references, suppressions };
+  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.node.endIndex })));
+  const syntaxUses = placed.flatMap(({ facts, chunk }) => facts.syntaxUses.map((u) => ({ feature: u.feature, range: placeRange(u.range, chunk.origin) })));
+  return { references, syntaxUses, suppressions };
 }
 
 /** Every reference a parsed file makes into libraries (see references.ts). */

@@ -1,6 +1,8 @@
 // Code that expects an API to be missing and handles it is not an anachronism: imports inside
 // `try: … except ImportError:` (and the handler), uses under `if hasattr(mod, "name"):` (and the other branch),
-// branches selected by the library's version, and blocks that expect an exception (`with pytest.raises(…)`).
+// branches selected by the library's or Python's version (`sys.version_info >= (3, 11)`, and tests a skip decorator
+// runs only on some versions), and blocks that expect an exception (`with pytest.raises(…)`). Code that never runs is
+// not either: `if TYPE_CHECKING:` blocks, and annotations under `from __future__ import annotations`.
 // Each chunk's guarded regions are read once into plain data (`guardFacts`); whether a condition reads a version can
 // depend on a flag assigned elsewhere in the file, so the regions are settled when the file's chunks are linked
 // (`GuardIndex`), and a reference is then guarded when a region holds it.
@@ -9,7 +11,7 @@ import { walk } from './syntax.js';
 import type { Span } from './chunk-position.js';
 
 /** Expressions that read a library's version: a condition using one selects code per version. */
-const READS_VERSION = /__version__|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution|\bversion\.(?:version|full_version|short_version)\b|\bversion\(\s*['"]/;
+const READS_VERSION = /__version__|\bsys\.(?:version_info|version|hexversion|implementation)\b|\bpython_implementation\s*\(|\bIS_PYPY\b|\bversion_info\s*(?:[<>=!]|\[)|\bpython_version(?:_tuple)?\s*\(|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution|\bversion\.(?:version|full_version|short_version)\b|\bversion\(\s*['"]/;
 
 /** How a reference fails when what it names is missing: the exception a handler must catch to guard it. */
 export type Failure = 'module-import' | 'import' | 'attribute' | 'name' | 'call';
@@ -29,11 +31,20 @@ const CAUGHT: [RegExp, Failure[]][] = [
 /** `with pytest.raises(…)`, `with assert_raises(…)`, `with self.assertRaises(…)`: the block is meant to fail. */
 const EXPECTS_FAILURE = /(^|\.)(raises|assert_raises|assertRaises|assert_raises_regex|assertRaisesRegex|raises_regex)\s*\(/;
 
+/** Decorators that run a test only where their condition allows (pytest, unittest). */
+const SKIPS = /\b(?:skipif|skipIf|skipUnless|skip|xfail|requires)\s*\(/;
+
+/** `if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:`: a block that never runs. */
+const TYPE_CHECKING = /^\(?\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)?TYPE_CHECKING\s*\)?$/;
+
 /** A guarded region of a chunk, offsets relative to the chunk's start. */
 export interface RegionFact {
   start: number;
-  /** 'parent-end': to the end of the block that holds the chunk (the rest of it, after an early exit). */
-  end: number | 'parent-end';
+  /**
+   * 'parent-end': to the end of the block that holds the chunk (the rest of it, after an early exit); 'chunk-end': to
+   * the end of the chunk's node, a class whose body statements are chunks of their own (a decorated test class).
+   */
+  end: number | 'parent-end' | 'chunk-end';
   /** Only references using one of these names are guarded; null guards every reference in the region. */
   names: string[] | null;
   /** Only these failures are guarded (a try body guards what its handlers catch); null guards every failure. */
@@ -49,6 +60,8 @@ export interface ConditionalFact {
   words: string[];
   /** The regions when the condition reads no version (its hasattr()/getattr() probes). */
   probes: RegionFact[];
+  /** The span reaches to the end of the chunk's node (a decorated class, whose body is chunks of its own). */
+  toChunkEnd?: true;
 }
 
 export interface GuardFacts {
@@ -56,6 +69,10 @@ export interface GuardFacts {
   conditionals: ConditionalFact[];
   /** Names assigned from an expression that reads a library version (`NP2 = np.__version__ >= "2"`). */
   versionFlags: string[];
+  /** `from __future__ import annotations`: the file's annotations are never evaluated. */
+  postponesAnnotations: boolean;
+  /** The chunk's annotations (`type` nodes), guarded when some chunk of the file postpones annotations. */
+  annotations: Span[];
 }
 
 /** The failures an except clause catches: `except (ImportError, X) as e:`; a bare `except:` catches them all. */
@@ -113,6 +130,7 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
     words: conditionWords(condition),
     probes,
   });
+  const span = (node: SyntaxNode): Span => ({ start: node.startIndex - chunkStart, end: node.endIndex - chunkStart });
 
   for (const t of ofType('try_statement')) {
     const handlers = t.namedChildren.filter((c) => c.type === 'except_clause');
@@ -132,6 +150,11 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
   for (const s of [...ofType('if_statement'), ...ofType('elif_clause')]) {
     const condition = s.childForFieldName('condition');
     if (!condition) continue;
+    if (TYPE_CHECKING.test(condition.text)) {
+      const consequence = s.childForFieldName('consequence');
+      if (consequence) regions.push(region(consequence, null)); // read by type checkers only
+      continue;
+    }
     const probes: RegionFact[] = [];
     const probed = probedAttributeNames(condition);
     if (probed.length > 0) {
@@ -164,11 +187,25 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
     }
     conditionals.push(conditional(e, condition, probes));
   }
-  // `getattr(np, "trapezoid", None) or np.trapz`: the right operand is the fallback.
+  // `getattr(np, "trapezoid", None) or np.trapz`: the right operand is the fallback. `IS_PYPY and sys.pypy_version_info`,
+  // `sys.version_info >= (3, 11) and tomllib.loads(…)`: the right operand runs only where the left one says so.
   for (const b of ofType('boolean_operator')) {
     const left = b.childForFieldName('left');
     const right = b.childForFieldName('right');
-    if (left && right && probedAttributeNames(left).length > 0) regions.push(region(right, null));
+    if (!left || !right) continue;
+    if (probedAttributeNames(left).length > 0) regions.push(region(right, null));
+    else conditionals.push({ span: span(right), readsVersion: READS_VERSION.test(left.text), words: conditionWords(left), probes: [] });
+  }
+  // `@pytest.mark.skipif(sys.version_info < (3, 12), …)`, `@unittest.skipUnless(…)`: the test runs only on the
+  // versions its decorator lets through. A decorated class's body statements are chunks of their own: its region
+  // reaches to the end of the class, settled when the file is linked.
+  for (const d of ofType('decorated_definition')) {
+    const skips = d.namedChildren.filter((c) => c.type === 'decorator' && SKIPS.test(c.text));
+    if (skips.length === 0) continue;
+    const text = skips.map((c) => c.text).join('\n');
+    const fact: ConditionalFact = { span: span(d), readsVersion: READS_VERSION.test(text), words: [...new Set(text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])], probes: [] };
+    if (d === copy.root && d.childForFieldName('definition')?.type === 'class_definition') fact.toChunkEnd = true;
+    conditionals.push(fact);
   }
 
   const versionFlags: string[] = [];
@@ -177,7 +214,9 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
     const right = n.childForFieldName('right');
     if (left?.type === 'identifier' && right && READS_VERSION.test(right.text)) versionFlags.push(left.text);
   }
-  return { regions, conditionals, versionFlags };
+  const postponesAnnotations = ofType('future_import_statement').some((n) =>
+    n.namedChildren.some((c) => (c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text) === 'annotations'));
+  return { regions, conditionals, versionFlags, postponesAnnotations, annotations: ofType('type').map(span) };
 }
 
 /** A region in file offsets. */
@@ -188,9 +227,10 @@ interface Region {
   failures: ReadonlySet<Failure> | null;
 }
 
-/** Where a chunk sits in its file, as far as guards care: its first offset and the end of the block holding it. */
+/** Where a chunk sits in its file, as far as guards care: its first offset, its end and the end of the block holding it. */
 export interface GuardPlacement {
   start: number;
+  end: number;
   parentEnd: number;
 }
 
@@ -201,7 +241,11 @@ export interface GuardPlacement {
 export class GuardIndex {
   private readonly spanning: Region[] = [];
 
-  constructor(private readonly versionFlags: ReadonlySet<string>) {}
+  /** `postponedAnnotations`: the file has `from __future__ import annotations`. */
+  constructor(
+    private readonly versionFlags: ReadonlySet<string>,
+    private readonly postponedAnnotations = false,
+  ) {}
 
   /** The regions of one chunk, settled against the file's version flags; the spanning ones are kept for all chunks. */
   regionsOf(facts: GuardFacts, at: GuardPlacement): Region[] {
@@ -209,20 +253,21 @@ export class GuardIndex {
     const add = (r: RegionFact) => {
       const region: Region = {
         start: r.start + at.start,
-        end: r.end === 'parent-end' ? at.parentEnd : r.end + at.start,
+        end: r.end === 'parent-end' ? at.parentEnd : r.end === 'chunk-end' ? at.end : r.end + at.start,
         names: r.names && new Set(r.names),
         failures: r.failures && new Set(r.failures),
       };
-      (r.end === 'parent-end' ? this.spanning : own).push(region);
+      (typeof r.end === 'number' ? own : this.spanning).push(region);
     };
     facts.regions.forEach(add);
     for (const c of facts.conditionals) {
       if (c.readsVersion || (this.versionFlags.size > 0 && c.words.some((w) => this.versionFlags.has(w)))) {
-        add({ start: c.span.start, end: c.span.end, names: null, failures: null });
+        add({ start: c.span.start, end: c.toChunkEnd ? 'chunk-end' : c.span.end, names: null, failures: null });
       } else {
         c.probes.forEach(add);
       }
     }
+    if (this.postponedAnnotations) for (const a of facts.annotations) add({ start: a.start, end: a.end, names: null, failures: null });
     return own;
   }
 

@@ -3,7 +3,7 @@
 // definition or a loop counts as bound everywhere, which can only hide findings, never invent them.
 // Each chunk's bindings are read into plain data (`bindingFacts`); `LocalBindings` joins the chunks of a file.
 import type { ChunkPositions, Span } from './chunk-position.js';
-import { chainParts, walk } from './syntax.js';
+import { chainParts, literalClass, walk } from './syntax.js';
 import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 
 /** What a plain `name = value` assigns, as far as aliases and instances care. */
@@ -12,6 +12,8 @@ export interface AssignedValue {
   chain: string[] | null;
   /** A call whose callee is an identifier or attribute chain (`rng = np.random.default_rng()`). */
   call: { callee: string[]; span: Span } | null;
+  /** A literal's builtin class (`s = "a"`: builtins.str), whose methods the value has. */
+  literal: string | null;
 }
 
 export interface BindingFacts {
@@ -86,7 +88,7 @@ function assignedValue(value: SyntaxNode, positions: ChunkPositions): AssignedVa
     const callee = fn ? segmentsOf(fn) : null;
     if (callee) call = { callee, span: positions.spanOf(value) };
   }
-  return { chain: segmentsOf(value), call };
+  return { chain: segmentsOf(value), call, literal: literalClass(value) };
 }
 
 const PARAMETER_CONTAINERS = new Set(['parameters', 'lambda_parameters']);
@@ -178,7 +180,7 @@ export function joinBindings(chunks: readonly { facts: BindingFacts; start: numb
       const { name } = single;
       const call = single.value.call;
       // Facts stay as read (an unchanged chunk's are reused): the placed value is a copy.
-      const value = call ? { chain: single.value.chain, call: { callee: call.callee, span: { start: call.span.start + start, end: call.span.end + start } } } : single.value;
+      const value = call ? { ...single.value, call: { callee: call.callee, span: { start: call.span.start + start, end: call.span.end + start } } } : single.value;
       const list = singleAssignments.get(name);
       if (list) list.push(value);
       else singleAssignments.set(name, [value]);

@@ -9,7 +9,7 @@ import type { SourceRange } from '../source-range.js';
 import { placeRange, type ChunkOrigin, type ChunkPositions, type Span } from './chunk-position.js';
 import { GuardIndex, type Failure, type GuardFacts, type GuardRegion } from './guards.js';
 import { joinBindings, type BindingFacts } from './local-bindings.js';
-import { chainParts, dottedParts } from './syntax.js';
+import { chainParts, dottedParts, literalClass, splitAttributeChain } from './syntax.js';
 import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 
 export interface PathPrefix {
@@ -55,6 +55,12 @@ export interface ApiReference {
   callGuarded?: boolean;
   /** For origin "instance": the value's producer and the members used on it (prefixes are then empty). */
   receiver?: InstanceReceiver;
+  /**
+   * Rooted at a name the file never binds, taken as Python's builtin of that name (`zip`, `ExceptionGroup`,
+   * `str.removeprefix`): a name the matrix does not know is the file's business (a star import, a name injected at
+   * run time), not a hallucinated API.
+   */
+  builtin?: boolean;
 }
 
 /** A part of a chain or import as written: its text and where. */
@@ -83,6 +89,8 @@ export interface AttributeUse {
   parts: Segment[] | null;
   /** For a chain rooted at a call: the callee's segments, the call's span, and the members used on its result. */
   onCall: { callee: string[]; span: Span; members: Segment[] } | null;
+  /** For a chain rooted at a literal (`"a".removeprefix`): the literal's builtin class and the members used on it. */
+  onLiteral?: { producer: string; members: Segment[] };
 }
 
 /** A name read as a value outside an attribute chain (`trapz(…)`, or anything a star import may bring). */
@@ -102,6 +110,8 @@ export interface ReferenceFacts {
 
 interface Binding {
   path: string;
+  /** Where existence checks start (the builtins module itself is not checked, its names are). */
+  checkFrom?: number;
 }
 
 /** Names bound by imports: name -> binding, or null when the name is bound to several different things. */
@@ -225,16 +235,8 @@ function isAssignmentTarget(node: SyntaxNode): boolean {
 
 /** For `call(...).a.b`, the call and the members used on its result; null for any other shape. */
 function membersOnCall(node: SyntaxNode): { call: SyntaxNode; attrs: SyntaxNode[] } | null {
-  let current: SyntaxNode | null = node;
-  const attrs: SyntaxNode[] = [];
-  while (current && current.type === 'attribute') {
-    const attr = current.childForFieldName('attribute');
-    if (!attr) return null;
-    attrs.unshift(attr);
-    current = current.childForFieldName('object');
-  }
-  if (!current || current.type !== 'call') return null;
-  return { call: current, attrs };
+  const chain = splitAttributeChain(node);
+  return chain && chain.base.type === 'call' ? { call: chain.base, attrs: chain.attributes } : null;
 }
 
 function calleeOf(call: SyntaxNode): string[] | null {
@@ -283,7 +285,12 @@ export function referenceFacts(copy: SyntaxCopy, positions: ChunkPositions): Ref
     const callee = members ? calleeOf(members.call) : null;
     if (members && callee) {
       attributes.push({ span: positions.spanOf(node), call: callAt(node), parts: null, onCall: { callee, span: positions.spanOf(members.call), members: members.attrs.map(segment) } });
+      continue;
     }
+    // `"v1".removeprefix("v")`: members used on a literal, the methods of its builtin class.
+    const chain = members ? null : splitAttributeChain(node);
+    const producer = chain ? literalClass(chain.base) : null;
+    if (chain && producer) attributes.push({ span: positions.spanOf(node), call: callAt(node), parts: null, onCall: null, onLiteral: { producer, members: chain.attributes.map(segment) } });
   }
 
   const names: NameUse[] = [];
@@ -326,13 +333,15 @@ export interface PlacedFacts {
   origin: ChunkOrigin;
   /** The block holding the chunk (the module, or a class body), in file offsets. */
   parent: Span;
+  /** The end of the chunk's node in file offsets (a class's with its body). */
+  end: number;
 }
 
 /** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
 export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   const versionFlags = new Set(chunks.flatMap((c) => c.guards.versionFlags));
-  const guards = new GuardIndex(versionFlags);
-  const regions = chunks.map((c) => guards.regionsOf(c.guards, { start: c.origin.index, parentEnd: c.parent.end }));
+  const guards = new GuardIndex(versionFlags, chunks.some((c) => c.guards.postponesAnnotations));
+  const regions = chunks.map((c) => guards.regionsOf(c.guards, { start: c.origin.index, end: c.end, parentEnd: c.parent.end }));
   const isGuarded = (chunk: number, span: Span, segments: readonly string[], failure: Failure) => {
     const start = span.start + chunks[chunk]!.origin.index;
     return guards.isGuarded(regions[chunk] as GuardRegion[], start, span.end + chunks[chunk]!.origin.index, segments, failure);
@@ -360,13 +369,19 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   // same name shadows the import only inside its function.
   for (const name of [...boundOutsideParameters, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
+  // A name the file never binds is Python's builtin of that name; a star import could bring any name, so with one
+  // no name is taken for a builtin.
+  const builtinBinding = (name: string): Binding | undefined =>
+    starModules.length === 0 && !table.has(name) && !boundNames.has(name) && !singleAssignments.has(name) && !parameterScopes.has(name)
+      ? { path: `builtins.${name}`, checkFrom: 1 }
+      : undefined;
   // Inside a function taking the name as a parameter (by position in the text: no walk up the tree per lookup).
   /** The binding of `name` at file offsets [start, end): none inside a function that takes it as a parameter. */
   const bindingAt = (name: string, start: number, end: number): Binding | null | undefined => {
     const binding = table.get(name);
     const owners = binding ? parameterScopes.get(name) : undefined;
     if (owners?.some((o) => o.start <= start && end <= o.end)) return null;
-    return binding;
+    return binding ?? builtinBinding(name);
   };
   const producerOf = (callee: string[], at: Span, by: number): string | null => {
     const binding = bindingAt(callee[0]!, at.start + by, at.end + by);
@@ -377,7 +392,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   for (const [name, values] of singleAssignments) {
     if (values.length !== 1 || boundNames.has(name) || table.has(name)) continue;
     const call = values[0]!.call;
-    const producer = call ? producerOf(call.callee, call.span, 0) : null;
+    const producer = (call ? producerOf(call.callee, call.span, 0) : null) ?? values[0]!.literal;
     if (producer) instances.set(name, producer);
   }
 
@@ -392,10 +407,11 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   chunks.forEach((chunk, c) => {
     const { origin } = chunk;
     for (const use of chunk.references.attributes) {
-      if (use.onCall) {
-        const producer = producerOf(use.onCall.callee, use.onCall.span, origin.index);
+      const on = use.onCall ?? use.onLiteral;
+      if (on) {
+        const producer = use.onCall ? producerOf(use.onCall.callee, use.onCall.span, origin.index) : use.onLiteral!.producer;
         if (!producer) continue;
-        const members = use.onCall.members.map((m) => ({ name: m.text, range: placeRange(m.range, origin) }));
+        const members = on.members.map((m) => ({ name: m.text, range: placeRange(m.range, origin) }));
         const names = members.map((m) => m.name);
         refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: placeCall(use.call, origin), guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer, members } });
         continue;
@@ -418,14 +434,16 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
         prefixes.push({ path: `${binding.path}.${parts.slice(1, i + 1).map((p) => p.text).join('.')}`, range: placeRange({ start: root.range.start, end: parts[i]!.range.end }, origin) });
       }
       const segments = prefixes[prefixes.length - 1]!.path.split('.');
-      refs.push({
+      const ref: ApiReference = {
         prefixes,
-        firstToCheck: rootSegments.length,
+        firstToCheck: binding.checkFrom ?? rootSegments.length,
         origin: 'attribute',
         call: placeCall(use.call, origin),
         guarded: isGuarded(c, use.span, segments, 'attribute'),
         callGuarded: isGuarded(c, use.span, segments, 'call'),
-      });
+      };
+      if (binding.checkFrom !== undefined) ref.builtin = true;
+      refs.push(ref);
     }
   });
   chunks.forEach((chunk, c) => {
@@ -434,17 +452,22 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
       const name = use.name.text;
       const binding = bindingAt(name, use.span.start + origin.index, use.span.end + origin.index);
       if (binding) {
-        if (!use.call) continue;
+        // An imported name is checked where it is imported, so only its calls matter here; a builtin is checked
+        // wherever it is used (`except ExceptionGroup:`, `anext` passed along).
+        const builtin = binding.checkFrom !== undefined;
+        if (!use.call && !builtin) continue;
         const range = placeRange(use.name.range, origin);
         const segments = binding.path.split('.');
-        refs.push({
+        const ref: ApiReference = {
           prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range })),
-          firstToCheck: segments.length,
+          firstToCheck: binding.checkFrom ?? segments.length,
           origin: 'name',
           call: placeCall(use.call, origin),
-          guarded: isGuarded(c, use.span, segments, 'attribute'),
+          guarded: isGuarded(c, use.span, segments, builtin ? 'name' : 'attribute'),
           callGuarded: isGuarded(c, use.span, segments, 'call'),
-        });
+        };
+        if (builtin) ref.builtin = true;
+        refs.push(ref);
       } else if (binding === undefined && starModules.length > 0 && !boundNames.has(name) && !singleAssignments.has(name) && !BUILTINS.has(name)) {
         const range = placeRange(use.name.range, origin);
         for (const module of starModules) {

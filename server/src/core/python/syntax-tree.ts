@@ -76,6 +76,12 @@ export class SyntaxNode {
     return this.end;
   }
 
+  /** The tree-sitter node copied, for the rare readers of anonymous tokens (syntax-features.ts); while the tree is alive. */
+  get treeNode(): Node {
+    if (!this.node) throw new Error(`internal error: a ${this.type} node copied without its tree-sitter node (syntax-tree.ts)`);
+    return this.node;
+  }
+
   get text(): string {
     return this.lines.source.slice(this.startIndex, this.endIndex);
   }

@@ -17,20 +17,55 @@ export function dottedParts(node: SyntaxNode): SyntaxNode[] {
   return node.namedChildren.filter((c) => c.type === 'identifier');
 }
 
+/** An attribute chain split into what it starts from and the attribute names after it (`f(x).a.b` -> f(x), [a, b]). */
+export function splitAttributeChain(node: SyntaxNode): { base: SyntaxNode; attributes: SyntaxNode[] } | null {
+  const attributes: SyntaxNode[] = [];
+  let current: SyntaxNode | null = node;
+  while (current && current.type === 'attribute') {
+    const attr = current.childForFieldName('attribute');
+    if (!attr) return null;
+    attributes.unshift(attr);
+    current = current.childForFieldName('object');
+  }
+  return current ? { base: current, attributes } : null;
+}
+
 /**
  * For a pure attribute chain (`a.b.c`, rooted at an identifier) returns its identifier nodes in order;
  * null when the chain is rooted in anything else (a call, a subscript, a literal …).
  */
 export function chainParts(node: SyntaxNode): SyntaxNode[] | null {
-  const parts: SyntaxNode[] = [];
-  let current: SyntaxNode | null = node;
-  while (current && current.type === 'attribute') {
-    const attr = current.childForFieldName('attribute');
-    if (!attr) return null;
-    parts.unshift(attr);
-    current = current.childForFieldName('object');
+  const chain = splitAttributeChain(node);
+  return chain && chain.base.type === 'identifier' ? [chain.base, ...chain.attributes] : null;
+}
+
+/** The builtin class of a literal's value: `"…"` str, `b"…"` bytes, `[…]` list, `{…}` dict or set, numbers; else null. */
+export function literalClass(node: SyntaxNode): string | null {
+  let n: SyntaxNode | undefined = node;
+  while (n && n.type === 'parenthesized_expression') n = n.namedChildren.find((c) => c.type !== 'comment');
+  if (!n) return null;
+  switch (n.type) {
+    case 'string':
+    case 'concatenated_string': {
+      const first = n.type === 'string' ? n : n.namedChildren.find((c) => c.type === 'string');
+      const prefix = /^[A-Za-z]*/.exec(first?.text ?? '')![0].toLowerCase();
+      if (prefix.includes('t')) return null; // a template string (3.14) is no str
+      return prefix.includes('b') ? 'builtins.bytes' : 'builtins.str';
+    }
+    case 'list':
+    case 'list_comprehension':
+      return 'builtins.list';
+    case 'dictionary':
+    case 'dictionary_comprehension':
+      return 'builtins.dict';
+    case 'set':
+    case 'set_comprehension':
+      return 'builtins.set';
+    case 'integer':
+      return 'builtins.int';
+    case 'float':
+      return 'builtins.float';
+    default:
+      return null;
   }
-  if (!current || current.type !== 'identifier') return null;
-  parts.unshift(current);
-  return parts;
 }

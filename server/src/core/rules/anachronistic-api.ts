@@ -2,7 +2,7 @@
 import type { Alternative } from '../replacements.js';
 import { compareVersions, isValidVersion } from '../versions.js';
 import type { FindingRule } from './rule.js';
-import { lackingAt, PINNED_VERSIONS_LACK, trackedRuns, type LackingVerdict } from './verdict.js';
+import { betweenVersions, lackingAt, PINNED_VERSIONS_LACK, shownApi, trackedRuns, type LackingVerdict } from './verdict.js';
 
 export interface AnachronisticApiVerdict extends LackingVerdict {
   code: 'anachronistic-api';
@@ -14,8 +14,8 @@ export interface AnachronisticApiVerdict extends LackingVerdict {
 
 function lifecycle(v: AnachronisticApiVerdict): string {
   const notes: string[] = [];
-  if (v.added) notes.push(`added between ${v.added[0]} and ${v.added[1]}`);
-  if (v.removed) notes.push(`removed between ${v.removed[0]} and ${v.removed[1]}`);
+  if (v.added) notes.push(`added ${betweenVersions(v.matrix, v.added)}`);
+  if (v.removed) notes.push(`removed ${betweenVersions(v.matrix, v.removed)}`);
   return notes.length ? ` (${notes.join('; ')})` : '';
 }
 
@@ -39,7 +39,7 @@ export const anachronisticApi: FindingRule<'anachronistic-api', AnachronisticApi
   meaning: 'the API exists in some tracked version, not in the pinned one',
   fixes: ['use-replacement', 'raise-pin'],
   message: (v) =>
-    `\`${v.api}\` is not in ${lackingAt(v)}; ` +
+    `\`${shownApi(v.api)}\` is not in ${lackingAt(v)}; ` +
     `it is in ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)}${lifecycle(v)}.` + advice(v),
   isRemoval: (f) => f.availableIn.length > 0 && isValidVersion(f.pin) && f.availableIn.every((v) => compareVersions(v, f.pin) < 0),
   docs: {

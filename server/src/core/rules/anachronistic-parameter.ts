@@ -1,6 +1,6 @@
 // anachronistic-parameter: the keyword is accepted by some tracked version of the callable, not by the pinned one(s).
 import type { FindingRule } from './rule.js';
-import { lackingAt, PINNED_VERSIONS_LACK, trackedRuns, type LackingVerdict } from './verdict.js';
+import { lackingAt, PINNED_VERSIONS_LACK, shownApi, trackedRuns, type LackingVerdict } from './verdict.js';
 
 export interface AnachronisticParameterVerdict extends LackingVerdict {
   code: 'anachronistic-parameter';
@@ -19,7 +19,7 @@ export const anachronisticParameter: FindingRule<'anachronistic-parameter', Anac
   meaning: 'the keyword is accepted by some tracked version, not by the pinned one',
   fixes: ['drop-keyword', 'raise-pin'],
   message: (v) =>
-    `\`${v.api}\` takes no keyword \`${v.parameter}\` in ${lackingAt(v)}; ` +
+    `\`${shownApi(v.api)}\` takes no keyword \`${v.parameter}\` in ${lackingAt(v)}; ` +
     `${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''} it.`,
   docs: {
     what: 'a call passes a keyword argument that the API accepts in some tracked version, but not in the pinned one.',

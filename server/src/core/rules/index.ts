@@ -2,6 +2,7 @@
 // verdict in Verdict, its rule in FINDING_RULES); `npm run rule-docs` then writes its page and the settings' lists.
 import { anachronisticApi, type AnachronisticApiVerdict } from './anachronistic-api.js';
 import { anachronisticParameter, type AnachronisticParameterVerdict } from './anachronistic-parameter.js';
+import { anachronisticSyntax, type AnachronisticSyntaxVerdict } from './anachronistic-syntax.js';
 import { manifestProblem } from './manifest-problem.js';
 import type { FindingOf, FindingRule, RulePage } from './rule.js';
 import { tooManyPositional, type TooManyPositionalVerdict } from './too-many-positional.js';
@@ -17,7 +18,8 @@ export type Verdict =
   | UnconfirmedApiVerdict
   | AnachronisticParameterVerdict
   | UnknownParameterVerdict
-  | TooManyPositionalVerdict;
+  | TooManyPositionalVerdict
+  | AnachronisticSyntaxVerdict;
 
 export type FindingCode = Verdict['code'];
 export type Finding = FindingOf<FindingCode>;
@@ -32,6 +34,7 @@ const RULES: Rules = {
   'anachronistic-parameter': anachronisticParameter,
   'unknown-parameter': unknownParameter,
   'too-many-positional': tooManyPositional,
+  'anachronistic-syntax': anachronisticSyntax,
 };
 
 export const ALL_CODES = Object.keys(RULES) as readonly FindingCode[];

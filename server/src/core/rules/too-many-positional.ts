@@ -1,6 +1,6 @@
 // too-many-positional: a call passes more positional arguments than the pinned signature takes.
 import type { FindingRule } from './rule.js';
-import { lackingAt, PINNED_VERSIONS_LACK, plural, trackedRuns, type LackingVerdict } from './verdict.js';
+import { lackingAt, PINNED_VERSIONS_LACK, plural, shownApi, trackedRuns, type LackingVerdict } from './verdict.js';
 
 export interface TooManyPositionalVerdict extends LackingVerdict {
   code: 'too-many-positional';
@@ -21,7 +21,7 @@ export const tooManyPositional: FindingRule<'too-many-positional', TooManyPositi
   meaning: 'the call passes more positional arguments than the pinned signature takes, and another tracked version takes that many',
   fixes: ['raise-pin'],
   message: (v) =>
-    `\`${v.api}\` takes at most ${plural(v.limit, 'positional argument')} in ${lackingAt(v)}; ` +
+    `\`${shownApi(v.api)}\` takes at most ${plural(v.limit, 'positional argument')} in ${lackingAt(v)}; ` +
     `this call passes ${plural(v.given, 'positional argument')}, which ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''}.`,
   docs: {
     what: 'a call passes more positional arguments than the pinned signature takes.',

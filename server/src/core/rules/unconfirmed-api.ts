@@ -3,7 +3,7 @@
 import { describeOrigin } from '../pin.js';
 import type { StateAtVersion } from '../version-state.js';
 import type { FindingRule } from './rule.js';
-import { versionList, type VerdictBase } from './verdict.js';
+import { versionList, type VerdictBase, shownApi } from './verdict.js';
 
 export interface UnconfirmedApiVerdict extends VerdictBase {
   code: 'unconfirmed-api';

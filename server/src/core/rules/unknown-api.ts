@@ -1,6 +1,6 @@
 // unknown-api: the API exists in no tracked version of the library: possibly hallucinated.
 import type { FindingRule } from './rule.js';
-import { trackedSpan, type VerdictBase } from './verdict.js';
+import { trackedSpan, type VerdictBase, shownApi } from './verdict.js';
 
 export interface UnknownApiVerdict extends VerdictBase {
   code: 'unknown-api';
@@ -19,7 +19,7 @@ export const unknownApi: FindingRule<'unknown-api', UnknownApiVerdict> = {
   fixes: [],
   versionBound: false,
   severity: () => 'warning',
-  message: (v) => `\`${v.api}\` is in no tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}): possibly a hallucinated API.`,
+  message: (v) => `\`${shownApi(v.api)}\` is in no tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}): possibly a hallucinated API.`,
   docs: {
     what: 'the code uses a name under a library module that no tracked version of the library has ever had.',
     why: 'this is the signature of a hallucinated API (`np.linalg.fast_inverse`): it fails in every version.',

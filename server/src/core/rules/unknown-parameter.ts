@@ -1,6 +1,6 @@
 // unknown-parameter: no tracked version of the callable accepts the keyword.
 import type { FindingRule } from './rule.js';
-import { trackedSpan, type VerdictBase } from './verdict.js';
+import { trackedSpan, type VerdictBase, shownApi } from './verdict.js';
 
 export interface UnknownParameterVerdict extends VerdictBase {
   code: 'unknown-parameter';
@@ -20,7 +20,7 @@ export const unknownParameter: FindingRule<'unknown-parameter', UnknownParameter
   fixes: ['drop-keyword'],
   versionBound: false,
   severity: () => 'warning',
-  message: (v) => `\`${v.api}\` takes no keyword \`${v.parameter}\` in any tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}).`,
+  message: (v) => `\`${shownApi(v.api)}\` takes no keyword \`${v.parameter}\` in any tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}).`,
   docs: {
     what: 'a call passes a keyword argument that no tracked version of the API accepts.',
     why: 'a typo or a hallucinated parameter (`equal_nans=`): it fails in every version.',

@@ -12,6 +12,8 @@ export interface MatrixFacts {
   distribution: string;
   /** Tracked versions, ascending. */
   versions: readonly string[];
+  /** Each tracked version stands for a release series (Python's minors): nothing lies between two of them. */
+  versionSeries?: boolean;
 }
 
 export interface VerdictBase {
@@ -86,6 +88,16 @@ export const PINNED_VERSIONS_LACK = {
 /** "numpy 1.24.2, requirements.txt:1 pins numpy==1.24.2": the versions that lack it, and which pin selects them. */
 export function lackingAt(v: LackingVerdict): string {
   return `${versionList(v.lacking, v.matrix)}, ${pinClause(v.pin, v.matrix, v.lacking)}`;
+}
+
+/** How a message names an API: Python's builtins by their own names (`zip`, not `builtins.zip`). */
+export function shownApi(api: string): string {
+  return api.startsWith('builtins.') ? api.slice('builtins.'.length) : api;
+}
+
+/** "between 1.24.2 and 2.2.4"; where versions are whole series (Python's), nothing lies between: "in 3.11". */
+export function betweenVersions(matrix: MatrixFacts, [before, after]: [string, string]): string {
+  return matrix.versionSeries ? `in ${after}` : `between ${before} and ${after}`;
 }
 
 export function plural(count: number, word: string): string {
