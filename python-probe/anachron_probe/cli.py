@@ -7,7 +7,8 @@ import sys
 import time
 
 from . import SCHEMA
-from .isolation import Guard, Silence
+from .isolation import Guard, Silence, exit_now
+from .provenance import provenance_map
 from .walker import CALLABLE_KINDS, Probe
 
 
@@ -35,15 +36,7 @@ def _parse_args(argv):
     p.add_argument("--timeout-per-module", type=float, default=20.0, metavar="SECONDS")
     p.add_argument("--verbose", action="store_true", help="timing and counts on stderr")
     args = p.parse_args(argv)
-    prov = {}
-    for item in args.provenance:
-        if "=" not in item:
-            p.error("--provenance expects KEY=VALUE, got %r" % item)
-        k, v = item.split("=", 1)
-        if not k:
-            p.error("--provenance expects KEY=VALUE, got %r" % item)
-        prov[k] = v
-    args.provenance_map = prov
+    args.provenance_map = provenance_map(p, args.provenance)
     return args
 
 
@@ -141,10 +134,4 @@ def main(argv=None):
                 "; ".join(e["error"] for e in surface["errors"] if e["module"] == args.library),
             )
         silence.write_stderr(msg.encode("utf-8", "replace"))
-    # Leave without running atexit handlers or joining threads the library may have started.
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except Exception:
-        pass
-    os._exit(0 if ok else 1)
+    exit_now(0 if ok else 1)

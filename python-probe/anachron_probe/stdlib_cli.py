@@ -2,13 +2,13 @@
 import argparse
 import gzip
 import json
-import os
 import platform
 import sys
 import time
 
 from . import SCHEMA
-from .isolation import Guard, Silence
+from .isolation import Guard, Silence, exit_now
+from .provenance import provenance_map
 from .static.cli import encode, write
 from .stdlib_runtime import probe_stdlib
 
@@ -26,13 +26,7 @@ def _parse_args(argv):
     p.add_argument("--timeout-per-module", type=float, default=20.0, metavar="SECONDS")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args(argv)
-    prov = {}
-    for item in args.provenance:
-        if "=" not in item or not item.split("=", 1)[0]:
-            p.error("--provenance expects KEY=VALUE, got %r" % item)
-        k, v = item.split("=", 1)
-        prov[k] = v
-    args.provenance_map = prov
+    args.provenance_map = provenance_map(p, args.provenance)
     return args
 
 
@@ -76,9 +70,4 @@ def main(argv=None):
         msg = "stdlib %s: %d modules (%d imported), %d apis, %d errors, %.1f s\n" % (
             surface["python"], len(modules), sum(1 for ok in modules.values() if ok), len(apis), len(errors), time.time() - started)
         silence.write_stderr(msg.encode("utf-8", "replace"))
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except Exception:
-        pass
-    os._exit(0)
+    exit_now(0)

@@ -9,6 +9,7 @@ from .. import SCHEMA
 from . import EXTRACTOR_VERSION
 from .extract import CALLABLE_KINDS, Extractor
 from ..archive import ArchiveError, ArchiveTree, is_archive
+from ..provenance import provenance_map
 from .source import DirTree, GitTree, SourceError
 from ..surface_files import encode, write_output as write  # batch.py writes through these too
 
@@ -38,13 +39,7 @@ def _parse_args(argv):
     args = p.parse_args(argv)
     if args.git_dir and not args.tag:
         p.error("--git-dir needs --tag")
-    prov = {}
-    for item in args.provenance:
-        if "=" not in item or not item.split("=", 1)[0]:
-            p.error("--provenance expects KEY=VALUE, got %r" % item)
-        k, v = item.split("=", 1)
-        prov[k] = v
-    args.provenance_map = prov
+    args.provenance_map = provenance_map(p, args.provenance)
     ext = {}
     for item in args.external_surface:
         if "=" not in item:
