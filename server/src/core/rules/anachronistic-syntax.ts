@@ -1,7 +1,7 @@
 // anachronistic-syntax: the file uses syntax a Python version the project allows cannot parse.
 import type { SyntaxFeature } from '../python/syntax-features.js';
 import { SYNTAX_FEATURES } from '../python/syntax-features.js';
-import { describeOrigin } from '../pins.js';
+import { describeOrigin } from '../pin.js';
 import type { FindingRule } from './rule.js';
 import { pinText, trackedRuns, type VerdictBase } from './verdict.js';
 
