@@ -790,7 +790,9 @@ async function trustedScenario() {
       await wb.command('anachron: Review AI Suggestion');
       await wb.quickPick('Review AI Suggestion', 'Selection');
       const answer = await previewText('Review of the selection');
-      assertIncludes(answer, '1 finding at numpy==2.2.4 (requirements.txt:2)', 'the review');
+      // The header names every pin the check used: the selected interpreter's Python as well as numpy.
+      assertIncludes(answer, '1 finding at python==3.11.2 (interpreter ', 'the review');
+      assertIncludes(answer, 'numpy==2.2.4 (requirements.txt:2)', 'the review');
       assertIncludes(answer, 'analysis.py:10:12: error [anachronistic-api] numpy.product is not in numpy 2.2.4', 'the review');
       assertIncludes(answer, 'Fix: Use numpy.prod', 'the review');
       await wb.shot('agent-review.png');
