@@ -28,7 +28,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const MIRRORS = process.env.ANACHRON_MIRRORS ?? '/work/.mirror';
+// Bare mirrors as owner+name/repo (the layout `git clone --mirror` into such folders gives); no default: machines differ.
+const MIRRORS = process.env.ANACHRON_MIRRORS;
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 
 function usage(message) {
@@ -68,7 +69,9 @@ if (shown.status !== 0) usage(shown.stderr.trim().replace(/^anachron: /, ''));
 const definition = JSON.parse(shown.stdout)[0];
 const mirrorOf = (repository) => {
   const m = /^github:([^/]+)\/(.+)$/.exec(repository ?? '');
-  return m ? join(MIRRORS, `${m[1]}+${m[2]}`, 'repo') : undefined;
+  if (!m) return undefined;
+  if (!MIRRORS) usage(`${library} is read from ${repository}: pass --repo DIR (a bare clone with the release tags) or set ANACHRON_MIRRORS to the folder holding owner+name/repo mirrors`);
+  return join(MIRRORS, `${m[1]}+${m[2]}`, 'repo');
 };
 if (debian && suites.length === 0) suites = definition.runtime.debianSuites;
 if (debian && suites.length === 0) usage(`libraries/${library}.toml names no runtime.debian-suites: name the suites after --debian`);

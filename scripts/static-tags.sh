@@ -11,7 +11,7 @@
 # Writes matrices/surfaces/LIB/LIB-VERSION.static.json.gz; a tag whose file exists with the same extractor version is
 # skipped. One line per tag (time, APIs, callables, share with a signature).
 #
-# Environment: ANACHRON_MIRRORS (bare repositories, default /work/.mirror: owner+name/repo), ANACHRON_PYTHON
+# Environment: ANACHRON_MIRRORS (the folder of bare mirrors as owner+name/repo; required), ANACHRON_PYTHON
 # (default python3; a Python at least as new as the newest syntax the tags use reads them whole),
 # ANACHRON_SURFACES_DIR (default <repo>/matrices/surfaces), ANACHRON_STATIC_CACHE (default ~/.cache/anachron/static:
 # surfaces of left-out patch releases and of dependencies).

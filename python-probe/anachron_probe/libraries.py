@@ -153,12 +153,16 @@ def tag_of(definition, version, pattern=None):
 
 
 def mirror_dir(repository):
-    """Where the bare mirror of ``github:owner/name`` lies: ``$ANACHRON_MIRRORS/owner+name/repo`` (default
-    /work/.mirror, the layout the search tool's fetch writes)."""
+    """Where the bare mirror of ``github:owner/name`` lies: ``$ANACHRON_MIRRORS/owner+name/repo``. There is no default
+    folder (machines differ): without the variable this is an error that says what to set."""
     if not repository or not repository.startswith("github:"):
         raise LibraryFileError("not a github:owner/name repository: %r" % (repository,))
     owner, _, name = repository[len("github:"):].partition("/")
-    return os.path.join(os.environ.get("ANACHRON_MIRRORS", "/work/.mirror"), "%s+%s" % (owner, name), "repo")
+    mirrors = os.environ.get("ANACHRON_MIRRORS")
+    if not mirrors:
+        raise LibraryFileError("%s is read from a bare mirror: set ANACHRON_MIRRORS to the folder holding "
+                               "owner+name/repo mirrors (or pass the git folder explicitly)" % (repository,))
+    return os.path.join(mirrors, "%s+%s" % (owner, name), "repo")
 
 
 def main(argv=None):
