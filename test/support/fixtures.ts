@@ -6,6 +6,12 @@
 //
 // Carets sit under the columns the finding covers, on a comment line right below the code line; after the code
 // and the API may come the parameter. A fixture with no caret lines expects no findings.
+//
+//   # anachron: matrices snapshot
+//
+// runs the fixture on the matrices the test builds from the snapshots in test/fixtures/matrices/ (a frozen part of
+// the real matrices: test/support/matrix-snapshot.ts) instead of the bundled matrices: a fixture about the checker's
+// mechanics says so, one about a library's real history does not.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,9 +30,12 @@ export interface Fixture {
   text: string;
   pins: string[];
   expected: ExpectedFinding[];
+  /** Which matrices it runs on: the bundled ones, or those built from the snapshots. */
+  matrices: 'bundled' | 'snapshot';
 }
 
 const PIN = /^#\s*anachron:\s*pin\s+(\S+)\s*$/;
+const SNAPSHOT = /^#\s*anachron:\s*matrices\s+snapshot\s*$/;
 const CARETS = /^(\s*#\s*)(\^+)\s+(\S+)\s+(\S+)(?:\s+(\S+))?\s*$/;
 
 export function parseFixture(file: string): Fixture {
@@ -35,7 +44,9 @@ export function parseFixture(file: string): Fixture {
   const pins: string[] = [];
   const expected: ExpectedFinding[] = [];
   let lastCodeLine = 0;
+  let matrices: Fixture['matrices'] = 'bundled';
   lines.forEach((line, i) => {
+    if (SNAPSHOT.test(line)) matrices = 'snapshot';
     const pin = PIN.exec(line);
     if (pin) pins.push(pin[1]!);
     const caret = CARETS.exec(line);
@@ -48,7 +59,7 @@ export function parseFixture(file: string): Fixture {
     }
   });
   if (pins.length === 0) throw new Error(`${file}: no "# anachron: pin LIB==VERSION" line`);
-  return { name: file.split('/').pop()!, file, text, pins, expected };
+  return { name: file.split('/').pop()!, file, text, pins, expected, matrices };
 }
 
 export function loadFixtures(dir: string): Fixture[] {
