@@ -30,7 +30,7 @@ function rangesOf(ref: ApiReference): SourceRange[] {
  * whole path, so the whole path stands for them.
  */
 function referenceKey(ref: ApiReference): string {
-  let key = `${ref.origin}${ref.builtin ? '*' : ''}|${ref.firstToCheck}|${ref.guarded ? 1 : 0}${ref.callGuarded ? 1 : 0}|${ref.prefixes.length}:${ref.prefixes[ref.prefixes.length - 1]?.path ?? ''}`;
+  let key = `${ref.origin}${ref.builtin ? '*' : ''}|${ref.firstToCheck}|${ref.guarded ? 1 : 0}${ref.callGuarded ? 1 : 0}${ref.guardedPrefixes ?? ''}|${ref.prefixes.length}:${ref.prefixes[ref.prefixes.length - 1]?.path ?? ''}`;
   if (ref.call) {
     key += `|${ref.call.positionalCount}${ref.call.hasUnpacking ? '*' : ''}(`;
     for (const k of ref.call.keywords) key += `${k.name},`;

@@ -257,6 +257,7 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
   // The root module is an API of its own where the matrix versions it (tomllib, of Python).
   const root = ref.prefixes[0]?.path;
   const firstToCheck = ref.origin === 'import' && ref.firstToCheck === 1 && root !== undefined && rootIsVersioned(matrix, root) ? 0 : ref.firstToCheck;
+  const guardedAt = (i: number) => ref.guarded || i < (ref.guardedPrefixes ?? 0);
   let parent: ApiHistory | undefined = firstToCheck > 0 ? matrix.lookup(ref.prefixes[firstToCheck - 1]!.path) : undefined;
   for (let i = 0; i < ref.prefixes.length; i++) {
     const prefix = ref.prefixes[i]!;
@@ -276,12 +277,12 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
       const parentIsModule = i === 0 || (parent?.kind === 'module' && matrix.hasMembers?.(parent.api) !== false);
       // Test packages are never part of the surface the probe walks, so their absence proves nothing.
       const inTests = prefix.path.split('.').some((segment) => segment === 'tests' || segment === 'test' || segment === 'conftest');
-      if (parentIsModule && !inTests && ref.origin !== 'star' && !ref.guarded && !matrix.isUnresolved(prefix.path)) {
+      if (parentIsModule && !inTests && ref.origin !== 'star' && !guardedAt(i) && !matrix.isUnresolved(prefix.path)) {
         scope.verdicts.push({ code: 'unknown-api', ...verdictBase(scope, prefix.range, prefix.path, []) });
       }
       return;
     }
-    if (!verifyPresent(scope, prefix.path, prefix.range, history, ref.guarded)) return;
+    if (!verifyPresent(scope, prefix.path, prefix.range, history, guardedAt(i))) return;
     if (i < ref.prefixes.length - 1 && history.kind !== 'module' && history.kind !== 'class') return;
     parent = history;
   }

@@ -10,23 +10,83 @@ import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 import { walk } from './syntax.js';
 import type { Span } from './chunk-position.js';
 
-/** Expressions that read a library's version: a condition using one selects code per version. */
-const READS_VERSION = /__version__|\bsys\.(?:version_info|version|hexversion|implementation)\b|\bpython_implementation\s*\(|\bIS_PYPY\b|\bversion_info\s*(?:[<>=!]|\[)|\bpython_version(?:_tuple)?\s*\(|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution|\bversion\.(?:version|full_version|short_version)\b|\bversion\(\s*['"]/;
+/**
+ * Expressions that read a library's version: a condition using one selects code per version. The last form is a
+ * project's own helper, imported from elsewhere, called with a version (`_version_predates(np, "1.22")`).
+ */
+const READS_VERSION = /__version__|\bsys\.(?:version_info|version|hexversion|implementation)\b|\bpython_implementation\s*\(|\bIS_PYPY\b|\bversion_info\s*(?:[<>=!]|\[)|\bpython_version(?:_tuple)?\s*\(|NumpyVersion|parse_version|LooseVersion|StrictVersion|version\.parse|packaging\.version|\bVersion\(|importlib\.metadata|pkg_resources|get_distribution|\bversion\.(?:version|full_version|short_version)\b|\bversion\(\s*['"]|\b\w*[vV]ersion\w*\s*\([^()]*['"]v?\d+(?:\.\d+)+['"]/;
 
 /** How a reference fails when what it names is missing: the exception a handler must catch to guard it. */
 export type Failure = 'module-import' | 'import' | 'attribute' | 'name' | 'call';
 
 const ALL_FAILURES: Failure[] = ['module-import', 'import', 'attribute', 'name', 'call'];
 
-/** Exceptions and the failures they catch (ModuleNotFoundError only covers a missing module, not a missing name). */
-const CAUGHT: [RegExp, Failure[]][] = [
-  [/\b(Exception|BaseException)\b/, ALL_FAILURES],
-  [/\bImportError\b/, ['module-import', 'import']],
-  [/\bModuleNotFoundError\b/, ['module-import']],
-  [/\bAttributeError\b/, ['attribute']],
-  [/\bNameError\b/, ['name']],
-  [/\bTypeError\b/, ['call']],
-];
+/**
+ * The builtin exceptions a handler can name to catch the failure of a missing API, and what each catches, by Python's
+ * hierarchy: ModuleNotFoundError ⊂ ImportError ⊂ Exception ⊂ BaseException. A subclass catches less than its base:
+ * `except ModuleNotFoundError` catches a missing module (`import numpy.exceptions`), not a missing name
+ * (`from numpy import trapezoid`, a plain ImportError); `except TypeError` catches a keyword a call does not take.
+ */
+const CATCHES: ReadonlyMap<string, readonly Failure[]> = new Map<string, readonly Failure[]>([
+  ['BaseException', ALL_FAILURES],
+  ['Exception', ALL_FAILURES],
+  ['ImportError', ['module-import', 'import']],
+  ['ModuleNotFoundError', ['module-import']],
+  ['AttributeError', ['attribute']],
+  ['NameError', ['name']],
+  ['TypeError', ['call']],
+]);
+
+/** What a bare `except:` names: everything. */
+const EVERYTHING = '*';
+
+/**
+ * The exception names an except clause (or `contextlib.suppress(…)`) catches, as written: `except (ImportError, E) as
+ * e:` gives ImportError and E; `builtins.ImportError` is ImportError; any other dotted name is the project's or another
+ * library's class and catches none of the failures. A bare `except:` gives EVERYTHING. The names are settled against
+ * the file's exception aliases (`_ERRORS = (ImportError, AttributeError)`) when the file is linked.
+ */
+function namesIn(text: string): string[] {
+  const out: string[] = [];
+  for (const name of text.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []) {
+    out.push(name.startsWith('builtins.') ? name.slice('builtins.'.length) : name);
+  }
+  return out;
+}
+
+function handlerNames(clause: SyntaxNode): string[] {
+  // Header is everything before the clause's block, comments dropped (`except:  # noqa: E722`).
+  const block = clause.namedChildren.find((c) => c.type === 'block');
+  const header = block ? clause.text.slice(0, block.startIndex - clause.startIndex) : clause.text;
+  const caught = header.replace(/#[^\n]*/g, '').replace(/^except\*?/, '').replace(/:\s*$/, '').replace(/\bas\s+[A-Za-z_][A-Za-z0-9_]*\s*$/, '').trim();
+  return caught === '' ? [EVERYTHING] : namesIn(caught);
+}
+
+/** Resolves exception names to the failures they catch, through the file's aliases of exception names. */
+export function failuresCaught(names: readonly string[], aliases: ReadonlyMap<string, readonly string[]>): Set<Failure> {
+  const out = new Set<Failure>();
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    if (name === EVERYTHING) ALL_FAILURES.forEach((f) => out.add(f));
+    const builtin = CATCHES.get(name);
+    if (builtin) builtin.forEach((f) => out.add(f));
+    else aliases.get(name)?.forEach(visit);
+  };
+  names.forEach(visit);
+  return out;
+}
+
+/** `_ERRORS = (ImportError, AttributeError)`, `IE = ImportError`: a name bound to exception names. */
+function exceptionAliasOf(right: SyntaxNode): string[] | null {
+  let value = right;
+  while (value.type === 'parenthesized_expression' && value.namedChildren.length === 1) value = value.namedChildren[0]!;
+  const items = value.type === 'tuple' ? value.namedChildren : [value];
+  if (items.length === 0 || !items.every((i) => i.type === 'identifier' || i.type === 'attribute')) return null;
+  const names = namesIn(items.map((i) => i.text).join(' '));
+  return names.some((n) => CATCHES.has(n) || /(?:Error|Exception)$/.test(n)) ? names : null;
+}
 
 /** `with pytest.raises(…)`, `with assert_raises(…)`, `with self.assertRaises(…)`: the block is meant to fail. */
 const EXPECTS_FAILURE = /(^|\.)(raises|assert_raises|assertRaises|assert_raises_regex|assertRaisesRegex|raises_regex)\s*\(/;
@@ -49,6 +109,11 @@ export interface RegionFact {
   names: string[] | null;
   /** Only these failures are guarded (a try body guards what its handlers catch); null guards every failure. */
   failures: Failure[] | null;
+  /**
+   * The exception names of the handlers (a try body, `contextlib.suppress(…)`): the failures they catch are settled
+   * against the file's exception aliases when it is linked; the region guards nothing when they catch none.
+   */
+  catches?: string[];
 }
 
 /** An `if`/`elif` or conditional expression: it selects code per version, or else probes attributes. */
@@ -67,24 +132,17 @@ export interface ConditionalFact {
 export interface GuardFacts {
   regions: RegionFact[];
   conditionals: ConditionalFact[];
-  /** Names assigned from an expression that reads a library version (`NP2 = np.__version__ >= "2"`). */
+  /**
+   * Names assigned from an expression that reads a library version (`NP2 = np.__version__ >= "2"`), and functions that
+   * return one (`def _version_predates(lib, v): return Version(lib.__version__) < Version(v)`).
+   */
   versionFlags: string[];
+  /** Names bound to exception names (`_ERRORS = (ImportError, AttributeError)`), for the handlers that name them. */
+  exceptionAliases: [string, string[]][];
   /** `from __future__ import annotations`: the file's annotations are never evaluated. */
   postponesAnnotations: boolean;
   /** The chunk's annotations (`type` nodes), guarded when some chunk of the file postpones annotations. */
   annotations: Span[];
-}
-
-/** The failures an except clause catches: `except (ImportError, X) as e:`; a bare `except:` catches them all. */
-function caughtBy(clause: SyntaxNode): Set<Failure> {
-  // Header is everything before the clause's block, comments dropped (`except:  # noqa: E722`).
-  const block = clause.namedChildren.find((c) => c.type === 'block');
-  const header = block ? clause.text.slice(0, block.startIndex - clause.startIndex) : clause.text;
-  const caught = header.replace(/#[^\n]*/g, '').replace(/^except\*?/, '').replace(/:\s*$/, '').trim();
-  if (caught === '') return new Set(ALL_FAILURES);
-  const out = new Set<Failure>();
-  for (const [pattern, failures] of CAUGHT) if (pattern.test(caught)) failures.forEach((f) => out.add(f));
-  return out;
 }
 
 /** String literals passed to hasattr()/getattr() in a condition. */
@@ -133,19 +191,27 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
   const span = (node: SyntaxNode): Span => ({ start: node.startIndex - chunkStart, end: node.endIndex - chunkStart });
 
   for (const t of ofType('try_statement')) {
-    const handlers = t.namedChildren.filter((c) => c.type === 'except_clause');
-    const caught = new Set<Failure>();
-    for (const h of handlers) caughtBy(h).forEach((f) => caught.add(f));
-    if (caught.size === 0) continue;
+    const handlers = t.namedChildren.filter((c) => c.type === 'except_clause' || c.type === 'except_group_clause');
+    if (handlers.length === 0) continue;
+    const names = handlers.map(handlerNames);
     const body = t.childForFieldName('body');
-    if (body) regions.push(region(body, null, [...caught]));
-    // A handler is the fallback for the versions where the body failed.
-    for (const h of handlers) if (caughtBy(h).size > 0) regions.push(region(h, null));
+    if (body) regions.push({ ...region(body, null, []), catches: [...new Set(names.flat())] });
+    // A handler is the fallback for the versions where the body failed (when it catches that failure at all).
+    handlers.forEach((h, i) => regions.push({ ...region(h, null), catches: names[i]! }));
   }
   for (const w of ofType('with_statement')) {
     const clause = w.namedChildren.find((c) => c.type === 'with_clause');
     const body = w.childForFieldName('body');
-    if (clause && body && EXPECTS_FAILURE.test(clause.text)) regions.push(region(body, null));
+    if (!clause || !body) continue;
+    if (EXPECTS_FAILURE.test(clause.text)) regions.push(region(body, null));
+    // `with contextlib.suppress(ImportError):` catches what it names, like a handler with an empty body.
+    for (const item of clause.namedChildren) {
+      const call = item.type === 'with_item' ? item.namedChildren[0] : null;
+      const fn = call?.type === 'call' ? call.childForFieldName('function') : null;
+      if (!fn || !/^(?:contextlib\.)?suppress$/.test(fn.text)) continue;
+      const args = call!.childForFieldName('arguments');
+      regions.push({ ...region(body, null, []), catches: namesIn(args ? args.text : '') });
+    }
   }
   for (const s of [...ofType('if_statement'), ...ofType('elif_clause')]) {
     const condition = s.childForFieldName('condition');
@@ -209,14 +275,39 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
   }
 
   const versionFlags: string[] = [];
+  const exceptionAliases: [string, string[]][] = [];
   for (const n of ofType('assignment')) {
     const left = n.childForFieldName('left');
     const right = n.childForFieldName('right');
-    if (left?.type === 'identifier' && right && READS_VERSION.test(right.text)) versionFlags.push(left.text);
+    if (left?.type !== 'identifier' || !right) continue;
+    if (READS_VERSION.test(right.text)) versionFlags.push(left.text);
+    const alias = exceptionAliasOf(right);
+    if (alias) exceptionAliases.push([left.text, alias]);
+  }
+  // `from builtins import ImportError as IE`
+  for (const n of ofType('import_from_statement')) {
+    if (n.childForFieldName('module_name')?.text !== 'builtins') continue;
+    for (const item of n.childrenForFieldName('name')) {
+      const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
+      const name = item.type === 'aliased_import' ? item.childForFieldName('name') : null;
+      if (alias && name) exceptionAliases.push([alias.text, [name.text]]);
+    }
+  }
+  // A project's own version test: `def _version_predates(lib, v): return Version(lib.__version__) < Version(v)`; a
+  // condition calling it selects code per version like a flag does.
+  for (const f of ofType('function_definition')) {
+    const name = f.childForFieldName('name');
+    const body = f.childForFieldName('body');
+    if (!name || !body) continue;
+    let returnsVersion = false;
+    walk(body, (n) => {
+      if (!returnsVersion && n.type === 'return_statement' && READS_VERSION.test(n.text)) returnsVersion = true;
+    });
+    if (returnsVersion) versionFlags.push(name.text);
   }
   const postponesAnnotations = ofType('future_import_statement').some((n) =>
     n.namedChildren.some((c) => (c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text) === 'annotations'));
-  return { regions, conditionals, versionFlags, postponesAnnotations, annotations: ofType('type').map(span) };
+  return { regions, conditionals, versionFlags, exceptionAliases, postponesAnnotations, annotations: ofType('type').map(span) };
 }
 
 /** A region in file offsets. */
@@ -241,21 +332,32 @@ export interface GuardPlacement {
 export class GuardIndex {
   private readonly spanning: Region[] = [];
 
-  /** `postponedAnnotations`: the file has `from __future__ import annotations`. */
+  /**
+   * `postponedAnnotations`: the file has `from __future__ import annotations`; `exceptionAliases`: the file's names
+   * bound to exception names (a name bound twice is left out: it catches nothing certain).
+   */
   constructor(
     private readonly versionFlags: ReadonlySet<string>,
     private readonly postponedAnnotations = false,
+    private readonly exceptionAliases: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {}
 
   /** The regions of one chunk, settled against the file's version flags; the spanning ones are kept for all chunks. */
   regionsOf(facts: GuardFacts, at: GuardPlacement): Region[] {
     const own: Region[] = [];
     const add = (r: RegionFact) => {
+      let failures: ReadonlySet<Failure> | null = r.failures && new Set(r.failures);
+      if (r.catches) {
+        const caught = failuresCaught(r.catches, this.exceptionAliases);
+        if (caught.size === 0) return; // `except ValueError:` guards nothing a missing API raises
+        // A try body (failures given) guards what is caught; a handler (failures null) is the fallback for it.
+        if (failures !== null) failures = caught;
+      }
       const region: Region = {
         start: r.start + at.start,
         end: r.end === 'parent-end' ? at.parentEnd : r.end === 'chunk-end' ? at.end : r.end + at.start,
         names: r.names && new Set(r.names),
-        failures: r.failures && new Set(r.failures),
+        failures,
       };
       (typeof r.end === 'number' ? own : this.spanning).push(region);
     };

@@ -51,6 +51,11 @@ export interface ApiReference {
   call: CallSite | null;
   /** Inside a try/except that catches the failure, or under a hasattr() test for it: a deliberate fallback. */
   guarded: boolean;
+  /**
+   * The first prefixes, this many, are guarded though the whole reference is not: a from-import's module under
+   * `except ModuleNotFoundError:` (a missing module raises it; a missing name in a present module raises ImportError).
+   */
+  guardedPrefixes?: number;
   /** The call's arguments are guarded (`except TypeError`, version branches): no parameter-level findings. */
   callGuarded?: boolean;
   /** For origin "instance": the value's producer and the members used on it (prefixes are then empty). */
@@ -74,7 +79,7 @@ export interface ImportFact {
   statement: 'import' | 'from';
   span: Span;
   /** The references it makes, in order: prefixes, and what guarding them would take. */
-  refs: { prefixes: PathPrefix[]; segments: string[]; failure: Failure }[];
+  refs: { prefixes: PathPrefix[]; segments: string[]; failure: Failure; moduleLength?: number }[];
   /** Names it binds, in order. */
   bindings: { name: string; path: string }[];
   /** The module of a `from … import *`. */
@@ -153,13 +158,13 @@ function importFact(node: SyntaxNode, positions: ChunkPositions): ImportFact | n
   // Each imported name is checked with its module, so a missing module is reported once (deduplicated by
   // position) and not again for every name imported from it.
   const wildcard = node.namedChildren.some((c) => c.type === 'wildcard_import');
-  if (wildcard) fact.refs.push({ prefixes: prefixesOfDotted(positions, moduleParts), segments: modulePath, failure: 'import' });
+  if (wildcard) fact.refs.push({ prefixes: prefixesOfDotted(positions, moduleParts), segments: modulePath, failure: 'module-import' });
   for (const item of node.childrenForFieldName('name')) {
     const dotted = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
     if (!dotted || dotted.type !== 'dotted_name') continue;
     const parts = dottedParts(dotted);
     const prefixes = prefixesOfDotted(positions, parts, modulePath);
-    fact.refs.push({ prefixes: [...prefixesOfDotted(positions, moduleParts), ...prefixes], segments: [...modulePath, ...parts.map((p) => p.text)], failure: 'import' });
+    fact.refs.push({ prefixes: [...prefixesOfDotted(positions, moduleParts), ...prefixes], segments: [...modulePath, ...parts.map((p) => p.text)], failure: 'import', moduleLength: moduleParts.length });
     const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
     fact.bindings.push({ name: (alias ?? parts[parts.length - 1]!).text, path: prefixes[prefixes.length - 1]!.path });
   }
@@ -340,7 +345,12 @@ export interface PlacedFacts {
 /** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
 export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
   const versionFlags = new Set(chunks.flatMap((c) => c.guards.versionFlags));
-  const guards = new GuardIndex(versionFlags, chunks.some((c) => c.guards.postponesAnnotations));
+  const exceptionAliases = new Map<string, string[] | null>();
+  for (const c of chunks) {
+    for (const [name, names] of c.guards.exceptionAliases) exceptionAliases.set(name, exceptionAliases.has(name) ? null : names);
+  }
+  const aliases = new Map([...exceptionAliases].filter((e): e is [string, string[]] => e[1] !== null));
+  const guards = new GuardIndex(versionFlags, chunks.some((c) => c.guards.postponesAnnotations), aliases);
   const regions = chunks.map((c) => guards.regionsOf(c.guards, { start: c.origin.index, end: c.end, parentEnd: c.parent.end }));
   const isGuarded = (chunk: number, span: Span, segments: readonly string[], failure: Failure) => {
     const start = span.start + chunks[chunk]!.origin.index;
@@ -356,7 +366,10 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
         if (fact.statement !== statement) continue;
         for (const ref of fact.refs) {
           const prefixes = ref.prefixes.map((p) => ({ path: p.path, range: placeRange(p.range, chunk.origin) }));
-          refs.push({ prefixes, firstToCheck: 1, origin: 'import', call: null, guarded: isGuarded(c, fact.span, ref.segments, ref.failure) });
+          const guarded = isGuarded(c, fact.span, ref.segments, ref.failure);
+          const out: ApiReference = { prefixes, firstToCheck: 1, origin: 'import', call: null, guarded };
+          if (!guarded && ref.moduleLength && isGuarded(c, fact.span, ref.segments, 'module-import')) out.guardedPrefixes = ref.moduleLength;
+          refs.push(out);
         }
         for (const b of fact.bindings) bind(table, b.name, b.path);
         if (fact.star !== null) starModules.push(fact.star);
