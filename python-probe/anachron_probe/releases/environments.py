@@ -6,7 +6,10 @@ have had it: the Python, and dependencies no newer than the release itself.
   before the release that its ``Requires-Python`` allows (the one its authors tested), else the oldest allowed.
 - **Dependencies**: each requirement of the release constrained to its newest final version published before the
   release (``numpy<=1.18.1`` for pandas 1.0.0), so that an old release is not run against a future numpy it never
-  saw; when pip finds no wheels that satisfy that for this Python, the constraints are dropped and said so.
+  saw; when pip finds no wheels that satisfy that for this Python, the constraints are dropped and said so. The
+  requirements of those requirements are bounded the same way once pip has chosen them (Flask 1.1.0's Jinja2 2.10
+  needs MarkupSafe, whose 2.1 removed the ``soft_unicode`` Jinja2 2.10 imports): where the first install brought a
+  package newer than the release, it is brought back to its newest version published before the release.
 - **Wheels only** (``--only-binary :all:``), except for a release that published none (SQLAlchemy 1.3: its sdist
   is built by pip, its optional C extensions may fail without harm).
 
@@ -191,6 +194,57 @@ def constraints_before(requirements, when, cache_dir=None, log=None):
     return out
 
 
+_TOOLS = ("pip", "setuptools", "wheel", "distribute")
+
+
+def _freeze(venv_python):
+    code, text = _run([venv_python, "-m", "pip", "--disable-pip-version-check", "freeze", "--all"])
+    return sorted(l for l in text.splitlines() if "==" in l)
+
+
+def too_new(packages, bounds, skip=()):
+    """["dep<=V"…] of the installed ``packages`` (pip freeze lines) newer than their bound in ``bounds``
+    (["dep<=V"…]), leaving out the names in ``skip``."""
+    bound = dict((normalize(b.split("<=")[0]), b.split("<=")[1]) for b in bounds)
+    out = []
+    for line in packages:
+        name, _, version = line.partition("==")
+        n = normalize(name)
+        if n in skip or n not in bound:
+            continue
+        try:
+            newer = release_key(version) > release_key(bound[n])
+        except Exception:
+            continue
+        if newer:
+            out.append("%s<=%s" % (n, bound[n]))
+    return out
+
+
+def _bound_transitive(pip, index_url, binary, cfile, constraints, spec, distribution, packages, when, cache_dir,
+                      venv_python, log):
+    """The installed requirements of requirements brought back to the release's time (see the module's doc); the
+    packages as installed in the end."""
+    direct = set(normalize(c.split("<=")[0]) for c in constraints)
+    skip = direct | set([normalize(distribution)]) | set(_TOOLS)
+    others = [l.partition("==")[0] for l in packages if normalize(l.partition("==")[0]) not in skip]
+    more = constraints_before([normalize(n) for n in others], when, cache_dir)
+    back = too_new(packages, more, skip)
+    if not back:
+        return packages
+    with open(cfile, "w") as f:
+        f.write("".join(c + "\n" for c in constraints + more))
+    code, text = _run(pip + ["install", "--index-url", index_url] + binary + ["-c", cfile, spec] + back)
+    if code != 0:
+        if log:
+            log("  %s: its dependencies' requirements stay as pip chose them (%s could not be installed: %s)"
+                % (spec, " ".join(back), text.strip().splitlines()[-1:]))
+        return packages
+    if log:
+        log("  %s: dependencies' requirements brought back to the release's time: %s" % (spec, " ".join(back)))
+    return _freeze(venv_python)
+
+
 def _run(argv, log=None, timeout=1800):
     r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     text = r.stdout.decode("utf-8", "replace")
@@ -250,8 +304,10 @@ def make_environment(library, distribution, version, index, venv_root, pythons, 
         code, text = _run(pip + ["install", "--index-url", index_url] + binary + [spec])
         if code != 0:
             raise EnvironmentError_("pip install %s failed: %s" % (spec, text.strip()[-800:]))
-    code, text = _run([venv_python, "-m", "pip", "--disable-pip-version-check", "freeze", "--all"])
-    packages = sorted(l for l in text.splitlines() if "==" in l)
+    packages = _freeze(venv_python)
+    if constrained:
+        packages = _bound_transitive(pip, index_url, binary, cfile, constraints, spec, distribution, packages, when,
+                                     index.cache_dir, venv_python, log)
     with open(ready, "w") as f:
         json.dump({"packages": packages, "constrained": constrained, "why": why}, f)
     return Environment(path, venv_python, packages, constrained, why)
