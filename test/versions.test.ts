@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApiHistory } from '../server/src/core/api-model.js';
-import { stateAt } from '../server/src/core/version-state.js';
+import { cellDeciding, stateAt } from '../server/src/core/version-state.js';
 import { compareVersions, placeVersion, satisfies, sortVersions } from '../server/src/core/versions.js';
 
 describe('PEP 440 versions', () => {
@@ -52,4 +52,28 @@ describe('state at a pinned version', () => {
       if (basis !== undefined) assert.equal(s.basis, basis);
     });
   }
+});
+
+describe('a fact between two tracked versions whose signatures differ', () => {
+  const tracked = ['1.0', '1.2'];
+  const param = (name: string, d: string | null = null) => ({ name, kind: 'positional_or_keyword' as const, default: d });
+  // 1.0 and 1.2 differ in a default (the whole signatures are not equal); neither takes `c`; only 1.2 takes `b`.
+  const history: ApiHistory = {
+    api: 'lib.f', library: 'lib', kind: 'function',
+    versions: [
+      { version: '1.0', state: 'present', kind: 'function', signature: { parameters: [param('a', '1')] }, signatureSource: 'inspect', returns: 'int', doc: null },
+      { version: '1.2', state: 'present', kind: 'function', signature: { parameters: [param('a', '2'), param('b')] }, signatureSource: 'docstring', returns: 'int', doc: null },
+    ],
+  };
+  const at = stateAt(history, '1.1', tracked);
+  const takes = (name: string) => (c: { signature: { parameters: { name: string }[] } | null }) => (c.signature ? String(c.signature.parameters.some((p) => p.name === name)) : null);
+
+  test('the whole signature is not inferred', () => assert.equal(at.cell, null));
+  test('a keyword both neighbours lack is decided, by the weaker evidence of the two', () => {
+    assert.equal(cellDeciding(at, takes('c'))?.version, '1.2');
+  });
+  test('a keyword both neighbours take is decided', () => assert.notEqual(cellDeciding(at, takes('a')), null));
+  test('a keyword the neighbours disagree on is not', () => assert.equal(cellDeciding(at, takes('b')), null));
+  test('a return type both record is decided', () => assert.equal(cellDeciding(at, (c) => c.returns)?.returns, 'int'));
+  test('at a tracked version the own cell answers', () => assert.equal(cellDeciding(stateAt(history, '1.0', tracked), takes('b'))?.version, '1.0'));
 });

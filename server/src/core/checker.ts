@@ -1,13 +1,13 @@
 // The checker: API references + pins + matrices -> verdicts (plain data), which the rules (core/rules/) turn into
 // findings. Pure: everything it knows arrives as arguments.
-import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature } from './api-model.js';
+import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature, VersionCell } from './api-model.js';
 import { acceptsKeyword, hasVarKeyword, rootIsVersioned } from './api-model.js';
 import type { Pin } from './pins.js';
 import type { ApiReference, KeywordArgument } from './python/references.js';
 import { findingOf, type Finding, type Verdict } from './rules/index.js';
 import type { VerdictBase } from './rules/verdict.js';
 import type { SourceRange } from './source-range.js';
-import { stateAt, type StateAtVersion } from './version-state.js';
+import { cellDeciding, stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { seriesAllowedBy, seriesNamedBy, seriesOf, seriesSatisfies } from './version-series.js';
 import { normalizeDistributionName } from './library-names.js';
@@ -66,7 +66,16 @@ function lifecycle(history: ApiHistory, missingVersion: string): { added: [strin
   return { added, removed };
 }
 
-function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistory, states: StateAtVersion[]): void {
+/** The states with, between tracked versions, the cell that decides `fact` there (version-state.ts cellDeciding). */
+function decidedBy(states: StateAtVersion[], fact: (cell: VersionCell) => string | null): StateAtVersion[] {
+  return states.map((s) => {
+    const cell = cellDeciding(s, fact);
+    return cell === s.cell ? s : { ...s, cell };
+  });
+}
+
+function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistory, pinned: StateAtVersion[]): void {
+  const states = decidedBy(pinned, (c) => (c.signature ? String(hasVarKeyword(c.signature) || acceptsKeyword(c.signature, keyword.name)) : null));
   const rejecting = states.filter((s) => {
     const sig = s.cell?.signature;
     return s.state === 'present' && sig && !hasVarKeyword(sig) && !acceptsKeyword(sig, keyword.name);
@@ -165,9 +174,10 @@ function maxPositional(signature: Signature): number {
   return signature.parameters.filter((p) => p.kind === 'positional_only' || p.kind === 'positional_or_keyword').length;
 }
 
-function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, states: StateAtVersion[]): void {
+function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, pinned: StateAtVersion[]): void {
   const call = ref.call!;
   if (call.hasUnpacking || call.positionalCount === 0) return;
+  const states = decidedBy(pinned, (c) => (c.signature && c.signatureSource === 'inspect' ? String(maxPositional(c.signature) >= call.positionalCount) : null));
   const rejecting = states.filter((s) => s.state === 'present' && s.cell?.signature && maxPositional(s.cell.signature) < call.positionalCount);
   if (rejecting.length === 0) return;
   // Arity is only compared between introspected signatures: docstrings show optional positional outputs, stubs
@@ -205,7 +215,7 @@ function classNamed(scope: Scope, producer: ApiHistory, returns: string | null, 
 function producedClass(scope: Scope, producer: ApiHistory): string | null {
   if (producer.kind === 'class') return producer.api;
   // Every pinned version must say the same class (texts may differ: "NDArray" in a stub, "ndarray" in a docstring).
-  const classes = new Set(scope.versions.map((v) => classNamed(scope, producer, stateAt(producer, v, scope.matrix.versions).cell?.returns ?? null, v)));
+  const classes = new Set(scope.versions.map((v) => classNamed(scope, producer, cellDeciding(stateAt(producer, v, scope.matrix.versions), (c) => c.returns)?.returns ?? null, v)));
   if (classes.size !== 1) return null;
   return [...classes][0] ?? null;
 }

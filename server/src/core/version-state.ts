@@ -44,6 +44,28 @@ export function stateAt(history: ApiHistory, version: string, tracked: readonly 
   return { version, state: nearest.state, basis: 'extrapolated', cell: nearest, neighbours: [nearest] };
 }
 
+const SOURCE_RANK: Record<string, number> = { inspect: 3, stub: 2, static: 1, docstring: 0 };
+
+/** Of two cells, the one whose signature is the weaker evidence (a docstring's before an introspected one). */
+function weaker(a: VersionCell, b: VersionCell): VersionCell {
+  return (SOURCE_RANK[b.signatureSource ?? ''] ?? -1) < (SOURCE_RANK[a.signatureSource ?? ''] ?? -1) ? b : a;
+}
+
+/**
+ * The tracked cell that answers one question (`fact`: does the signature take this keyword, this many positional
+ * arguments, what does the callable return) at a version: its own cell where it has one; between two tracked versions
+ * whose cells differ in something else, a neighbour when both give the same answer, the weaker evidence of the two.
+ * Each fact is decided by whether the neighbours agree on it, not on the whole signature. `fact` returns null where a
+ * cell cannot answer.
+ */
+export function cellDeciding(s: StateAtVersion, fact: (cell: VersionCell) => string | null): VersionCell | null {
+  if (s.cell) return s.cell;
+  if (s.basis !== 'interpolated' || s.state !== 'present' || s.neighbours.length !== 2) return null;
+  const [below, above] = s.neighbours as [VersionCell, VersionCell];
+  const answer = fact(below);
+  return answer !== null && answer === fact(above) ? weaker(below, above) : null;
+}
+
 /** Groups tracked versions (ascending) into runs of consecutive entries that satisfy `keep`: "1.19.5–1.24.2, 2.4.6". */
 export function describeVersionRuns(versions: readonly string[], keep: (index: number) => boolean): string {
   const runs: string[] = [];
