@@ -332,3 +332,68 @@ describe('what an sdist says about its layout', () => {
     assert.ok(st.has('liblay.version'));
   });
 });
+
+describe('a decorator whose result shows more parameters than the function (the library file names it)', () => {
+  // networkx 3.2+: @_dispatchable's instances give inspect.signature the function's parameters with
+  // `*, backend=None, **backend_kwargs` added; static reading takes them from [static] decorator-parameters.
+  const dispatch = [
+    'import inspect',
+    '',
+    'class _dispatchable:',
+    '    def __init__(self, func=None, **kw):',
+    '        self.func = func',
+    '    def __call__(self, *args, **kwargs):',
+    '        return self.func(*args, **kwargs)',
+    '    @property',
+    '    def __signature__(self):',
+    '        sig = inspect.signature(self.func)',
+    '        ps = list(sig.parameters.values())',
+    '        extra = inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default=None)',
+    '        if ps and ps[-1].kind == inspect.Parameter.VAR_KEYWORD:',
+    '            return sig.replace(parameters=ps[:-1] + [extra, ps[-1]])',
+    '        return sig.replace(parameters=ps + [extra, inspect.Parameter("backend_kwargs", inspect.Parameter.VAR_KEYWORD)])',
+    '',
+  ].join('\n');
+  const files = {
+    'displib/__init__.py': '__version__ = "1.0"\nfrom .backends import _dispatchable\nfrom .algos import rank, layout, plain\n',
+    'displib/backends.py': dispatch,
+    'displib/algos.py': [
+      'from .backends import _dispatchable',
+      '',
+      '@_dispatchable',
+      'def rank(G, alpha=0.85):',
+      '    return G',
+      '',
+      '@_dispatchable',
+      'def layout(G, **options):',
+      '    return G',
+      '',
+      'def plain(G):',
+      '    return G',
+      '',
+    ].join('\n'),
+  };
+
+  test('both readers see backend= and **backend_kwargs, in front of a **kwargs the function has', () => {
+    const libraries = mkdtempSync(join(work, 'libraries-'));
+    writeFileSync(join(libraries, 'displib.toml'), 'name = "displib"\n\n[static]\nfrom = "pypi"\ndecorator-parameters = { "displib.backends._dispatchable" = "backend=None, **backend_kwargs" }\n');
+    const saved = process.env.ANACHRON_LIBRARIES;
+    process.env.ANACHRON_LIBRARIES = libraries;
+    try {
+      const { runtime, static: st } = bothReaders('displib', files);
+      for (const surface of [runtime, st]) {
+        assert.equal(params(surface.get('displib.rank')), 'G,alpha,backend,backend_kwargs');
+        assert.equal(params(surface.get('displib.layout')), 'G,backend,options');
+        assert.equal(params(surface.get('displib.plain')), 'G');
+      }
+    } finally {
+      if (saved === undefined) delete process.env.ANACHRON_LIBRARIES;
+      else process.env.ANACHRON_LIBRARIES = saved;
+    }
+  });
+
+  test('without the library file saying so, static reading keeps the function signature', () => {
+    const { static: st } = bothReaders('displib', files);
+    assert.equal(params(st.get('displib.rank')), 'G,alpha');
+  });
+});

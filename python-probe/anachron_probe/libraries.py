@@ -68,6 +68,7 @@ def _definition(data, name):
             "packageDir": st.get("package-dir"),
             "reexports": list(st.get("reexports", [])),
             "requires": list(st.get("requires", [])),
+            "decoratorParameters": dict(st.get("decorator-parameters", {})),
         },
         "docs": None if dc is None else {
             "from": dc.get("from", "git"),

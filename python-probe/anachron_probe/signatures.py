@@ -398,11 +398,12 @@ def _parse_python_segment(segment, placeholders):
         return None
     fn = tree.body[0]
     a = fn.args
-    if a.vararg is not None and not (a.args or a.posonlyargs or a.kwonlyargs or a.kwarg):
+    posonly = getattr(a, "posonlyargs", [])  # Python 3.8+; the runtime probe also runs in 3.6 and 3.7 venvs
+    if a.vararg is not None and not (a.args or posonly or a.kwonlyargs or a.kwarg):
         return make_param(a.vararg.arg, VAR_POSITIONAL)
-    if a.kwarg is not None and not (a.args or a.posonlyargs or a.kwonlyargs or a.vararg):
+    if a.kwarg is not None and not (a.args or posonly or a.kwonlyargs or a.vararg):
         return make_param(a.kwarg.arg, VAR_KEYWORD)
-    if len(a.args) == 1 and not (a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg):
+    if len(a.args) == 1 and not (posonly or a.kwonlyargs or a.vararg or a.kwarg):
         default = None
         if a.defaults:
             default = expr_default_text(a.defaults[0], src, placeholders)

@@ -30,6 +30,9 @@ from .served_names import served_names_of
 from .text import REMOVAL_NOTE_TABLES
 from .text import doc_summary, error_text
 
+# Python 3.7+ (dict.fromkeys's type); the probe also runs in 3.6 venvs, where the type is the same object's
+_CLASS_METHOD_DESCRIPTOR = getattr(types, "ClassMethodDescriptorType", type(dict.__dict__["fromkeys"]))
+
 TEST_COMPONENTS = frozenset(("tests", "test", "conftest", "setup"))
 CONSTANT_TYPES = (int, float, complex, str, bytes, bool, type(None))
 CALLABLE_KINDS = ("function", "class", "method")
@@ -853,7 +856,7 @@ class Probe(object):
             target, drop, doc_target = raw.__func__, False, raw.__func__
         elif isinstance(raw, classmethod):
             target, drop, doc_target = raw.__func__, True, raw.__func__
-        elif isinstance(raw, types.ClassMethodDescriptorType):
+        elif isinstance(raw, _CLASS_METHOD_DESCRIPTOR):
             try:
                 target = getattr(cls, name)  # bound to the class: inspect drops cls itself
             except Exception:

@@ -60,6 +60,7 @@ class Extractor(object):
                 st.kind = "stub"
             self.modules[name] = st
         self.requirements = self.layout.requirements
+        self.decorator_parameters = parent.decorator_parameters if parent is not None else _decorator_parameters(library)
         self.interp = Interp(self)
         from .knowledge import Knowledge
 
@@ -680,6 +681,22 @@ def _walk_function(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 continue
             stack.append(child)
+
+
+def _decorator_parameters(library):
+    """The library file's ``[static] decorator-parameters``: dotted path of a decorator class -> (keyword-only
+    parameters it adds, as (name, default text), the ``**name`` it adds where the function has none)."""
+    from ..libraries import find
+    from ..signatures import expr_default_text
+
+    definition = find(library)
+    out = {}
+    for path, text in sorted(((definition or {}).get("static") or {}).get("decoratorParameters", {}).items()):
+        src = "def _f(*, " + text + "): pass"
+        a = ast.parse(src).body[0].args
+        kwonly = [(p.arg, expr_default_text(d, src, {}) if d is not None else None) for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+        out[path] = (kwonly, a.kwarg.arg if a.kwarg is not None else None)
+    return out
 
 
 def _find_package_dir(files, library):

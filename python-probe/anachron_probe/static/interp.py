@@ -1677,6 +1677,12 @@ class Interp(object):
         hooked = self.x.knowledge.function_decorator(self, value, decv, dec, scope)
         if hooked is not None:
             return hooked
+        if isinstance(decv, (ClassValue, FunctionValue)) and isinstance(value, FunctionValue):
+            added = self.x.decorator_parameters.get("%s.%s" % (decv.module, decv.qualname))
+            if added is not None:
+                # a decorator whose result's __signature__ adds parameters (the library file names it: a class, or
+                # a function standing for it under a condition static reading cannot decide)
+                return self.x.sigs.add_decorator_parameters(value, *added)
         if isinstance(decv, ExternalValue):
             dd = decv.dotted
             if dd in ("functools.cached_property", "builtins.property"):

@@ -188,6 +188,24 @@ class Signatures(object):
         value.wrapped_signature = make_signature(params, base.get("returns"), "inspect")
         return value
 
+    def add_decorator_parameters(self, value, kwonly, var_keyword):
+        """``value``'s signature as a decorator class's ``__signature__`` shows it: the keyword-only parameters
+        ``kwonly`` ((name, default)…) it lacks in front of its ``**kwargs``, and ``**var_keyword`` where it has
+        none (networkx's ``_dispatchable``: ``backend=None, **backend_kwargs``)."""
+        inner = getattr(value, "wrapped_signature", None)
+        base = inner if isinstance(inner, dict) else self.function_signature(value, False)
+        if base is None:
+            return value
+        params = [dict(p) for p in base["parameters"]]
+        names = set(p["name"] for p in params)
+        added = [make_param(n, KEYWORD_ONLY, d) for n, d in kwonly if n not in names]
+        if params and params[-1]["kind"] == VAR_KEYWORD:
+            params = params[:-1] + added + params[-1:]
+        else:
+            params = params + added + ([make_param(var_keyword, VAR_KEYWORD)] if var_keyword else [])
+        value.wrapped_signature = make_signature(params, base.get("returns"), "inspect")
+        return value
+
     def renamed_keywords(self, dec_fn, bindings):
         """Old keywords a decorator's wrapper still accepts (renamed_keywords.py): the string values its factory's
         variables have at the call site, where a nested wrapper looks them up in its ``**kwargs``."""

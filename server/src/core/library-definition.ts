@@ -38,6 +38,10 @@ export interface LibraryStatic {
   /** Import names every release needs at import time, beyond what its files declare (a build that computes its
    *  install requirements: scikit-learn 0.24–1.1 reads them from sklearn/_min_dependencies.py). */
   requires: string[];
+  /** Decorators whose result's `__signature__` adds parameters to the function they wrap, by dotted path:
+   *  the parameters added, as a parameter list (`backend=None, **backend_kwargs`: keyword-only ones go in front of
+   *  the function's `**kwargs`, a `**name` is added where it has none). networkx 3.2+'s `_dispatchable`. */
+  decoratorParameters: Record<string, string>;
 }
 
 export interface LibraryDocs {
@@ -195,7 +199,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     tagVersions: r.stringMap(rel, 'tag-versions', 'releases.'),
   };
 
-  const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports', 'requires']);
+  const st = r.table(data, 'static', '', ['from', 'repository', 'tag', 'package-dir', 'reexports', 'requires', 'decorator-parameters']);
   let staticSource: LibraryStatic | null = null;
   if (st) {
     const from = r.choice(r.string(st, 'from', 'static.'), 'static.from', ['git', 'pypi', 'typeshed'] as const, 'pypi');
@@ -205,7 +209,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     const tag = r.string(st, 'tag', 'static.') ?? 'v{version}';
     if (!tag.includes('{version}')) r.fail('static.tag', 'must contain {version}');
     if (from === 'pypi' && (st.repository !== undefined || st.tag !== undefined)) r.fail('static.from', 'releases read from the package index have no repository or tag');
-    staticSource = { from, repository, tag, packageDir: r.string(st, 'package-dir', 'static.'), reexports: r.strings(st, 'reexports', 'static.'), requires: r.strings(st, 'requires', 'static.') };
+    staticSource = { from, repository, tag, packageDir: r.string(st, 'package-dir', 'static.'), reexports: r.strings(st, 'reexports', 'static.'), requires: r.strings(st, 'requires', 'static.'), decoratorParameters: r.stringMap(st, 'decorator-parameters', 'static.') };
   }
   if (releases && !staticSource && !data.runtime) r.fail('releases', 'needs a [static] or [runtime] section to read them from');
 
