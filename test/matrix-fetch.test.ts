@@ -154,6 +154,52 @@ describe('columns from a package index on 127.0.0.1', () => {
   });
 });
 
+describe('a release with two top-level packages, one re-exporting the other (attrs ships attr and attrs)', () => {
+  // twinlib installs `twinlib` and `twins`; `twins` re-exports twinlib's names, one from a private module, as attrs
+  // does with attr._next_gen. 1.0's wheel has no top_level.txt (hatchling's do not), 2.0's lists both.
+  const twinlib = (v: string) => `__version__ = "${v}"\n` + (v === '1.0' ? 'def define(cls, slots=True):\n    return cls\n' : 'def define(cls, slots=True, frozen=False):\n    return cls\n');
+  const twins = (v: string) =>
+    ['from twinlib import define', ...(v === '1.0' ? [] : ['from twinlib._next import asdict']), 'from . import validators', '', `__all__ = ["define", "validators"${v === '1.0' ? '' : ', "asdict"'}]`, ''].join('\n');
+  const releases: FakeRelease[] = ['1.0', '2.0'].map((version) => ({
+    name: 'twinlib',
+    version,
+    code: twinlib(version),
+    modules: version === '1.0' ? {} : ({ '_next.py': 'def asdict(inst, recurse=True):\n    return {}\n' } as Record<string, string>),
+    rootFiles: { 'twins/__init__.py': twins(version), 'twins/validators.py': 'def instance_of(type):\n    return type\n' },
+    topLevel: version === '1.0' ? null : ['twinlib', 'twins'],
+  }));
+  let index: FakeIndex;
+  let work: string;
+  before(async () => {
+    work = tempDir('fetch-twins');
+    index = await startPackageIndex(PYTHON, join(work, 'files'), releases);
+  });
+  after(async () => {
+    await index.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('both packages are columns, what one takes from the other keeps its kind and signature', async () => {
+    const env = user({ PIP_INDEX_URL: index.url });
+    const r = await runCliAsync(['matrix', 'fetch', 'twinlib==1.0', 'twinlib==2.0', '--no-newest'], undefined, env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^twinlib 1\.0: twinlib, twins from /m);
+    assert.match(r.stdout, /^twinlib 2\.0: twinlib, twins from /m);
+    assert.doesNotMatch(r.stderr, /left out/);
+    const dir = project({ 'use.py': 'import twins\nfrom twins.validators import instance_of\ntwins.define(int, frozen=True)\ntwins.asdict(1, recurse=False)\ntwins.define(int, slotz=True)\n' });
+    const at = async (pin: string) => {
+      const out = await runCliAsync(['check', '.', '--pin', pin, '--format', 'json'], dir, env);
+      const report = JSON.parse(out.stdout) as { findings: { api: string; parameter: string | null; code: string }[]; coverage: { library: string; state: string }[] };
+      return { findings: report.findings.map((f) => `${f.code} ${f.api}${f.parameter ? `(${f.parameter}=)` : ''}`).sort(), coverage: report.coverage.map((c) => `${c.library} ${c.state}`) };
+    };
+    assert.deepEqual(await at('twinlib==1.0'), {
+      findings: ['anachronistic-api twins.asdict', 'anachronistic-parameter twins.define(frozen=)', 'unknown-parameter twins.define(slotz=)'],
+      coverage: ['twins checked'],
+    });
+    assert.deepEqual((await at('twinlib==2.0')).findings, ['unknown-parameter twins.define(slotz=)']);
+  });
+});
+
 describe('index faults: a clear message, nothing wrong kept', () => {
   const FAULTY: FakeRelease[] = [
     { name: 'tampered', version: '1.0', code: 'def f():\n    pass\n', fault: 'hash-mismatch' },

@@ -25,6 +25,10 @@ export interface FakeRelease {
   code: string;
   /** More files of the package, by path relative to it ("core/frame.py"). */
   modules?: Record<string, string>;
+  /** Files beside the package, by path from the archive's root: another top-level package ("attrs/__init__.py"). */
+  rootFiles?: Record<string, string>;
+  /** The wheel's top_level.txt lines (default: the package alone); null: no top_level.txt (hatchling's wheels). */
+  topLevel?: string[] | null;
   /** Which files the release has: a wheel (default), an sdist, or both. */
   dist?: 'wheel' | 'sdist' | 'both';
   /** The sdist's setup.py (default: a plain setuptools call). */
@@ -48,13 +52,16 @@ for r in spec:
     package = {mod + "/__init__.py": r["code"]}
     for rel, text in sorted((r.get("modules") or {}).items()):
         package[mod + "/" + rel] = text
+    package.update(r.get("rootFiles") or {})
     kind = r.get("dist", "wheel")
     if kind in ("wheel", "both"):
         dist = "%s-%s.dist-info" % (mod, r["version"])
         files = dict(package)
         files[dist + "/METADATA"] = "\n".join(meta) + "\n"
         files[dist + "/WHEEL"] = "Wheel-Version: 1.0\nGenerator: anachron-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-        files[dist + "/top_level.txt"] = mod + "\n"
+        top = r.get("topLevel", [mod])
+        if top is not None:
+            files[dist + "/top_level.txt"] = "".join(t + "\n" for t in top)
         record = []
         for name, text in files.items():
             data = text.encode()

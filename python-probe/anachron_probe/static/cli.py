@@ -1,5 +1,5 @@
 """python3 static.py LIBRARY (--git-dir REPO --tag TAG | --source DIR_OR_ARCHIVE) [--package-dir SUBPATH] [--version V]
-[--out FILE] [--provenance KEY=VALUE]... [--verbose]"""
+[--out FILE] [--provenance KEY=VALUE]... [--sibling LIB]... [--verbose]"""
 import argparse
 import os
 import sys
@@ -35,6 +35,9 @@ def _parse_args(argv):
                    help="surface of a dependency the library re-exports names from (repeatable)")
     p.add_argument("--external-git", action="append", default=[], metavar="LIB=GITDIR@TAG",
                    help="a dependency read statically from its own repository at TAG (repeatable)")
+    p.add_argument("--sibling", action="append", default=[], metavar="LIB",
+                   help="another top-level package of the same tree the library imports from (attrs's attr); read "
+                        "from the same source, never run (repeatable)")
     p.add_argument("--verbose", action="store_true", help="timing and counts on stderr")
     args = p.parse_args(argv)
     if args.git_dir and not args.tag:
@@ -112,7 +115,7 @@ def build_surface(library, version, provenance, extractor, records, modules, err
     }
 
 
-def extract(library, tree, package_dir=None, version=None, target=None, external=None):
+def extract(library, tree, package_dir=None, version=None, target=None, external=None, siblings=None):
     from .external import ExternalSurface
 
     from .external import surface_from_git
@@ -123,7 +126,7 @@ def extract(library, tree, package_dir=None, version=None, target=None, external
             surfaces[lib] = surface_from_git(lib, spec[1])
         else:
             surfaces[lib] = ExternalSurface(lib, spec)
-    x = Extractor(library, tree, package_dir, version, target, external_surfaces=surfaces)
+    x = Extractor(library, tree, package_dir, version, target, external_surfaces=surfaces, siblings=siblings)
     x.run()
     x.knowledge.finalize()
     records, modules, errors = x.module_records()
@@ -158,7 +161,7 @@ def main(argv=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarnings of old sources
             x, records, modules, errors = extract(args.library, tree, args.package_dir, version, args.target,
-                                                  args.external_map)
+                                                  args.external_map, args.sibling)
     finally:
         tree.close()
     provenance.setdefault("target_python", "%d.%d" % x.target_python)

@@ -22,9 +22,11 @@ from ..walker import CALLABLE_KINDS, TEST_COMPONENTS, is_public_module  # the ru
 
 class Extractor(object):
     def __init__(self, library, tree, package_dir=None, version=None, target_python=None, parent=None,
-                 external_surfaces=None):
+                 external_surfaces=None, siblings=None):
         """``parent``: build the stub view of ``parent``'s tree (modules read from their ``.pyi`` where
-        the release ships one, as a type checker would)."""
+        the release ships one, as a type checker would). ``siblings``: other top-level packages of the same
+        release (attrs 22.2+ ships ``attrs`` beside ``attr`` and re-exports its names): read from the same tree,
+        lazily, so what this library takes from them is described as they define it."""
         self.library = library
         self.tree = tree
         self.version = version
@@ -32,6 +34,8 @@ class Extractor(object):
         self.stub_mode = parent is not None
         self._stub_world = None
         self.external = dict(external_surfaces or {}) if parent is None else parent.external
+        self.sibling_names = frozenset(siblings or ()) - {library} if parent is None else parent.sibling_names
+        self._siblings = {} if parent is None else parent._siblings
         if parent is not None:
             self.notes = parent.notes
             self.removal_notes = parent.removal_notes
@@ -176,7 +180,7 @@ class Extractor(object):
             # present on the oldest supported Python is enough: the library's modules that import it exist there
             oldest = self.layout.oldest_python or self.target_python
             return removed is None or tuple(oldest[:2]) < removed
-        return top in self.requirements
+        return top in self.requirements or top in self.sibling_names
 
     def external_python_condition(self, name):
         """Why importing ``name`` works on some supported Pythons only (a standard-library module a newer one
@@ -195,6 +199,10 @@ class Extractor(object):
         """Something outside the library: described by a given surface of its library, else (standard library)
         by this interpreter."""
         top = dotted.split(".")[0]
+        if top in self.sibling_names:
+            v = self.sibling_value(dotted)
+            if v is not None:
+                return v
         surf = self.external.get(top)
         if surf is not None:
             rec = surf.record(dotted)
@@ -208,8 +216,43 @@ class Extractor(object):
                 return ModuleValue(dotted, False)
         return stdlib.external_value(dotted)
 
+    def sibling(self, top):
+        """The reader of the sibling package ``top`` (same tree, same version and target Python; never run)."""
+        sib = self._siblings.get(top)
+        if sib is None:
+            sib = Extractor(top, self.tree, None, self.version, self.target_python,
+                            siblings=(self.sibling_names | {self.library}) - {top})
+            self._siblings[top] = sib
+        return sib
+
+    def sibling_value(self, dotted):
+        """``dotted`` in a sibling package: a module there is an outside module of this library (its names are
+        looked up here again, through this method); anything else is the sibling's own value (a function keeps its
+        signature, a class its members). None when the sibling does not define it."""
+        sib = self.sibling(dotted.split(".")[0])
+        if sib.module_exists(dotted):
+            st = sib.load(dotted)
+            return ModuleValue(dotted, False) if st is not None and st.status == "done" else None
+        modname, _, name = dotted.rpartition(".")
+        if not modname or not sib.module_exists(modname):
+            return None
+        st = sib.load(modname)
+        if st is None or st.status != "done":
+            return None
+        v = sib.module_getattr(modname, name)
+        if v is None or isinstance(v, UnknownValue):
+            return None
+        if isinstance(v, ModuleValue):
+            return ModuleValue(v.name, False)
+        return v
+
     def external_star_names(self, module):
         top = module.split(".")[0]
+        if top in self.sibling_names and self.sibling(top).module_exists(module):
+            sib = self.sibling(top)
+            st = sib.load(module)
+            if st is not None and st.status == "done":
+                return [n for n in sib.star_names(st) if not n.startswith("_")]
         surf = self.external.get(top)
         if surf is not None and (module in surf.modules or surf.children.get(module)):
             return [n for n in surf.module_names(module) if not n.startswith("_")]

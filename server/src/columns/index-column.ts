@@ -1,9 +1,10 @@
 // One version column from a package index, statically: the release's file (a pure-Python wheel, else another
 // wheel, else the sdist) downloaded and verified by its sha256, its top-level modules read from it, the static
 // extractor (python-probe/static.py --source FILE, one implementation for the offline build and this) run over it
-// per module — nothing built, nothing of the release executed — and the surfaces added to the user's matrix store
-// with their provenance (index, file, sha256). A failure leaves the store as it was; a file that cannot be read is
-// removed from the cache.
+// per module, the release's other top-level packages read from the same file where one imports from another —
+// nothing built, nothing of the release executed — and the surfaces added to the user's matrix store with their
+// provenance (index, file, sha256). A failure leaves the store as it was; a file that cannot be read is removed from
+// the cache.
 import { normalizeDistributionName } from '../core/library-names.js';
 import { versionsEqual } from '../core/versions.js';
 import { readReleaseModules, runProbe } from '../environments/python-probe-runner.js';
@@ -94,7 +95,9 @@ async function columnFromFile(distribution: string, version: string, releases: P
       const surface = await runProbe({
         python: deps.python,
         script: 'static.py',
-        args: [library, '--source', path, '--version', version, '--provenance', `index=${releases.indexShown}`, '--provenance', `file=${file.filename}`, '--provenance', `sha256=${sha256}`, '--provenance', `distribution=${distribution}`],
+        // The release's other top-level packages are read from the same file where this one imports from them
+        // (attrs's `attrs` re-exports `attr`'s names): described as they are defined there, never run.
+        args: [library, '--source', path, '--version', version, ...modules.modules.filter((m) => m !== library).flatMap((m) => ['--sibling', m]), '--provenance', `index=${releases.indexShown}`, '--provenance', `file=${file.filename}`, '--provenance', `sha256=${sha256}`, '--provenance', `distribution=${distribution}`],
         signal: deps.signal,
       });
       if (surface.modules.some((m) => m.name === library && m.imported)) surfaces.push(surface);
