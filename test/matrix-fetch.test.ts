@@ -141,6 +141,18 @@ describe('columns from a package index on 127.0.0.1', () => {
     }
   });
 
+  test("matrix fetch in a project folder asks the index its requirements file names, as check --fetch does", async () => {
+    const env = user();
+    const dir = project({ 'requirements.txt': `--index-url ${index.url}\ntoylib==1.0.0\n`, 'use.py': USE });
+    const before = await runCliAsync(['check', '.'], dir, env);
+    const hint = /anachron matrix fetch (toylib==1\.0\.0)$/m.exec(before.stdout);
+    assert.ok(hint, before.stdout);
+    const r = await runCliAsync(['matrix', 'fetch', hint[1]!, '--no-newest'], dir, env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^anachron: index: http:\/\/127\.0\.0\.1:\d+\/simple \(\S*requirements\.txt:1\)/m);
+    assert.match(r.stdout, /^toylib 1\.0\.0: toylib from http:\/\/127\.0\.0\.1:\d+\/simple /m);
+  });
+
   test('matrix cache prune removes the files, the columns stay', async () => {
     const env = user({ PIP_INDEX_URL: index.url });
     assert.equal((await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--no-newest'], undefined, env)).code, 0);

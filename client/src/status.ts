@@ -1,4 +1,4 @@
-// The language status item on Python files: the pins in force for the active file and where they come from (its
+// The language status item on Python files: the pins the active file is checked at and where they come from (its
 // command opens that manifest line), the libraries the file imports that are not checked at their pins (and why),
 // and which SQLite reads the matrices, or why anachron is not running. Also the
 // shared "what state are we in".
@@ -91,7 +91,10 @@ export class PinsStatus implements Disposable {
     }
     const first = tracked[0]!;
     item.text = `$(history) ${tracked.map(pinLabel).slice(0, 2).join(', ')}${tracked.length > 2 ? ` +${tracked.length - 2}` : ''}${uncovered.length ? ` · ${uncovered.length} not checked` : ''}`;
-    item.detail = `${tracked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}${coverage}${restricted}`;
+    // The tracked pins the file is checked at, then those it is not (named once, under "not checked", with why).
+    const notChecked = new Set(uncovered.map((e) => e.distribution));
+    const checked = tracked.filter((p) => !notChecked.has(p.distribution));
+    item.detail = `${checked.length ? `checked: ${checked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}` : ''}${coverage}${restricted}`.replace(/^ · /, '');
     item.command = first.originUri
       ? { title: `Open ${first.origin}`, command: 'anachron.openPinSource', arguments: [first.originUri, first.originLine ?? 0] }
       : { title: 'Show Pins', command: 'anachron.showPins' };

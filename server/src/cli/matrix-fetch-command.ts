@@ -1,7 +1,10 @@
 // `anachron matrix fetch DIST==VERSION… [--no-newest] [--refresh] [--index-url URL] [--extra-index-url URL]…
 // [--offline] [--python PATH] [--user-matrices DIR] [--cache DIR]`: version columns from the package index pip and uv
 // are configured for, statically (columns/), into the user's matrix store. One line per step on stderr; what was
-// added (with its provenance) on stdout. Exit 0 when every requirement got its columns, 2 otherwise.
+// added (with its provenance) on stdout. Exit 0 when every requirement got its columns, 2 otherwise. The index is the
+// one a Python file of the current folder is checked with: the `--index-url` lines of the requirements files that
+// govern it count (so the command `check` prints for an uncovered pin asks the project's index), as with `check --fetch`.
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { parseCommandLinePin } from '../core/pins.js';
@@ -9,6 +12,7 @@ import { displayUrl } from '../package-index/credentials.js';
 import { IndexError } from '../package-index/client.js';
 import { COLUMN_OPTIONS, columnServiceOf, indexConfigFor } from './column-options.js';
 import { InputError } from '../core/errors.js';
+import { pinsForFile } from '../workspace/manifests.js';
 
 export async function runMatrixFetch(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -23,7 +27,9 @@ export async function runMatrixFetch(argv: string[], out: (s: string) => void, e
     return pin;
   });
   const service = columnServiceOf(values, (line) => err(`anachron: ${line}`));
-  const config = indexConfigFor(values, process.cwd());
+  const folder = process.cwd();
+  // The manifests a file of this folder would be checked with (the nearest folder at or above it holding some).
+  const config = indexConfigFor(values, folder, pinsForFile(join(folder, '__anachron_fetch__.py'), { displayBase: folder }).manifests);
   err(`anachron: index: ${config.searchOrder.map((s) => `${displayUrl(s.url)} (${s.origin})`).join(', then ')}${service.options.offline ? ' — offline: the cache only' : ''}`);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
