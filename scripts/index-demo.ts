@@ -79,6 +79,8 @@ async function main(): Promise<void> {
     say('# 4. --fetch narrows "added between" by bisecting over the index\'s release list');
     await run('anachron check --fetch .');
     await run('anachron history toylib.new_api toylib.scale');
+    say('# 5. the same code at another pin, from the columns already fetched (old_api was removed in 3.0.0)');
+    await run('anachron check . --pin toylib==3.0.0');
     await run('anachron coverage');
     await run('anachron matrix cache list');
   } finally {
