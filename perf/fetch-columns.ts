@@ -3,9 +3,12 @@
 // index on 127.0.0.1 — downloaded, verified and read statically into an empty store; (2) in the editor, the time from
 // opening a file whose pin no matrix covers to the diagnostics that need the fetched column (a fresh server and store
 // each run: the column is made while the user waits).
+// Each run also gives the CPU time it cost (user + system of the CLI or the server and the Python they ran, from
+// Linux's /proc/self/stat: the children's times once they are waited for), which a busy machine does not inflate the
+// way it does wall time.
 // Usage: node --import tsx perf/fetch-columns.ts [RUNS] [MODULES]   (prints each run, then the medians)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +28,19 @@ function moduleText(i: number): string {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+/** CPU ms of this process's children that have been waited for (cutime + cstime), or NaN off Linux. */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / ticksPerSecond; // 16th and 17th fields
+  } catch {
+    return NaN;
+  }
+}
+const cpu = (ms: number) => (Number.isNaN(ms) ? 'n/a' : `${ms.toFixed(0)} ms`);
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'anachron-perf-fetch-'));
   const files: Record<string, string> = {};
@@ -38,16 +54,21 @@ async function main(): Promise<void> {
   const env = (home: string) => ({ HOME: home, PIP_CONFIG_FILE: '/dev/null', PIP_INDEX_URL: index.url, UV_NO_CONFIG: '1', NETRC: join(home, 'none'), ANACHRON_USER_MATRICES: join(home, 'matrices'), ANACHRON_CACHE: join(home, 'cache') });
   try {
     const fetchTimes: number[] = [];
+    const fetchCpu: number[] = [];
     for (let r = 0; r < runs; r++) {
       const home = mkdtempSync(join(work, 'home-'));
+      const cpuBefore = childrenCpuMs();
       const started = performance.now();
       const out = await runCliAsync(['matrix', 'fetch', 'midlib==1.0', '--no-newest'], root, env(home));
       if (out.code !== 0) throw new Error(out.stderr);
       fetchTimes.push(performance.now() - started);
-      console.log(`fetch + extract midlib 1.0 (${modules} modules): ${fetchTimes.at(-1)!.toFixed(0)} ms — ${out.stdout.trim().split('\n')[0]}`);
+      fetchCpu.push(childrenCpuMs() - cpuBefore);
+      console.log(`fetch + extract midlib 1.0 (${modules} modules): ${fetchTimes.at(-1)!.toFixed(0)} ms (CPU ${cpu(fetchCpu.at(-1)!)}) — ${out.stdout.trim().split('\n')[0]}`);
     }
     const editorTimes: number[] = [];
+    const editorCpu: number[] = [];
     for (let r = 0; r < runs; r++) {
+      const cpuBefore = childrenCpuMs();
       const home = mkdtempSync(join(work, 'editor-'));
       const project = mkdtempSync(join(work, 'project-'));
       writeFileSync(join(project, 'requirements.txt'), 'midlib==1.0\n');
@@ -68,11 +89,15 @@ async function main(): Promise<void> {
       opened = performance.now();
       await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: pathToFileURL(file).toString(), languageId: 'python', version: 1, text } });
       editorTimes.push(await done);
-      console.log(`editor: open -> first diagnostics with the fetched columns (1.0 and the newest, 2.0): ${editorTimes.at(-1)!.toFixed(0)} ms`);
       conn.dispose();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
+      await exited;
+      // The server's CPU from its start (initialize included) to the diagnostics, and the little it took to stop.
+      editorCpu.push(childrenCpuMs() - cpuBefore);
+      console.log(`editor: open -> first diagnostics with the fetched columns (1.0 and the newest, 2.0): ${editorTimes.at(-1)!.toFixed(0)} ms (CPU of the server's whole run ${cpu(editorCpu.at(-1)!)})`);
     }
-    console.log(`median over ${runs} runs: fetch + extract ${median(fetchTimes).toFixed(0)} ms; editor open -> diagnostics ${median(editorTimes).toFixed(0)} ms`);
+    console.log(`median over ${runs} runs: fetch + extract ${median(fetchTimes).toFixed(0)} ms (CPU ${cpu(median(fetchCpu))}); editor open -> diagnostics ${median(editorTimes).toFixed(0)} ms (CPU ${cpu(median(editorCpu))})`);
   } finally {
     await index.close();
     rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // The editor's automatic columns over a real LSP session: a file whose pin no matrix covers gets its columns from a
 // package index on 127.0.0.1 (with progress that can be cancelled) and its diagnostics, with the exact boundary from
 // bisection, without anything asked; a venv made here with the toy library installed is probed through the
-// interpreter the client sends; an untrusted workspace (or the setting off) fetches nothing.
+// interpreter the client sends (for a pin the manifests write too, when the index gives nothing); an untrusted workspace (or the setting off) fetches nothing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,6 +86,34 @@ describe('automatic columns in the editor', () => {
     }
   });
 
+  test('a fetch cancelled from its progress stops, keeps nothing half-made, and the server goes on', async () => {
+    const slow = await startPackageIndex(PYTHON, join(work, 'slow'), [{ name: 'slowlib', version: '1.0', code: 'def f():\n    pass\n', fault: 'hang' }]);
+    const home = dir('auto-cancel');
+    const project = dir('auto-cancel-project');
+    writeFileSync(join(project, 'requirements.txt'), 'slowlib==1.0\n');
+    const file = join(project, 'use.py');
+    const session = new LspSession(userEnv(home, slow.url));
+    try {
+      await session.initialize(project, { trusted: true, userMatricesFolder: join(home, 'm'), cacheFolder: join(home, 'c') }, { workDoneProgress: true });
+      await session.open(file, 'import slowlib\nslowlib.g()\n');
+      const deadline = Date.now() + 30_000;
+      const downloading = () => slow.hits.some((h) => h.path.startsWith('/files/'));
+      while (!(downloading() && session.progress.some((p) => p.kind === 'begin')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const begin = session.progress.find((p) => p.kind === 'begin');
+      assert.ok(begin && downloading(), `no download began: ${session.logs.join('\n')}`);
+      await session.connection.sendNotification('window/workDoneProgress/cancel', { token: begin.token });
+      while (!session.progress.some((p) => p.kind === 'end' && p.token === begin.token) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(session.progress.some((p) => p.kind === 'end' && p.token === begin.token), 'the progress never ended');
+      assert.ok(session.logs.some((l) => /fetching slowlib==1\.0 from the package index: cancelled; the columns made before stay/.test(l)), session.logs.join('\n'));
+      assert.equal(existsSync(join(home, 'm', 'columns.json')), false);
+      const pins = (await session.connection.sendRequest('anachron/pins', { uri: uri(file) })) as PinsResult;
+      assert.deepEqual(pins.coverage.map((e) => `${e.library} ${e.state}`), ['slowlib not-checked']);
+    } finally {
+      await session.close();
+      await slow.close();
+    }
+  });
+
   test('untrusted, or with anachron.fetchColumns off: nothing is fetched, the pin stays not checked', async () => {
     for (const options of [{ trusted: false }, { trusted: true, editorSettings: [{ folder: null, settings: { fetchColumns: false } }] }]) {
       const home = dir('auto-off');
@@ -129,6 +157,24 @@ describe('automatic columns in the editor', () => {
       assert.deepEqual(records.columns.map((c) => [c.version, c.source, c.provenance.python]), [['2.0.0', 'runtime', python]]);
     } finally {
       await session.close();
+    }
+
+    // The manifests pin the version the venv has, and the index gives nothing (it does not answer): the venv covers it.
+    const pinnedHome = dir('auto-venv-pinned');
+    const pinned = dir('auto-venv-pinned-project');
+    writeFileSync(join(pinned, 'requirements.txt'), 'toylib==2.0.0\n');
+    const pinnedFile = join(pinned, 'use.py');
+    const second = new LspSession(userEnv(pinnedHome, 'http://127.0.0.1:9/simple'));
+    try {
+      await second.initialize(pinned, { trusted: true, userMatricesFolder: join(pinnedHome, 'm'), cacheFolder: join(pinnedHome, 'c'), environments: [{ folder: null, interpreter: python, distributions: { TOYLIB: '2.0.0' } }] });
+      await second.open(pinnedFile, 'import toylib\ntoylib.area(1, units="m")\n');
+      const diagnostics = await diagnosticsUntil(second, pinnedFile, (d) => d.length > 0);
+      assert.match(diagnostics.map((d) => d.message).join('\n'), /`toylib\.area` takes no keyword `units` in any tracked version of toylib \(2\.0\.0\)/);
+      assert.ok(second.logs.some((l) => /nothing from the package index; .* has toylib 2\.0\.0 installed, probing it there/.test(l)), second.logs.join('\n'));
+      const records = JSON.parse(readFileSync(join(pinnedHome, 'm', 'columns.json'), 'utf8')) as { columns: { version: string; source: string }[] };
+      assert.deepEqual(records.columns.map((c) => [c.version, c.source]), [['2.0.0', 'runtime']]);
+    } finally {
+      await second.close();
     }
   });
 });

@@ -15,7 +15,7 @@ export class LspSession {
   readonly latest = new Map<string, PublishDiagnosticsParams>();
   readonly logs: string[] = [];
   /** $/progress values the server reported (work-done progress, when initialize asked for it). */
-  readonly progress: { kind: string; title?: string; message?: string; cancellable?: boolean }[] = [];
+  readonly progress: { kind: string; title?: string; message?: string; cancellable?: boolean; token?: string | number }[] = [];
 
   /** Starts dist/server.js with `env` added to this process's environment, on `node` (this Node by default). */
   constructor(env: NodeJS.ProcessEnv = {}, node = process.execPath) {
@@ -36,7 +36,7 @@ export class LspSession {
     });
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
-    this.connection.onNotification('$/progress', (p: { value: LspSession['progress'][number] }) => this.progress.push(p.value));
+    this.connection.onNotification('$/progress', (p: { token: string | number; value: LspSession['progress'][number] }) => this.progress.push({ ...p.value, token: p.token }));
     this.connection.listen();
   }
 

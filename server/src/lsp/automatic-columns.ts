@@ -1,7 +1,9 @@
 // The editor's automatic columns (trusted workspaces, `anachron.fetchColumns` on): for each library an open file
 // imports whose pin no matrix covers, the version column is made once — probed in the selected interpreter when that
 // is the version it has installed, else read statically from the package index the project is configured for — and
-// the findings' "added between" brackets are narrowed by bisection; then every open file is checked again. One fetch
+// the findings' "added between" brackets are narrowed by bisection; then every open file is checked again. A pin the
+// manifests write that the selected interpreter has installed at that very version is probed there when the index
+// gives nothing (unreachable, offline, not on it): a venv that matches the pins covers them. One fetch
 // at a time, with progress and cancel (LSP work-done progress); a requirement that failed is not tried again until
 // the server restarts (the status item keeps naming it as not checked).
 import { dirname } from 'node:path';
@@ -10,6 +12,7 @@ import { ColumnService } from '../columns/column-service.js';
 import type { BoundaryQuestion } from '../core/boundaries.js';
 import type { CoverageEntry } from '../core/coverage.js';
 import type { Finding } from '../core/findings.js';
+import { versionsEqual } from '../core/versions.js';
 import { defaultCacheRoot, IndexCache } from '../package-index/cache.js';
 import { IndexError } from '../package-index/client.js';
 import { projectFolderOf, readIndexConfig, readNetrc } from '../package-index/index-config-files.js';
@@ -28,6 +31,8 @@ export interface AutomaticColumnsOptions {
   manifestsOf(file: string): string[];
   /** The selected interpreter of a file's folder, when the client sent one (trusted workspaces only). */
   interpreterFor(file: string): string | undefined;
+  /** The version of a distribution (normalised name) that interpreter has installed, as the client sent it. */
+  installedVersionOf(file: string, distribution: string): string | undefined;
   /** Columns landed: forget remembered verdicts and check the open files again. */
   changed(): void;
   /** The current findings of the open files that import a library (for bisection). */
@@ -64,7 +69,9 @@ export class AutomaticColumns {
       const key = `${entry.fetch}\0${interpreter ?? ''}`;
       if (this.attempted.has(key)) continue;
       this.attempted.add(key);
-      this.queue = this.queue.then(() => this.cover(file, entry, interpreter)).catch((e) => this.options.connection.console.error(`anachron: automatic columns: ${(e as Error).stack ?? e}`));
+      const installed = entry.exactVersion ? this.options.installedVersionOf(file, entry.distribution) : undefined;
+      const fallback = !interpreter && installed && versionsEqual(installed, entry.exactVersion!) ? this.options.interpreterFor(file) : undefined;
+      this.queue = this.queue.then(() => this.cover(file, entry, interpreter, fallback)).catch((e) => this.options.connection.console.error(`anachron: automatic columns: ${(e as Error).stack ?? e}`));
     }
   }
 
@@ -73,7 +80,8 @@ export class AutomaticColumns {
     return this.queue;
   }
 
-  private async cover(file: string, entry: CoverageEntry, interpreter: string | undefined): Promise<void> {
+  /** `fallback`: the interpreter that has the pinned version installed, probed when the index gives nothing. */
+  private async cover(file: string, entry: CoverageEntry, interpreter: string | undefined, fallback: string | undefined): Promise<void> {
     const { connection } = this.options;
     const progress = await connection.window.createWorkDoneProgress();
     const controller = new AbortController();
@@ -86,18 +94,28 @@ export class AutomaticColumns {
     };
     const catalog = this.options.catalog();
     const beforeReplace = () => catalog?.closeUser();
+    const probe = async (python: string) => {
+      await this.service.runtimeColumn(entry.distribution, entry.exactVersion!, entry.library, python, { signal: controller.signal, onStep: step, beforeReplace });
+      catalog?.reopenUser();
+      this.options.changed();
+    };
     try {
-      if (interpreter && entry.exactVersion) {
-        await this.service.runtimeColumn(entry.distribution, entry.exactVersion, entry.library, interpreter, { signal: controller.signal, onStep: step, beforeReplace });
-        catalog?.reopenUser();
-        this.options.changed();
-        return;
-      }
+      if (interpreter && entry.exactVersion) return await probe(interpreter);
       const config = this.configFor(file);
-      const outcome = await this.service.cover(entry.distribution, { specifier: entry.specifier, exactVersion: entry.exactVersion }, { config, signal: controller.signal, tracked: entry.trackedVersions, onStep: step, beforeReplace });
+      let outcome;
+      try {
+        outcome = await this.service.cover(entry.distribution, { specifier: entry.specifier, exactVersion: entry.exactVersion }, { config, signal: controller.signal, tracked: entry.trackedVersions, onStep: step, beforeReplace });
+      } catch (e) {
+        if (!fallback || controller.signal.aborted || (e instanceof IndexError && e.kind === 'cancelled')) throw e;
+        outcome = { records: [], errors: [(e as Error).message] };
+      }
       for (const e of outcome.errors) connection.console.warn(`anachron: ${entry.fetch}: ${e}`);
       catalog?.reopenUser();
-      if (outcome.records.length === 0) return;
+      if (outcome.records.length === 0) {
+        if (!fallback) return;
+        step(`${entry.fetch}: nothing from the package index; ${fallback} has ${entry.distribution} ${entry.exactVersion} installed, probing it there`);
+        return await probe(fallback);
+      }
       this.options.changed();
       await this.bisect(file, entry, controller.signal, step);
     } catch (e) {

@@ -287,6 +287,10 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
           rootFor: (file) => parts.manifestFor(file).base,
           manifestsOf: (file) => parts.manifestFor(file).pins.manifests,
           interpreterFor: (file) => state.environments.for(file)?.interpreter,
+          installedVersionOf: (file, distribution) => {
+            const env = state.environments.for(file);
+            return env ? Object.entries(env.distributions).find(([name]) => normalizeDistributionName(name) === distribution)?.[1] : undefined;
+          },
           changed: () => {
             parts.analyses()?.resetVerdicts();
             parts.recheckAll();
