@@ -53,6 +53,15 @@ describe('worker threads', () => {
     });
   }
 
+  test('three threads (this one and two workers taking jobs from one counter, largest files first) print what one does', () => {
+    const args = ['check', '.', '--format', 'json'];
+    const one = runCli([...args, '--jobs', '1'], dir);
+    const three = runCli([...args, '--jobs', '3'], dir);
+    assert.equal(three.code, one.code, three.stderr);
+    assert.equal(three.stdout, one.stdout);
+    assert.equal(three.stderr, one.stderr);
+  });
+
   test('--jobs takes a whole number of threads', () => {
     const r = runCli(['check', '.', '--jobs', '0'], dir);
     assert.equal(r.code, 2);

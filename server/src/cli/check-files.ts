@@ -61,6 +61,7 @@ export async function checkFiles(files: readonly string[], options: CheckFilesOp
   const checked = await runJobs('check', setup, files, {
     threads: options.threads,
     bytes: files.reduce((n, f) => n + (options.sizes?.get(f) ?? 0), 0),
+    weights: files.map((f) => options.sizes?.get(f) ?? 0),
   });
   const results: CheckedFiles['results'] = [];
   const perFile: { file: string; entries: CoverageEntry[] }[] = [];

@@ -51,7 +51,7 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
     // Per file: the tracked libraries it uses, the declaration that governs each, and what it uses that each tracked
     // version lacks (the library pinned alone at that version).
     // --library NAME…: only these libraries (python for Python itself), e.g. beside vermin.
-    const results = await runJobs('min-versions', { matricesFolder, cwd, libraries: values.library ?? [] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0) });
+    const results = await runJobs('min-versions', { matricesFolder, cwd, libraries: values.library ?? [] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0), weights: files.map((f) => sizes.get(f) ?? 0) });
     const reportedMatrixProblems = new Set<string>();
     files.forEach((path, i) => {
       const { shown, uses, problems, matrixProblems, readError } = results[i]!;

@@ -1,7 +1,7 @@
-// Runs a batch of jobs (one per file) over worker threads, each with its own parser and read-only matrix store, and
-// returns the results in the order of the jobs whatever order they finish in, so output stays deterministic. Small
-// batches run in this thread: starting a worker costs more than it saves. The same job code runs either way
-// (worker-jobs.ts).
+// Runs a batch of jobs (one per file) over this thread and worker threads, each with its own parser and read-only
+// matrix store, and returns the results in the order of the jobs whatever order they finish in, so output stays
+// deterministic. Small batches run in this thread alone: starting a worker costs more than it saves. The same job
+// code runs either way (worker-jobs.ts).
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,14 +10,14 @@ import { JOB_KINDS, type JobKindName, type JobOf, type ResultOf, type SetupOf } 
 
 /** Below this much input (bytes of source), one thread does it all. */
 const PARALLEL_FROM_BYTES = 256 * 1024;
-/** Jobs a worker holds at once: one running, one waiting, so it never idles between messages. */
-const IN_FLIGHT = 2;
 
 export interface PoolOptions {
-  /** Threads to use: a number, or undefined to decide from the input's size and the machine's cores. */
+  /** Threads to use, this one included: a number, or undefined to decide from the input's size and the machine's cores. */
   threads?: number;
   /** Size of all the jobs' input in bytes, to decide whether threads pay off. */
   bytes?: number;
+  /** Size of each job (bytes of its file), in the order of the jobs: the largest are handed out first, so no thread is left with a big one at the end. */
+  weights?: readonly number[];
 }
 
 export function threadsFor(jobs: number, options: PoolOptions): number {
@@ -26,16 +26,38 @@ export function threadsFor(jobs: number, options: PoolOptions): number {
   return Math.max(1, Math.min(availableParallelism(), jobs));
 }
 
+/** What a worker thread is started with: every job, the order they are taken in, and the counter of jobs taken. */
+export interface WorkerStart {
+  kind: JobKindName;
+  setup: unknown;
+  jobs: readonly unknown[];
+  order: Int32Array;
+  /** One Int32 on shared memory: how many jobs of `order` the threads have taken (Atomics.add). */
+  taken: SharedArrayBuffer;
+}
+
 /** A worker thread running the bundle's worker (dist/worker.js), or, run from source, the source file through tsx. */
-function startWorker(workerData: unknown): Worker {
+function startWorker(workerData: WorkerStart): Worker {
   const bundled = join(__dirname, 'worker.js');
   if (existsSync(bundled)) return new Worker(bundled, { workerData });
   const source = join(__dirname, 'worker.ts');
   return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true, workerData });
 }
 
-type Reply<R> = { id: number; result: R } | { id: number; error: string } | { ready: true } | { failed: string };
+export type Reply<R> = { id: number; result: R } | { id: number; error: string } | { failed: string };
 
+/** The order jobs are taken in: by weight, largest first (ties in the jobs' order), or the jobs' order. */
+function orderOf(count: number, weights: readonly number[] | undefined): Int32Array {
+  const order = Int32Array.from({ length: count }, (_, i) => i);
+  if (weights) order.sort((a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || a - b);
+  return order;
+}
+
+/**
+ * Runs the jobs over `threads` threads: this one and threads - 1 workers. Each thread takes the next job from a
+ * counter in shared memory when it is free (no thread waits for a message to get work), and the results land at
+ * their job's place, so the output is the same whichever thread ran what.
+ */
 export async function runJobs<K extends JobKindName>(kind: K, setup: SetupOf<K>, jobs: readonly JobOf<K>[], options: PoolOptions = {}): Promise<ResultOf<K>[]> {
   const threads = threadsFor(jobs.length, options);
   if (threads <= 1) {
@@ -47,40 +69,56 @@ export async function runJobs<K extends JobKindName>(kind: K, setup: SetupOf<K>,
     }
   }
   const results: ResultOf<K>[] = new Array(jobs.length);
-  let next = 0;
+  const order = orderOf(jobs.length, options.weights);
+  const taken = new SharedArrayBuffer(4);
+  const counter = new Int32Array(taken);
   let done = 0;
+  let failure: Error | undefined;
+  let settle: (() => void) | undefined;
+  const check = () => {
+    if (settle && (failure || done === jobs.length)) settle();
+  };
+  const fail = (e: Error) => {
+    failure ??= e;
+    // Nothing more is taken: the threads stop at their next job.
+    Atomics.store(counter, 0, jobs.length);
+    check();
+  };
   const workers: Worker[] = [];
   try {
-    await new Promise<void>((resolve, reject) => {
-      const feed = (worker: Worker) => {
-        if (next < jobs.length) {
-          const id = next++;
-          worker.postMessage({ id, job: jobs[id] });
+    for (let t = 1; t < threads; t++) {
+      const worker = startWorker({ kind, setup, jobs, order, taken });
+      workers.push(worker);
+      worker.on('message', (reply: Reply<ResultOf<K>>) => {
+        if ('failed' in reply) fail(new Error(reply.failed));
+        else if ('error' in reply) fail(new Error(`internal error in a worker thread: ${reply.error}`));
+        else {
+          results[reply.id] = reply.result;
+          done++;
+          check();
         }
-      };
-      for (let t = 0; t < threads; t++) {
-        const worker = startWorker({ kind, setup });
-        workers.push(worker);
-        worker.on('message', (reply: Reply<ResultOf<K>>) => {
-          if ('ready' in reply) {
-            for (let i = 0; i < IN_FLIGHT; i++) feed(worker);
-          } else if ('failed' in reply) {
-            reject(new Error(reply.failed));
-          } else if ('error' in reply) {
-            reject(new Error(`internal error in a worker thread: ${reply.error}`));
-          } else {
-            results[reply.id] = reply.result;
-            done++;
-            if (done === jobs.length) resolve();
-            else feed(worker);
-          }
-        });
-        worker.on('error', (e) => reject(new Error(`internal error in a worker thread: ${e.stack ?? e.message}`)));
-        worker.on('exit', (code) => {
-          if (done < jobs.length && code !== 0) reject(new Error(`a worker thread exited with code ${code} before its jobs were done`));
-        });
+      });
+      worker.on('error', (e) => fail(new Error(`internal error in a worker thread: ${e.stack ?? e.message}`)));
+      worker.on('exit', (code) => {
+        if (done < jobs.length && code !== 0) fail(new Error(`a worker thread exited with code ${code} before its jobs were done`));
+      });
+    }
+    // This thread takes its share while the workers start and run.
+    const runner = await JOB_KINDS[kind].start(setup as never);
+    try {
+      for (let i = Atomics.add(counter, 0, 1); i < jobs.length; i = Atomics.add(counter, 0, 1)) {
+        const id = order[i]!;
+        results[id] = runner.run(jobs[id] as never) as ResultOf<K>;
+        done++;
       }
+    } finally {
+      runner.close();
+    }
+    await new Promise<void>((resolve) => {
+      settle = resolve;
+      check();
     });
+    if (failure) throw failure;
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -1,21 +1,25 @@
-// Entry of a worker thread (bundled as dist/worker.js): starts the job kind named in workerData, then answers each
-// job message with its result. See worker-pool.ts.
+// Entry of a worker thread (bundled as dist/worker.js): starts the job kind named in workerData, then takes jobs from
+// the shared counter until none are left, answering each with its result. See worker-pool.ts.
 import { parentPort, workerData } from 'node:worker_threads';
-import { JOB_KINDS, type JobKindName } from './worker-jobs.js';
+import { JOB_KINDS } from './worker-jobs.js';
+import type { WorkerStart } from './worker-pool.js';
 
-const { kind, setup } = workerData as { kind: JobKindName; setup: never };
+const { kind, setup, jobs, order, taken } = workerData as WorkerStart;
 const port = parentPort!;
+const counter = new Int32Array(taken);
 
-JOB_KINDS[kind].start(setup).then(
+JOB_KINDS[kind].start(setup as never).then(
   (runner) => {
-    port.on('message', ({ id, job }: { id: number; job: never }) => {
+    for (let i = Atomics.add(counter, 0, 1); i < jobs.length; i = Atomics.add(counter, 0, 1)) {
+      const id = order[i]!;
       try {
-        port.postMessage({ id, result: runner.run(job) });
+        port.postMessage({ id, result: runner.run(jobs[id] as never) });
       } catch (e) {
         port.postMessage({ id, error: (e as Error).stack ?? String(e) });
+        break;
       }
-    });
-    port.postMessage({ ready: true });
+    }
+    runner.close();
   },
   (e: Error) => port.postMessage({ failed: e.message }),
 );
