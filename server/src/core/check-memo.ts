@@ -5,6 +5,7 @@
 import type { MatrixCatalog } from './api-model.js';
 import type { Pin } from './pins.js';
 import type { ApiReference } from './python/references.js';
+import type { Finding } from './findings.js';
 import type { Verdict } from './rules/index.js';
 import type { SourceRange } from './source-range.js';
 
@@ -42,10 +43,21 @@ function referenceKey(ref: ApiReference): string {
   return key;
 }
 
+/** The verdicts last given for one reference object (met again when linking reused it: references.ts LinkMemo). */
+interface Given {
+  catalog: MatrixCatalog;
+  pinKey: string;
+  verdicts: Verdict[];
+}
+
 export class CheckMemo {
   /** catalog -> the pin (as JSON) -> the reference (referenceKey) -> its verdicts. */
   private readonly byCatalog = new WeakMap<MatrixCatalog, Map<string, Map<string, Remembered[]>>>();
   private readonly pinKeys = new WeakMap<Pin, string>();
+  /** By reference object: the same object met again with the same pin gets the same verdict objects, unplaced again. */
+  private readonly given = new WeakMap<ApiReference, Given>();
+  /** By verdict object: its finding (message and all), made once. */
+  private readonly findings = new WeakMap<Verdict, Finding>();
   private size = 0;
 
   /** At most this many references are remembered; past it the memo starts again. */
@@ -57,6 +69,21 @@ export class CheckMemo {
     if (!byPin) this.byCatalog.set(catalog, (byPin = new Map()));
     let pinKey = this.pinKeys.get(pin);
     if (pinKey === undefined) this.pinKeys.set(pin, (pinKey = JSON.stringify(pin)));
+    const given = this.given.get(ref);
+    if (given && given.catalog === catalog && given.pinKey === pinKey) return given.verdicts;
+    const verdicts = this.lookUp(byPin, pinKey, ref, check);
+    this.given.set(ref, { catalog, pinKey, verdicts });
+    return verdicts;
+  }
+
+  /** The finding of a verdict this memo gave (made by `make` the first time). */
+  finding(verdict: Verdict, make: (v: Verdict) => Finding): Finding {
+    let f = this.findings.get(verdict);
+    if (!f) this.findings.set(verdict, (f = make(verdict)));
+    return f;
+  }
+
+  private lookUp(byPin: Map<string, Map<string, Remembered[]>>, pinKey: string, ref: ApiReference, check: () => Verdict[]): Verdict[] {
     let remembered = byPin.get(pinKey);
     if (!remembered) byPin.set(pinKey, (remembered = new Map()));
     const key = referenceKey(ref);

@@ -332,5 +332,6 @@ export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext
  * the same pin and matrices is not judged again (core/check-memo.ts).
  */
 export function checkReferences(refs: readonly ApiReference[], ctx: CheckContext, memo?: CheckMemo): Finding[] {
-  return judgeReferences(refs, ctx, memo).map(findingOf);
+  const verdicts = judgeReferences(refs, ctx, memo);
+  return memo ? verdicts.map((v) => memo.finding(v, findingOf)) : verdicts.map(findingOf);
 }

@@ -17,8 +17,17 @@ export type { FindingData };
 
 /** Where the rule pages live: docs/rules/ beside the bundle (shipped with the extension) or in the source tree. */
 let rulesFolder = join(__dirname, '..', 'docs', 'rules');
+/** The rule page's URI per code, for the rules folder of the moment (every diagnostic carries one). */
+let ruleUris = new Map<string, string>();
 export function setRulesFolder(folder: string): void {
   rulesFolder = folder;
+  ruleUris = new Map();
+}
+
+function ruleUri(code: string): string {
+  let uri = ruleUris.get(code);
+  if (uri === undefined) ruleUris.set(code, (uri = pathToUri(join(rulesFolder, `${code}.md`))));
+  return uri;
 }
 
 export function findingToDiagnostic(f: Finding): Diagnostic {
@@ -30,7 +39,7 @@ export function findingToDiagnostic(f: Finding): Diagnostic {
     },
     severity: SEVERITY[f.severity],
     code: f.code,
-    codeDescription: { href: pathToUri(join(rulesFolder, `${f.code}.md`)) },
+    codeDescription: { href: ruleUri(f.code) },
     source: 'anachron',
     message: f.message,
     tags: findingRule(f.code)?.isRemoval?.(f) ? [DiagnosticTag.Deprecated] : undefined,
@@ -43,7 +52,7 @@ export function manifestProblemToDiagnostic(p: ManifestProblem, lineText: string
     range: { start: { line: p.line - 1, character: 0 }, end: { line: p.line - 1, character: lineText.length } },
     severity: DiagnosticSeverity.Warning,
     code: 'manifest-problem',
-    codeDescription: { href: pathToUri(join(rulesFolder, 'manifest-problem.md')) },
+    codeDescription: { href: ruleUri('manifest-problem') },
     source: 'anachron',
     message: p.message,
   };

@@ -6,7 +6,7 @@ import { ChunkPositions, placeRange } from './chunk-position.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { guardFacts, type GuardFacts } from './guards.js';
 import { bindingFacts, type BindingFacts } from './local-bindings.js';
-import { linkReferences, referenceFacts, type ApiReference, type ReferenceFacts } from './references.js';
+import { linkReferences, newLinkMemo, referenceFacts, type ApiReference, type LinkMemo, type ReferenceFacts } from './references.js';
 import { addSuppressions, suppressionFacts, type SuppressionFact, type Suppressions } from './suppressions.js';
 import { findSyntaxUses, type SyntaxUse } from './syntax-features.js';
 import { copySubtree, LineTable } from './syntax-tree.js';
@@ -47,10 +47,12 @@ export interface ChunkFactsCache {
   /** Chunks the last analysis read (found no facts for), and all its chunks. */
   read: number;
   chunks: number;
+  /** What linking made of the kept facts' uses (references.ts LinkMemo): weakly held, so it follows the facts. */
+  links: LinkMemo;
 }
 
 export function newChunkFactsCache(): ChunkFactsCache {
-  return { facts: new Map(), read: 0, chunks: 0 };
+  return { facts: new Map(), read: 0, chunks: 0, links: newLinkMemo() };
 }
 
 /**
@@ -89,7 +91,7 @@ export function fileSyntax(tree: Tree, source: string = sourceOf(tree), cache?: 
   }
   const suppressions: Suppressions = new Map();
   for (const { facts, chunk } of placed) addSuppressions(suppressions, facts.suppressions, chunk.origin.line);
-  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.node.endIndex })));
+  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.node.endIndex })), cache?.links);
   const syntaxUses = placed.flatMap(({ facts, chunk }) => facts.syntaxUses.map((u) => ({ feature: u.feature, range: placeRange(u.range, chunk.origin) })));
   return { references, syntaxUses, suppressions };
 }

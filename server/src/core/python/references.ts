@@ -343,7 +343,37 @@ export interface PlacedFacts {
 }
 
 /** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
-export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
+/**
+ * What linking made of one use the last time, kept by a caller that links the same facts again after an edit (the
+ * language server: the facts of the chunks an edit left alone are the same objects). A use whose placement, binding
+ * and guards are as they were gives the same reference object again, which the checker's memo knows by identity.
+ */
+export type LinkMemo = WeakMap<AttributeUse | NameUse, LinkedUse>;
+
+export function newLinkMemo(): LinkMemo {
+  return new WeakMap();
+}
+
+interface LinkedUse {
+  /** The binding's path and first segment to check, which the reference was made from. */
+  path: string;
+  checkFrom: number | undefined;
+  /** The reference's dotted path, split. */
+  segments: string[];
+  index: number;
+  line: number;
+  column: number;
+  ref: ApiReference;
+}
+
+/** The reference `memo` holds for `use`, when it was made from the same binding at the same place with the same guards. */
+function reused(entry: LinkedUse | undefined, origin: ChunkOrigin, binding: Binding, guarded: boolean, callGuarded: boolean): ApiReference | null {
+  if (!entry || entry.index !== origin.index || entry.line !== origin.line || entry.column !== origin.column) return null;
+  if (entry.checkFrom !== binding.checkFrom || entry.ref.guarded !== guarded || entry.ref.callGuarded !== callGuarded) return null;
+  return entry.ref;
+}
+
+export function linkReferences(chunks: readonly PlacedFacts[], memo?: LinkMemo): ApiReference[] {
   const versionFlags = new Set(chunks.flatMap((c) => c.guards.versionFlags));
   const exceptionAliases = new Map<string, string[] | null>();
   for (const c of chunks) {
@@ -440,6 +470,16 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
       }
       const binding = bindingAt(root.text, use.span.start + origin.index, use.span.end + origin.index);
       if (!binding) continue;
+      const entry = memo?.get(use);
+      if (entry && entry.path === binding.path) {
+        const guarded = isGuarded(c, use.span, entry.segments, 'attribute');
+        const callGuarded = isGuarded(c, use.span, entry.segments, 'call');
+        const again = reused(entry, origin, binding, guarded, callGuarded);
+        if (again) {
+          refs.push(again);
+          continue;
+        }
+      }
       const rootSegments = binding.path.split('.');
       const rootRange = placeRange(root.range, origin);
       const prefixes: PathPrefix[] = rootSegments.map((_, i) => ({ path: rootSegments.slice(0, i + 1).join('.'), range: rootRange }));
@@ -457,6 +497,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
       };
       if (binding.checkFrom !== undefined) ref.builtin = true;
       refs.push(ref);
+      memo?.set(use, { path: binding.path, checkFrom: binding.checkFrom, segments, index: origin.index, line: origin.line, column: origin.column, ref });
     }
   });
   chunks.forEach((chunk, c) => {
@@ -469,6 +510,14 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
         // wherever it is used (`except ExceptionGroup:`, `anext` passed along).
         const builtin = binding.checkFrom !== undefined;
         if (!use.call && !builtin) continue;
+        const entry = memo?.get(use);
+        if (entry && entry.path === binding.path) {
+          const again = reused(entry, origin, binding, isGuarded(c, use.span, entry.segments, builtin ? 'name' : 'attribute'), isGuarded(c, use.span, entry.segments, 'call'));
+          if (again) {
+            refs.push(again);
+            continue;
+          }
+        }
         const range = placeRange(use.name.range, origin);
         const segments = binding.path.split('.');
         const ref: ApiReference = {
@@ -481,6 +530,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
         };
         if (builtin) ref.builtin = true;
         refs.push(ref);
+        memo?.set(use, { path: binding.path, checkFrom: binding.checkFrom, segments, index: origin.index, line: origin.line, column: origin.column, ref });
       } else if (binding === undefined && starModules.length > 0 && !boundNames.has(name) && !singleAssignments.has(name) && !BUILTINS.has(name)) {
         const range = placeRange(use.name.range, origin);
         for (const module of starModules) {
@@ -506,8 +556,7 @@ export function linkReferences(chunks: readonly PlacedFacts[]): ApiReference[] {
       if (binding) polyfilled.add([binding.path, ...parts.slice(1)].join('.'));
     }
   }
-  if (polyfilled.size > 0) {
-    for (const ref of refs) if (ref.prefixes.some((p) => polyfilled.has(p.path))) ref.guarded = true;
-  }
+  // A copy, not the reference itself: a reference may be one `memo` holds, met again in later analyses.
+  if (polyfilled.size > 0) return refs.map((ref) => (ref.prefixes.some((p) => polyfilled.has(p.path)) ? { ...ref, guarded: true } : ref));
   return refs;
 }
