@@ -13,6 +13,8 @@ import type { SourceRange } from './source-range.js';
 interface Remembered {
   verdict: Verdict;
   slot: number;
+  /** The finding of `verdict`, made the first time one of its placings is asked for (its range replaced per placing). */
+  finding?: Finding;
 }
 
 /** The ranges a verdict can take from its reference, in a fixed order: prefixes, keywords, the call, members. */
@@ -58,6 +60,8 @@ export class CheckMemo {
   private readonly given = new WeakMap<ApiReference, Given>();
   /** By verdict object: its finding (message and all), made once. */
   private readonly findings = new WeakMap<Verdict, Finding>();
+  /** A remembered verdict placed at another reference's range: what it was placed from. */
+  private readonly placedFrom = new WeakMap<Verdict, Remembered>();
   private size = 0;
 
   /** At most this many references are remembered; past it the memo starts again. */
@@ -79,7 +83,14 @@ export class CheckMemo {
   /** The finding of a verdict this memo gave (made by `make` the first time). */
   finding(verdict: Verdict, make: (v: Verdict) => Finding): Finding {
     let f = this.findings.get(verdict);
-    if (!f) this.findings.set(verdict, (f = make(verdict)));
+    if (f) return f;
+    // A finding's message and severity never read its range: a placed verdict's finding is its origin's, moved.
+    const from = this.placedFrom.get(verdict);
+    if (from) {
+      from.finding ??= make(from.verdict);
+      f = { ...from.finding, range: verdict.range };
+    } else f = make(verdict);
+    this.findings.set(verdict, f);
     return f;
   }
 
@@ -89,7 +100,13 @@ export class CheckMemo {
     const key = referenceKey(ref);
     const ranges = rangesOf(ref);
     const known = remembered.get(key);
-    if (known) return known.map((r) => ({ ...r.verdict, range: ranges[r.slot]! }));
+    if (known) {
+      return known.map((r) => {
+        const placed = { ...r.verdict, range: ranges[r.slot]! };
+        this.placedFrom.set(placed, r);
+        return placed;
+      });
+    }
     const found = check();
     // The checker hands a verdict one of the reference's own ranges; a verdict placed anywhere else is not remembered.
     const slots = found.map((v) => ranges.indexOf(v.range));
