@@ -693,7 +693,13 @@ async function trustedScenario() {
         await wb.quickPick('(1/4)', 'API-I and SR');
         // Libraries: numpy (bundled) is pre-selected; toylib (the user's matrix added above) is offered too.
         await page.locator('.quick-input-widget .quick-input-title', { hasText: '(2/4)' }).waitFor({ timeout: 20_000 });
+        // The list is virtual and alphabetical: filter to toylib (it may be below the rows drawn), then clear the filter
+        // so Enter accepts the pre-selected numpy alone.
+        const libraries = page.locator('.quick-input-widget .quick-input-box input').first();
+        await libraries.fill('toylib');
         await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'toylib' }).first().waitFor({ timeout: 10_000 });
+        await libraries.fill('');
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'numpy' }).first().waitFor({ timeout: 10_000 });
         await page.keyboard.press('Enter');
         await wb.quickPick('(3/4)', 'reference-pinned');
         await wb.quickPick('(4/4)', 'Quick');
