@@ -6,7 +6,7 @@
 // Each run also gives the CPU time it cost (user + system of the CLI or the server and the Python they ran, from
 // Linux's /proc/self/stat: the children's times once they are waited for), which a busy machine does not inflate the
 // way it does wall time.
-// Usage: node --import tsx perf/fetch-columns.ts [RUNS] [MODULES]   (prints each run, then the medians)
+// Usage: npm run build && node --import tsx perf/fetch-columns.ts [RUNS] [MODULES]   (prints each run, then the medians)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,6 +5,8 @@
 // clear messages and leave nothing wrong in the cache or the store; `matrix cache` lists and prunes.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -151,6 +153,37 @@ describe('columns from a package index on 127.0.0.1', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^anachron: index: http:\/\/127\.0\.0\.1:\d+\/simple \(\S*requirements\.txt:1\)/m);
     assert.match(r.stdout, /^toylib 1\.0\.0: toylib from http:\/\/127\.0\.0\.1:\d+\/simple /m);
+  });
+
+  test('HTTP_PROXY from the environment: pages and files go through it, its credentials never shown', async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    // A forward proxy on 127.0.0.1, as a company's would be: absolute URLs in, the index asked on the client's behalf.
+    const proxy = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', auth: req.headers['proxy-authorization'] ?? null });
+      const target = new URL(req.url ?? '');
+      const { 'proxy-authorization': _, ...headers } = req.headers;
+      const up = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: { ...headers, host: target.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      up.on('error', () => res.writeHead(502).end());
+      up.end();
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      // Both spellings (lower case wins where both are set, as with pip): a machine's own proxy variables do not count.
+      const via = `http://corp:pr0xy-pw@127.0.0.1:${port}`;
+      const env = user({ PIP_INDEX_URL: index.url, HTTP_PROXY: via, http_proxy: via, NO_PROXY: '', no_proxy: '' });
+      const r = await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--no-newest'], undefined, env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(seen.some((h) => /^http:\/\/127\.0\.0\.1:\d+\/simple\/toylib\/$/.test(h.url)), JSON.stringify(seen));
+      assert.ok(seen.some((h) => h.url.endsWith('/files/toylib-2.1.0-py3-none-any.whl')), JSON.stringify(seen));
+      assert.ok(seen.every((h) => h.auth === `Basic ${Buffer.from('corp:pr0xy-pw').toString('base64')}`));
+      assert.doesNotMatch(r.stdout + r.stderr + JSON.stringify(await cacheListing(env)), /pr0xy-pw/);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   test('matrix cache prune removes the files, the columns stay', async () => {
