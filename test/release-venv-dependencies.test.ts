@@ -2,6 +2,8 @@
 // index on 127.0.0.1 serves toplib 1.0 (2020), which requires midlib; midlib 1.0 (2020) requires leaflib, whose 2.0
 // (2021, after toplib) dropped the `old` midlib imports. Bounding only toplib's own requirements would install
 // leaflib 2.0 and toplib would not import (Flask 1.1's Jinja2 2.10 against MarkupSafe 2.1); the venv gets leaflib 1.0.
+// An optional requirement the library file names (runtime.venv-requirements) is installed beside the release, bounded
+// the same way: optlib 1.0 exports `spectral` only where optdep imports (networkx 2.0-2.5 and scipy).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,12 +21,16 @@ mkdirSync(libraries);
 let index: FakeIndex;
 
 before(async () => {
+  writeFileSync(join(libraries, 'optlib.toml'), 'name = "optlib"\ndistribution = "optlib"\n\n[releases]\nfirst = "1.0"\n\n[static]\nfrom = "pypi"\n\n[runtime]\nvenv = true\nvenv-requirements = ["optdep"]\n');
   writeFileSync(join(libraries, 'toplib.toml'), 'name = "toplib"\ndistribution = "toplib"\n\n[releases]\nfirst = "1.0"\n\n[static]\nfrom = "pypi"\n\n[runtime]\nvenv = true\n');
   index = await startPackageIndex(PYTHON, join(work, 'index'), [
     { name: 'toplib', version: '1.0', requires: ['midlib'], requiresPython: '>=3.8', uploadedAt: '2020-06-01T00:00:00Z', code: 'from midlib import helper\n\ndef twice(x):\n    return helper(x) * 2\n' },
     { name: 'midlib', version: '1.0', requires: ['leaflib'], uploadedAt: '2020-01-01T00:00:00Z', code: 'from leaflib import old as helper\n' },
     { name: 'leaflib', version: '1.0', uploadedAt: '2019-01-01T00:00:00Z', code: 'def old(x):\n    return x\n' },
     { name: 'leaflib', version: '2.0', uploadedAt: '2021-01-01T00:00:00Z', code: 'def new(x):\n    return x\n' },
+    { name: 'optlib', version: '1.0', requiresPython: '>=3.8', uploadedAt: '2020-06-01T00:00:00Z', code: 'from optlib.spectra import *\n', modules: { 'spectra.py': 'try:\n    from optdep import eigh\n    __all__ = ["spectral"]\nexcept ImportError:\n    __all__ = []\n\ndef spectral(G):\n    return eigh(G)\n' } },
+    { name: 'optdep', version: '1.0', uploadedAt: '2020-01-01T00:00:00Z', code: 'def eigh(x):\n    return x\n' },
+    { name: 'optdep', version: '2.0', uploadedAt: '2021-01-01T00:00:00Z', code: 'def eigvals(x):\n    return x\n' },
   ]);
 });
 after(async () => {
@@ -57,5 +63,18 @@ describe('the dependencies of a probed release', () => {
     assert.match(s.provenance.packages!, /(^| )midlib==1\.0( |$)/);
     assert.ok(s.apis.some((a) => a.path === 'toplib.twice'));
     assert.deepEqual(readdirSync(join(work, 'venvs')), []);
+  });
+
+  test('an optional requirement the library file names is installed, bounded to the release\'s time', async () => {
+    const out = join(work, 'runtime-opt');
+    mkdirSync(out);
+    const r = await run(['-m', 'anachron_probe.releases.runtime', 'optlib', '--out-dir', out, '--versions', '1.0', '--venvs', join(work, 'venvs-opt')], {
+      ANACHRON_PACKAGE_INDEX: index.url, ANACHRON_RELEASE_CACHE: join(work, 'cache'), ANACHRON_LIBRARIES: libraries, ANACHRON_PYTHONS: PYTHON, PIP_FIND_LINKS: '', PIP_NO_INDEX: '',
+    });
+    assert.equal(r.status, 0, r.out);
+    const s = JSON.parse(gunzipSync(readFileSync(join(out, 'optlib-1.0.runtime.json.gz'))).toString('utf8')) as { provenance: Record<string, string>; apis: { path: string }[] };
+    assert.match(s.provenance.packages!, /(^| )optdep==1\.0( |$)/);
+    const paths = s.apis.map((a) => a.path);
+    assert.ok(paths.includes('optlib.spectral'), paths.join(' '));  // star-imported only where optdep imports
   });
 });

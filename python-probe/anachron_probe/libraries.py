@@ -83,6 +83,7 @@ def _definition(data, name):
         "runtime": {
             "venv": rt.get("venv", False),
             "python": dict(rt.get("python", {})),
+            "venvRequirements": list(rt.get("venv-requirements", [])),
             "debianPackage": rt.get("debian-package"),
             "debianSuites": list(rt.get("debian-suites", [])),
             "debianExtraPackages": list(rt.get("debian-extra-packages", [])),

@@ -260,8 +260,12 @@ class Environment(object):
         self.why = why
 
 
-def make_environment(library, distribution, version, index, venv_root, pythons, preferred=None, log=None):
-    """The venv with ``distribution==version`` (made once; ``.anachron-ready`` marks it complete)."""
+def make_environment(library, distribution, version, index, venv_root, pythons, preferred=None, log=None,
+                     extra_requirements=()):
+    """The venv with ``distribution==version`` (made once; ``.anachron-ready`` marks it complete), and the
+    library file's ``runtime.venv-requirements`` (``extra_requirements``: optional requirements that change the
+    surface) installed beside it, bounded to the release's time like its own requirements."""
+    extra = [normalize(n) for n in extra_requirements]
     py, why = choose_python(index, version, pythons, preferred)
     if py is None:
         raise EnvironmentError_("%s %s: %s" % (distribution, version, why))
@@ -271,7 +275,8 @@ def make_environment(library, distribution, version, index, venv_root, pythons, 
     if os.path.exists(ready):
         with open(ready) as f:
             info = json.load(f)
-        return Environment(path, venv_python, info["packages"], info["constrained"], info["why"])
+        if info.get("extra", []) == extra:
+            return Environment(path, venv_python, info["packages"], info["constrained"], info["why"])
     if os.path.exists(path):
         shutil.rmtree(path)
     code, text = _run([pythons[py], "-m", "venv", path])
@@ -287,6 +292,7 @@ def make_environment(library, distribution, version, index, venv_root, pythons, 
     wheels = index.wheels(version)
     sample = (wheels or [index.sdist(version)])[0]
     requirements = requirements_of(index.download(sample)) if sample is not None else []
+    requirements += [n for n in extra if n not in requirements]
     when = index.upload_time(version)
     constraints = constraints_before(requirements, when, index.cache_dir, log)
     binary = ["--only-binary", ":all:"] if wheels else ["--prefer-binary"]
@@ -294,14 +300,14 @@ def make_environment(library, distribution, version, index, venv_root, pythons, 
     with open(cfile, "w") as f:
         f.write("".join(c + "\n" for c in constraints))
     spec = "%s==%s" % (distribution, version)
-    code, text = _run(pip + ["install", "--index-url", index_url] + binary + ["-c", cfile, spec])
+    code, text = _run(pip + ["install", "--index-url", index_url] + binary + ["-c", cfile, spec] + extra)
     constrained = True
     if code != 0:
         if log:
             log("  %s: no wheels within the constraints for Python %d.%d; installing without them"
                 % (spec, py[0], py[1]))
         constrained = False
-        code, text = _run(pip + ["install", "--index-url", index_url] + binary + [spec])
+        code, text = _run(pip + ["install", "--index-url", index_url] + binary + [spec] + extra)
         if code != 0:
             raise EnvironmentError_("pip install %s failed: %s" % (spec, text.strip()[-800:]))
     packages = _freeze(venv_python)
@@ -309,5 +315,5 @@ def make_environment(library, distribution, version, index, venv_root, pythons, 
         packages = _bound_transitive(pip, index_url, binary, cfile, constraints, spec, distribution, packages, when,
                                      index.cache_dir, venv_python, log)
     with open(ready, "w") as f:
-        json.dump({"packages": packages, "constrained": constrained, "why": why}, f)
+        json.dump({"packages": packages, "constrained": constrained, "why": why, "extra": extra}, f)
     return Environment(path, venv_python, packages, constrained, why)

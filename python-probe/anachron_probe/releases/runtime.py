@@ -47,7 +47,8 @@ def probe_release(definition, version, index, out, venvs, pythons, keep=False, l
     t0 = time.time()
     line = ".".join(version.split(".")[:2])
     preferred = definition["runtime"].get("python", {}).get(line)
-    env = make_environment(library, definition["distribution"], version, index, venvs, pythons, preferred, log)
+    env = make_environment(library, definition["distribution"], version, index, venvs, pythons, preferred, log,
+                           definition["runtime"].get("venvRequirements", []))
     try:
         prov = ["source=venv-runtime", "probe=%s" % PROBE_VERSION, "index=%s" % index.index_url,
                 "python_choice=%s" % env.why, "packages=%s" % " ".join(env.packages),

@@ -70,6 +70,10 @@ export interface LibraryRuntime {
   /** Release line (`1.0`) -> Python (`3.8`) for its environments; lines not named: the newest Python the
    *  release's wheels are built for, or (pure releases) the newest released before it. */
   python: Record<string, string>;
+  /** Distributions installed in every venv beside the release's own requirements, bounded to the release's time
+   *  like them: optional requirements whose presence changes the public surface (networkx 2.0–2.5 exports its
+   *  spectral functions only where scipy imports). */
+  venvRequirements: string[];
   debianPackage: string | null;
   debianSuites: string[];
   debianExtraPackages: string[];
@@ -230,7 +234,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
     docs = { from, repository, tag, releaseCommit, root: r.string(dc, 'root', 'docs.') ?? 'doc', pages: pages as string[][], moduleDocstrings: r.strings(dc, 'module-docstrings', 'docs.'), referenceDicts: r.strings(dc, 'reference-dicts', 'docs.') };
   }
 
-  const rt = r.table(data, 'runtime', '', ['venv', 'python', 'debian-package', 'debian-suites', 'debian-extra-packages', 'smoke-test']) ?? {};
+  const rt = r.table(data, 'runtime', '', ['venv', 'python', 'venv-requirements', 'debian-package', 'debian-suites', 'debian-extra-packages', 'smoke-test']) ?? {};
   const python = r.stringMap(rt, 'python', 'runtime.');
   for (const [line, py] of Object.entries(python)) {
     if (!/^\d+\.\d+$/.test(line)) r.fail('runtime.python', `"${line}" is not a release line such as "1.0"`);
@@ -239,6 +243,7 @@ export function parseLibraryDefinition(data: unknown, file: string, fileStem: st
   const runtime: LibraryRuntime = {
     venv: r.bool(rt, 'venv', 'runtime.', false),
     python,
+    venvRequirements: r.strings(rt, 'venv-requirements', 'runtime.'),
     debianPackage: r.string(rt, 'debian-package', 'runtime.'),
     debianSuites: r.strings(rt, 'debian-suites', 'runtime.'),
     debianExtraPackages: r.strings(rt, 'debian-extra-packages', 'runtime.'),
