@@ -197,6 +197,29 @@ describe('columns from a package index on 127.0.0.1', () => {
     assert.deepEqual([after.files.length, after.columns.map((c) => c.version)], [0, ['2.1.0']]);
     assert.equal((await runCliAsync(['matrix', 'cache', 'prune', '--max-size', 'lots'], undefined, env)).code, 2);
   });
+
+  test('the cache keeps to its size limit: a download evicts the least recently used file, the columns stay', async () => {
+    const unlimited = user({ PIP_INDEX_URL: index.url });
+    assert.equal((await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--no-newest'], undefined, unlimited)).code, 0);
+    const one = await runCliAsync(['matrix', 'cache', 'list', '--json'], undefined, unlimited);
+    const listing = JSON.parse(one.stdout) as { files: { bytes: number }[]; pagesBytes: number };
+    const first = listing.files[0]!;
+    const oneFileAndPages = first.bytes + listing.pagesBytes;
+    // Room for what one fetch leaves (its file and the index page) and half a file more: the second file must evict the first.
+    const limitMb = (oneFileAndPages + first.bytes / 2) / 1024 ** 2;
+    const env = { ...unlimited, ANACHRON_CACHE_MAX_MB: String(limitMb) };
+    const second = await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--no-newest'], undefined, env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout + second.stderr, /^anachron: cache: removed 1 least recently used file to stay under \d+ kB$/m);
+    const after = await cacheListing(env);
+    assert.deepEqual(after.files.map((f) => f.filename), ['toylib-2.1.0-py3-none-any.whl']);
+    assert.deepEqual(after.columns.map((c) => c.version).sort(), ['1.0.0', '2.1.0']);
+    // `prune --max-size` applies a smaller limit at once; the file fetched last is the one kept longest.
+    const pruned = await runCliAsync(['matrix', 'cache', 'prune', '--max-size', '0'], undefined, env);
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.match(pruned.stdout, /^removed 1 file \(\d+ kB\) from .*; your matrices' columns stay$/m);
+    assert.equal((await cacheListing(env)).files.length, 0);
+  });
 });
 
 describe('a release with two top-level packages, one re-exporting the other (attrs ships attr and attrs)', () => {

@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { COLUMN_OPTIONS, cacheOf, userStoreOf } from './column-options.js';
 import { InputError } from '../core/errors.js';
+import { byteSize } from '../package-index/byte-size.js';
 
-const mb = (bytes: number) => (bytes < 1024 ** 2 ? `${Math.max(1, Math.round(bytes / 1024))} kB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
 
 export function runMatrixCache(argv: string[], out: (s: string) => void): number {
   const [action, ...rest] = argv;
@@ -25,10 +25,10 @@ export function runMatrixCache(argv: string[], out: (s: string) => void): number
       return 0;
     }
     const total = files.reduce((n, f) => n + f.bytes, 0) + cache.pagesBytes();
-    out(`cache ${cache.root}: ${files.length} file${files.length === 1 ? '' : 's'}, ${mb(total)} of ${mb(cache.limitBytes)} (ANACHRON_CACHE_MAX_MB)`);
+    out(`cache ${cache.root}: ${files.length} file${files.length === 1 ? '' : 's'}, ${byteSize(total)} of ${byteSize(cache.limitBytes)} (ANACHRON_CACHE_MAX_MB)`);
     for (const f of files) {
       const c = columnOf(f.project, f.filename);
-      out(`  ${f.filename}  ${mb(f.bytes)}  used ${new Date(f.usedAt).toISOString().slice(0, 10)}${f.index ? `  from ${f.index}` : ''}${c ? `  -> column ${c.distribution} ${c.version} (${c.libraries.join(', ')})` : ''}`);
+      out(`  ${f.filename}  ${byteSize(f.bytes)}  used ${new Date(f.usedAt).toISOString().slice(0, 10)}${f.index ? `  from ${f.index}` : ''}${c ? `  -> column ${c.distribution} ${c.version} (${c.libraries.join(', ')})` : ''}`);
     }
     out(`your matrices ${store.folder}: ${columns.length} column${columns.length === 1 ? '' : 's'}`);
     for (const c of columns) out(`  ${c.distribution} ${c.version}  ${c.source === 'index' ? `${c.provenance.file} from ${c.provenance.index}` : `probed in ${c.provenance.python ?? 'an interpreter'}`}  (${c.libraries.join(', ')})`);
@@ -42,7 +42,7 @@ export function runMatrixCache(argv: string[], out: (s: string) => void): number
       limit = n * 1024 ** 2;
     }
     const removed = cache.prune({ limit, all: values.all });
-    out(`removed ${removed.length} file${removed.length === 1 ? '' : 's'} (${mb(removed.reduce((n, f) => n + f.bytes, 0))})${values.all ? ' and the cached index pages' : ''} from ${cache.root}; your matrices' columns stay`);
+    out(`removed ${removed.length} file${removed.length === 1 ? '' : 's'} (${byteSize(removed.reduce((n, f) => n + f.bytes, 0))})${values.all ? ' and the cached index pages' : ''} from ${cache.root}; your matrices' columns stay`);
     return 0;
   }
   throw new InputError(`usage: anachron matrix cache list [--json] | anachron matrix cache prune [--max-size MB | --all]${action ? ` (not "${action}")` : ''}`);

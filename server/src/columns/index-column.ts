@@ -9,6 +9,7 @@ import { normalizeDistributionName } from '../core/library-names.js';
 import { versionsEqual } from '../core/versions.js';
 import { readReleaseModules, runProbe } from '../environments/python-probe-runner.js';
 import { IndexError, type IndexClient, type ProjectReleases } from '../package-index/client.js';
+import { byteSize } from '../package-index/byte-size.js';
 import { chooseFile, releaseAt } from '../package-index/release-files.js';
 import type { ProjectFile } from '../package-index/simple-api.js';
 import type { Surface } from '../store/surface.js';
@@ -36,7 +37,6 @@ export class ColumnError extends Error {
   }
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`;
 
 function describeFile(file: ProjectFile): string {
   if (file.kind === 'sdist') return 'sdist';
@@ -61,14 +61,14 @@ export async function indexColumn(distribution: string, version: string, deps: C
 async function columnFromFile(distribution: string, version: string, releases: ProjectReleases, file: ProjectFile, deps: ColumnDeps): Promise<ColumnRecord> {
   const step = (line: string) => deps.onStep?.(line);
   let lastShown = 0;
-  step(`${distribution} ${version}: ${file.filename} (${describeFile(file)}${file.size ? `, ${mb(file.size)}` : ''}) from ${releases.indexShown}`);
+  step(`${distribution} ${version}: ${file.filename} (${describeFile(file)}${file.size ? `, ${byteSize(file.size)}` : ''}) from ${releases.indexShown}`);
   const path = await deps.client.download(releases, file, {
     signal: deps.signal,
     onProgress: ({ received, total }) => {
       // A line per 10 MB: enough to see a large file move, not a flood.
       if (received - lastShown >= 10 * 1024 ** 2) {
         lastShown = received;
-        step(`${distribution} ${version}: downloaded ${mb(received)}${total ? ` of ${mb(total)}` : ''}`);
+        step(`${distribution} ${version}: downloaded ${byteSize(received)}${total ? ` of ${byteSize(total)}` : ''}`);
       }
     },
   });

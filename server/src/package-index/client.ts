@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
+import { byteSize } from './byte-size.js';
 import type { IndexCache } from './cache.js';
 import { CredentialStore, displayUrl, redactUrls } from './credentials.js';
 import { download, getText, HttpError, type HttpOptions } from './http.js';
@@ -175,7 +176,7 @@ export class IndexClient {
     }
     this.options.cache.noteFile(project, file.filename, { sha256: got.sha256, bytes: got.bytes, index: releases.indexShown, url: displayUrl(file.url), downloadedAt: Date.now() });
     const removed = this.options.cache.prune({ keep: [path] });
-    if (removed.length) this.options.log?.(`cache: removed ${removed.length} least recently used file${removed.length === 1 ? '' : 's'} to stay under ${Math.round(this.options.cache.limitBytes / 1024 ** 2)} MB`);
+    if (removed.length) this.options.log?.(`cache: removed ${removed.length} least recently used file${removed.length === 1 ? '' : 's'} to stay under ${byteSize(this.options.cache.limitBytes)}`);
     return path;
   }
 
