@@ -254,7 +254,8 @@ describe('a run with both arms on a fake library', { skip: SKIP }, () => {
     assert.match(tables, /## Without and with anachron \(the grounded arm\)/);
     assert.match(tables, /\| fakelib \| fidelity, drifted prompts \| 4 \| 0\.0 \[[\d.]+, [\d.]+\] \| 100\.0 \[[\d.]+, 100\.0\] \| \+100\.0 \[/);
     assert.match(tables, /\| 1\.0\.0 \| 0\.0 → 100\.0 \| 100\.0 → 0\.0 \|/);
-    assert.match(tables, /\| oblivious arms · grounded \| builtin:version-oblivious \| fakelib \| 100\.0 \[/);
+    assert.match(tables, /\| oblivious arms · grounded \| builtin:version-oblivious \| fakelib \| 100\.0 \| 100\.0 \[/);
+    assert.match(tables, /\| oblivious arms · plain \| builtin:version-oblivious \| fakelib \| 50\.0 \(0\.0–100\.0\) \| 50\.0 \[/);
     assert.match(tables, /fakelib: repair by arm \(all targets\): plain 0 cases, round 1 –; grounded 4 cases, round 1 /);
     const lines = readFileSync(join(out, 'executions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { arm: string });
     assert.deepEqual([lines.filter((l) => l.arm === 'plain').length, lines.filter((l) => l.arm === 'grounded').length], [16, 20]);

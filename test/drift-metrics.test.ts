@@ -110,12 +110,42 @@ describe('the drift matrix', () => {
 
   test('fidelity (the diagonal), forward and backward compatibility, forward drops', () => {
     assert.deepEqual(m.fidelity.map((f) => [f.version, f.pass.value]), [['1.0', 0.75], ['2.0', 1]]);
-    assert.deepEqual([m.meanFidelity.successes, m.meanFidelity.n], [7, 8]);
-    assert.deepEqual([m.forward.successes, m.forward.n], [4, 12]);
-    assert.deepEqual([m.backward.successes, m.backward.n], [2, 4]);
+    // Equal cells (4 executions each): the mean of the cells and the pooled rate agree here.
+    close(m.meanFidelity.value, (0.75 + 1) / 2);
+    assert.deepEqual([m.meanFidelity.cells, m.meanFidelity.range], [2, [0.75, 1]]);
+    assert.deepEqual([m.meanFidelity.pooled.successes, m.meanFidelity.pooled.n], [7, 8]);
+    close(m.forward.value, (0.25 + 0 + 0.75) / 3);
+    assert.deepEqual([m.forward.pooled.successes, m.forward.pooled.n], [4, 12]);
+    close(m.backward.value, 0.5);
+    assert.deepEqual([m.backward.pooled.successes, m.backward.pooled.n], [2, 4]);
     assert.deepEqual(m.forwardDrops.map((d) => [d.prompted, d.environment, d.drop]), [['1.0', '2.0', 0.5], ['1.0', '3.0', 0.75], ['2.0', '3.0', 0.25]]);
     assert.deepEqual(m.largestForwardDrop, { prompted: '1.0', environment: '3.0', drop: 0.75 });
     assert.deepEqual(m.dropToNewest.map((d) => [d.prompted, d.drop]), [['1.0', 0.75], ['2.0', 0.25]]);
+  });
+
+  test('mean fidelity is the mean of the diagonal cells (paper §4, Table 6), forward and backward the mean of their cells (Table 9), not pooled executions', () => {
+    // Prompted 1.0: 1 task × 1 sample, passes at 1.0, fails at 2.0 and 3.0. Prompted 2.0: 3 tasks × 1 sample; at 2.0
+    // one of the 3 passes, at 1.0 all 3 pass, at 3.0 none. Prompted 3.0: 1 sample passing at 3.0 only.
+    const fact = (prompted: string, taskId: string, environment: string, outcome: Outcome): ExecutionFact => ({ sampleId: `${taskId}@${prompted}`, library: 'lib', taskId, category: 'c', prompted, environment, outcome, errorType: outcome === 'hard-fail' ? 'AttributeError' : null });
+    const facts: ExecutionFact[] = [
+      fact('1.0', 'a', '1.0', 'pass'), fact('1.0', 'a', '2.0', 'hard-fail'), fact('1.0', 'a', '3.0', 'hard-fail'),
+      ...['a', 'b', 'c'].flatMap((t, i) => [fact('2.0', t, '1.0', 'pass'), fact('2.0', t, '2.0', i === 0 ? 'pass' : 'hard-fail'), fact('2.0', t, '3.0', 'hard-fail')]),
+      fact('3.0', 'a', '1.0', 'hard-fail'), fact('3.0', 'a', '2.0', 'hard-fail'), fact('3.0', 'a', '3.0', 'pass'),
+    ];
+    const u = driftMatrix('lib', facts);
+    assert.deepEqual(u.fidelity.map((f) => f.pass.value), [1, 1 / 3, 1]);
+    // Paper: (1 + 1/3 + 1) / 3 = 7/9; pooled over executions it would be (1 + 1 + 1) / 5 = 3/5.
+    close(u.meanFidelity.value, 7 / 9);
+    assert.deepEqual(u.meanFidelity.range, [1 / 3, 1]);
+    assert.deepEqual([u.meanFidelity.pooled.successes, u.meanFidelity.pooled.n], [3, 5]);
+    assert.deepEqual(u.meanFidelity.pooled.ci, wilsonInterval(3, 5));
+    // Forward cells: D[1][2] = 0, D[1][3] = 0, D[2][3] = 0 → 0. Backward: D[2][1] = 1, D[3][1] = 0, D[3][2] = 0 → 1/3;
+    // pooled: 3 of 5.
+    assert.equal(u.forward.value, 0);
+    close(u.backward.value, 1 / 3);
+    assert.deepEqual([u.backward.cells, u.backward.pooled.successes, u.backward.pooled.n], [3, 3, 5]);
+    const none = driftMatrix('lib', facts.filter((f) => f.prompted === '1.0' && f.environment === '1.0'));
+    assert.deepEqual([none.forward.value, none.forward.cells, none.forward.range, none.forward.pooled.value], [null, 0, null, null]);
   });
 
   test('Pass@k per cell: macro average over prompts, k up to n', () => {

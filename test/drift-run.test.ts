@@ -198,7 +198,7 @@ describe('the CLI and the report', { skip: SKIP }, () => {
     const r = await cli(['run', config, '--out', join(dir, 'aware'), '--quiet']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^run: 8 samples, 8 answered, 0 failed, 0 pending; 20 executions/m);
-    assert.match(r.stdout, /^drift fakelib: fidelity 100\.0% \[/m);
+    assert.match(r.stdout, /^drift fakelib: fidelity 100\.0% \(mean of the diagonal\), pooled 100\.0% \[/m);
     for (const f of ['run.sqlite', 'results.json', 'executions.jsonl', 'tables.md', 'report.html', 'drift-matrix.csv', 'fidelity.csv', 'taxonomy.csv', 'categories.csv', 'repair.csv', 'compatibility.csv', 'drift-heatmap.svg', 'fidelity-fakelib.svg', 'forward-drop.svg', 'error-taxonomy.svg', 'repair.svg', 'pass-at-k.svg']) {
       assert.ok(existsSync(join(dir, 'aware', f)), f);
     }

@@ -173,6 +173,36 @@ export interface ForwardDrop {
   drop: number;
 }
 
+/**
+ * A mean over drift-matrix cells as the paper averages them: every measured cell weighs the same, whatever its number
+ * of executions. The pooled rate (every execution once, with its Wilson interval) is kept beside it, named so; the two
+ * differ when the cells' sizes differ (samples the model failed to give, tasks missing at a version).
+ */
+export interface CellMean {
+  /** The mean of the cells' Pass@1; null when no cell is measured. */
+  value: number | null;
+  /** Cells averaged. */
+  cells: number;
+  /** The lowest and highest cell (the paper's range in parentheses, Table 6); null when no cell is measured. */
+  range: [number, number] | null;
+  /** Pooled over the cells' executions. */
+  pooled: Proportion;
+}
+
+/** The mean of `cells`' Pass@1 (cells with no execution are skipped) and their pooled rate. */
+export function cellMean(cells: readonly (DriftCell | null | undefined)[]): CellMean {
+  const measured = cells.filter((c): c is DriftCell => !!c && c.pass.value !== null);
+  const values = measured.map((c) => c.pass.value!);
+  const successes = measured.reduce((s, c) => s + c.pass.successes, 0);
+  const n = measured.reduce((s, c) => s + c.pass.n, 0);
+  return {
+    value: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null,
+    cells: values.length,
+    range: values.length ? [Math.min(...values), Math.max(...values)] : null,
+    pooled: proportion(successes, n),
+  };
+}
+
 export interface DriftMatrix {
   library: string;
   /** Ascending; rows (prompted) and columns (environments) both follow it. */
@@ -181,11 +211,11 @@ export interface DriftMatrix {
   cells: (DriftCell | null)[][];
   /** The diagonal, per version: version fidelity. */
   fidelity: { version: string; pass: Proportion; passAtK: PassAtKFigure[] }[];
-  /** Pooled over the diagonal. */
-  meanFidelity: Proportion;
-  /** Pooled over the cells with t newer than s, and with t older than s. */
-  forward: Proportion;
-  backward: Proportion;
+  /** Mean version fidelity: the mean of the diagonal cells' Pass@1 (paper §4, Tables 6 and 8), pooled beside it. */
+  meanFidelity: CellMean;
+  /** Mean forward and backward compatibility: the mean of the cells with t newer than s, and with t older (Table 9). */
+  forward: CellMean;
+  backward: CellMean;
   /** Every s < t with both cells measured. */
   forwardDrops: ForwardDrop[];
   /** The largest of forwardDrops (null when there is none). */
@@ -209,20 +239,7 @@ export function driftMatrix(library: string, facts: readonly ExecutionFact[], op
     }),
   );
   const diagonal = versions.map((v, i) => ({ v, cell: cells[i]![i]! })).filter((d) => d.cell !== null);
-  const pooled = (pick: (i: number, j: number) => boolean): Proportion => {
-    let s = 0;
-    let n = 0;
-    versions.forEach((_, i) =>
-      versions.forEach((__, j) => {
-        const c = cells[i]![j];
-        if (c && pick(i, j)) {
-          s += c.pass.successes;
-          n += c.pass.n;
-        }
-      }),
-    );
-    return proportion(s, n);
-  };
+  const mean = (pick: (i: number, j: number) => boolean): CellMean => cellMean(cells.flatMap((row, i) => row.filter((_, j) => pick(i, j))));
   const forwardDrops: ForwardDrop[] = [];
   versions.forEach((s, i) => {
     const own = cells[i]![i]?.pass.value;
@@ -239,9 +256,9 @@ export function driftMatrix(library: string, facts: readonly ExecutionFact[], op
     versions,
     cells,
     fidelity: diagonal.map((d) => ({ version: d.v, pass: d.cell.pass, passAtK: d.cell.passAtK })),
-    meanFidelity: pooled((i, j) => i === j),
-    forward: pooled((i, j) => j > i),
-    backward: pooled((i, j) => j < i),
+    meanFidelity: mean((i, j) => i === j),
+    forward: mean((i, j) => j > i),
+    backward: mean((i, j) => j < i),
     forwardDrops,
     largestForwardDrop: forwardDrops.reduce<ForwardDrop | null>((best, d) => (best === null || d.drop > best.drop ? d : best), null),
     dropToNewest: forwardDrops.filter((d) => d.environment === newest),

@@ -130,10 +130,17 @@ export interface DriftHeadline {
   run: string;
   model: string;
   library: string;
+  /** Mean version fidelity: the mean of the diagonal cells' Pass@1 (the paper's average), and their range. */
   fidelity: number | null;
-  fidelityCi: [number, number] | null;
+  fidelityRange: [number, number] | null;
+  /** The diagonal's executions pooled, with its Wilson interval (a different figure when the cells' sizes differ). */
+  fidelityPooled: number | null;
+  fidelityPooledCi: [number, number] | null;
+  /** Means of the off-diagonal cells with t newer than s (forward) and older (backward); pooled beside them. */
   forward: number | null;
   backward: number | null;
+  forwardPooled: number | null;
+  backwardPooled: number | null;
   largestDrop: { prompted: string; environment: string; drop: number } | null;
   passAt1: number | null;
   passAtK: number | null;
@@ -169,9 +176,13 @@ export function headlines(results: DriftResults): DriftHeadline[] {
       model: results.run.model,
       library: r.library,
       fidelity: r.matrix.meanFidelity.value,
-      fidelityCi: r.matrix.meanFidelity.ci,
+      fidelityRange: r.matrix.meanFidelity.range,
+      fidelityPooled: r.matrix.meanFidelity.pooled.value,
+      fidelityPooledCi: r.matrix.meanFidelity.pooled.ci,
       forward: r.matrix.forward.value,
       backward: r.matrix.backward.value,
+      forwardPooled: r.matrix.forward.pooled.value,
+      backwardPooled: r.matrix.backward.pooled.value,
       largestDrop: r.matrix.largestForwardDrop,
       passAt1: n1 ? p1 / n1 : null,
       passAtK: nk ? pk / nk : null,

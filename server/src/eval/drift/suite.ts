@@ -94,7 +94,7 @@ export function driftArmsLines(results: DriftResults): string[] {
 function summaryLines(results: DriftResults, dir: string): string[] {
   const lines = headlines(results).map(
     (h) =>
-      `drift ${h.library}: fidelity ${pct(h.fidelity)}%${h.fidelityCi ? ` [${pct(h.fidelityCi[0])}, ${pct(h.fidelityCi[1])}]` : ''}, forward ${pct(h.forward)}%, backward ${pct(h.backward)}%, largest forward drop ${h.largestDrop ? `${pct(h.largestDrop.drop)} points (${h.largestDrop.prompted}→${h.largestDrop.environment})` : '–'}, Pass@1 ${pct(h.passAt1)}%${h.k > 1 ? `, Pass@${h.k} ${pct(h.passAtK)}%` : ''}, repaired ${pct(h.repairSingleShot)}% in 1 round, ${pct(h.repairAll)}% in all (${h.repairAttempts} cases)`,
+      `drift ${h.library}: fidelity ${pct(h.fidelity)}% (mean of the diagonal)${h.fidelityRange && h.fidelityRange[0] !== h.fidelityRange[1] ? ` (versions ${pct(h.fidelityRange[0])}–${pct(h.fidelityRange[1])})` : ''}, pooled ${pct(h.fidelityPooled)}%${h.fidelityPooledCi ? ` [${pct(h.fidelityPooledCi[0])}, ${pct(h.fidelityPooledCi[1])}]` : ''}, forward ${pct(h.forward)}%, backward ${pct(h.backward)}%, largest forward drop ${h.largestDrop ? `${pct(h.largestDrop.drop)} points (${h.largestDrop.prompted}→${h.largestDrop.environment})` : '–'}, Pass@1 ${pct(h.passAt1)}%${h.k > 1 ? `, Pass@${h.k} ${pct(h.passAtK)}%` : ''}, repaired ${pct(h.repairSingleShot)}% in 1 round, ${pct(h.repairAll)}% in all (${h.repairAttempts} cases)`,
   );
   return [...lines, ...driftArmsLines(results), `report: ${join(dir, 'report.html')}`];
 }
@@ -191,7 +191,7 @@ export const DRIFT_SUITE: Suite<DriftPlan, ReadDriftRun> = {
     }
     writeDriftComparison(dir, runs);
     const lines = [`compared ${runs.length} drift runs:`];
-    for (const h of runs.flatMap(headlines)) lines.push(`  ${h.run} · ${h.library}: fidelity ${pct(h.fidelity)}%, forward ${pct(h.forward)}%, repaired ${pct(h.repairSingleShot)}% in 1 round`);
+    for (const h of runs.flatMap(headlines)) lines.push(`  ${h.run} · ${h.library}: fidelity ${pct(h.fidelity)}% (mean of the diagonal), forward ${pct(h.forward)}%, repaired ${pct(h.repairSingleShot)}% in 1 round`);
     lines.push(`report: ${join(dir, 'report.html')}`);
     return lines;
   },

@@ -2,7 +2,7 @@
 // 5: categories) plus the drift matrices and the comparison across runs. Pure: results in, text out.
 import { FIGURES_MARKER, markdownTable, pct, toCsv } from '../reports/tables.js';
 import type { DriftArmRow } from './arms.js';
-import type { Proportion } from './metrics.js';
+import type { CellMean, Proportion } from './metrics.js';
 import { allHeadlines, headlines, type DriftHeadline, type DriftResults } from './report.js';
 
 /** "75.0 [53.1, 89.1]": a proportion in percent with its Wilson interval. */
@@ -13,6 +13,19 @@ export function pctWilson(p: Proportion | null | undefined): string {
 
 function fraction(p: Proportion): string {
   return `${p.successes}/${p.n}`;
+}
+
+/** "62.5 (range 50.0–75.0, 2 cells; pooled 57.1 [25.0, 84.2])": a mean over drift-matrix cells, its range and the pooled rate. */
+export function pctCellMean(m: CellMean): string {
+  if (m.value === null) return '–';
+  const range = m.range && m.cells > 1 ? `range ${pct(m.range[0])}–${pct(m.range[1])}, ` : '';
+  return `${pct(m.value)} (${range}${m.cells} cell${m.cells === 1 ? '' : 's'}; pooled ${pctWilson(m.pooled)})`;
+}
+
+/** "62.5 (50.0–75.0)": a headline's mean with its range over the cells. */
+function pctRange(value: number | null, range: [number, number] | null): string {
+  if (value === null) return '–';
+  return range && range[0] !== range[1] ? `${pct(value)} (${pct(range[0])}–${pct(range[1])})` : pct(value);
 }
 
 /** "+25.8 [22.3, 29.2]": a difference in points with its interval. */
@@ -52,14 +65,16 @@ export function driftCsvFiles(results: DriftResults): Record<string, string> {
       results.results.flatMap((l) => l.matrix.fidelity.map((f) => [l.library, f.version, f.pass.n, f.pass.successes, f.pass.value, f.pass.ci?.[0], f.pass.ci?.[1], ...ks.flatMap((x) => [f.passAtK[x - 1]?.value, f.passAtK[x - 1]?.prompts, f.passAtK[x - 1]?.ci?.[0], f.passAtK[x - 1]?.ci?.[1]])])),
     ),
     'compatibility.csv': toCsv(
-      ['library', 'measure', 'prompted', 'environment', 'value', 'successes', 'n', 'ci_low', 'ci_high'],
-      results.results.flatMap((l) => [
-        ['fidelity', l.matrix.meanFidelity],
-        ['forward', l.matrix.forward],
-        ['backward', l.matrix.backward],
-      ].map(([name, p]) => [l.library, name, '', '', (p as Proportion).value, (p as Proportion).successes, (p as Proportion).n, (p as Proportion).ci?.[0], (p as Proportion).ci?.[1]]).concat(
-        l.matrix.forwardDrops.map((d) => [l.library, 'forward-drop', d.prompted, d.environment, d.drop, '', '', '', '']),
-      )),
+      ['library', 'measure', 'prompted', 'environment', 'value', 'cells', 'range_low', 'range_high', 'pooled', 'successes', 'n', 'pooled_ci_low', 'pooled_ci_high'],
+      results.results.flatMap((l) =>
+        ([
+          ['fidelity', l.matrix.meanFidelity],
+          ['forward', l.matrix.forward],
+          ['backward', l.matrix.backward],
+        ] as const)
+          .map(([name, m]): unknown[] => [l.library, name, '', '', m.value, m.cells, m.range?.[0], m.range?.[1], m.pooled.value, m.pooled.successes, m.pooled.n, m.pooled.ci?.[0], m.pooled.ci?.[1]])
+          .concat(l.matrix.forwardDrops.map((d) => [l.library, 'forward-drop', d.prompted, d.environment, d.drop, '', '', '', '', '', '', '', ''])),
+      ),
     ),
     'taxonomy.csv': toCsv(
       ['library', 'by', 'key', 'label', 'count', 'executions', 'share', 'ci_low', 'ci_high'],
@@ -96,11 +111,12 @@ export function driftCsvFiles(results: DriftResults): Record<string, string> {
 function headlineTable(rows: readonly DriftHeadline[], withRun: boolean): string {
   const k = Math.max(1, ...rows.map((r) => r.k));
   return markdownTable(
-    [...(withRun ? ['run', 'model'] : []), 'library', 'fidelity (Pass@1)', 'forward', 'backward', 'largest forward drop', 'Pass@1', `Pass@${k}`, 'repair, 1 round', 'repair, all rounds', 'repairs'],
+    [...(withRun ? ['run', 'model'] : []), 'library', 'mean fidelity (range)', 'fidelity, pooled', 'forward', 'backward', 'largest forward drop', 'Pass@1', `Pass@${k}`, 'repair, 1 round', 'repair, all rounds', 'repairs'],
     rows.map((r) => [
       ...(withRun ? [r.run, r.model] : []),
       r.library,
-      r.fidelity === null ? '–' : `${pct(r.fidelity)}${r.fidelityCi ? ` [${pct(r.fidelityCi[0])}, ${pct(r.fidelityCi[1])}]` : ''}`,
+      pctRange(r.fidelity, r.fidelityRange),
+      r.fidelityPooled === null ? '–' : `${pct(r.fidelityPooled)}${r.fidelityPooledCi ? ` [${pct(r.fidelityPooledCi[0])}, ${pct(r.fidelityPooledCi[1])}]` : ''}`,
       pct(r.forward),
       pct(r.backward),
       r.largestDrop ? `${pct(r.largestDrop.drop)} (${r.largestDrop.prompted}→${r.largestDrop.environment})` : '–',
@@ -110,7 +126,7 @@ function headlineTable(rows: readonly DriftHeadline[], withRun: boolean): string
       pct(r.repairAll),
       String(r.repairAttempts),
     ]),
-    [...(withRun ? ['l', 'l'] as const : []), 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    [...(withRun ? ['l', 'l'] as const : []), 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
 }
 
@@ -193,7 +209,7 @@ export function driftMarkdown(results: DriftResults): string {
         ['l', 'r', ...(k > 1 ? ['r' as const] : []), 'r'],
       ),
     );
-    out.push(`\nMean fidelity ${pctWilson(l.matrix.meanFidelity)}; forward compatibility (t newer than s) ${pctWilson(l.matrix.forward)}; backward (t older) ${pctWilson(l.matrix.backward)}.\n`);
+    out.push(`\nMean fidelity (the mean of the diagonal cells) ${pctCellMean(l.matrix.meanFidelity)}; forward compatibility (the mean of the cells with t newer than s) ${pctCellMean(l.matrix.forward)}; backward (t older) ${pctCellMean(l.matrix.backward)}.\n`);
     if (l.matrix.forwardDrops.length) {
       out.push(`\n### Forward-compatibility drop D[s][s] − D[s][t]\n\n`);
       out.push(markdownTable(['prompted', 'executed', 'drop (points)'], l.matrix.forwardDrops.map((d) => [d.prompted, d.environment, pct(d.drop)]), ['l', 'l', 'r']));
@@ -271,8 +287,8 @@ export function driftComparisonCsv(runs: readonly DriftResults[]): Record<string
   const rows = runs.flatMap(allHeadlines);
   return {
     'leaderboard.csv': toCsv(
-      ['run', 'model', 'library', 'fidelity', 'fidelity_ci_low', 'fidelity_ci_high', 'forward', 'backward', 'largest_drop', 'largest_drop_from', 'largest_drop_to', 'pass_at_1', 'k', 'pass_at_k', 'repair_single_shot', 'repair_all_rounds', 'repair_attempts'],
-      rows.map((r) => [r.run, r.model, r.library, r.fidelity, r.fidelityCi?.[0], r.fidelityCi?.[1], r.forward, r.backward, r.largestDrop?.drop, r.largestDrop?.prompted, r.largestDrop?.environment, r.passAt1, r.k, r.passAtK, r.repairSingleShot, r.repairAll, r.repairAttempts]),
+      ['run', 'model', 'library', 'fidelity', 'fidelity_range_low', 'fidelity_range_high', 'fidelity_pooled', 'fidelity_pooled_ci_low', 'fidelity_pooled_ci_high', 'forward', 'backward', 'forward_pooled', 'backward_pooled', 'largest_drop', 'largest_drop_from', 'largest_drop_to', 'pass_at_1', 'k', 'pass_at_k', 'repair_single_shot', 'repair_all_rounds', 'repair_attempts'],
+      rows.map((r) => [r.run, r.model, r.library, r.fidelity, r.fidelityRange?.[0], r.fidelityRange?.[1], r.fidelityPooled, r.fidelityPooledCi?.[0], r.fidelityPooledCi?.[1], r.forward, r.backward, r.forwardPooled, r.backwardPooled, r.largestDrop?.drop, r.largestDrop?.prompted, r.largestDrop?.environment, r.passAt1, r.k, r.passAtK, r.repairSingleShot, r.repairAll, r.repairAttempts]),
     ),
   };
 }
