@@ -311,7 +311,7 @@ describe('anachron bench (built CLI)', () => {
       assert.deepEqual([r.counts.samples, r.counts.answered, r.counts.modelFailures, r.counts.pending], [sampleCount, sampleCount, 0, 0]);
       assert.equal(r.run.model, `builtin:reference-${model}`);
       assert.match(cli[model]!.stdout, new RegExp(`run: ${sampleCount} samples, ${sampleCount} answered, 0 failed, 0 pending; this session sent ${sampleCount}`));
-      assert.match(cli[model]!.stdout, /SEUS \d+\.\d ± \d+\.\d/);
+      assert.match(cli[model]!.stdout, /SEUS \d+\.\d \[\d+\.\d, \d+\.\d\]/);
     }
   });
 

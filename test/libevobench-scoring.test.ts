@@ -21,7 +21,7 @@ import { TruthLookup } from '../server/src/eval/libevobench/scoring/taxonomy.js'
 import { DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
 import { leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
 import { renderMarkdown, reportHtml } from '../server/src/eval/reports/html.js';
-import { toCsv } from '../server/src/eval/reports/tables.js';
+import { pctCi, toCsv } from '../server/src/eval/reports/tables.js';
 import { runCsvFiles, runMarkdown } from '../server/src/eval/libevobench/reports/tables.js';
 
 // ---- a synthetic matrix -------------------------------------------------------------------------------------------
@@ -522,6 +522,19 @@ function assertWellFormed(xml: string): void {
 
 describe('reports', () => {
   const results = aggregateResults(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 100 }, { label: 'hand <made> & "quoted"', model: 'test' });
+  test('a bootstrap interval is printed as its bounds [lo, hi], never as a symmetric ± half-width', () => {
+    // Asymmetric: 90.0 with [80.0, 92.0] reads "± 6.0" (84.0–96.0) as a half-width, placing both bounds wrong.
+    assert.equal(pctCi(0.9, [0.8, 0.92]), '90.0 [80.0, 92.0]');
+    assert.equal(pctCi(0.5, null), '50.0');
+    assert.equal(pctCi(null, [0, 1]), '–');
+    const md = runMarkdown(results);
+    assert.doesNotMatch(md, /±/);
+    const seus = results.seus.value!;
+    const ci = results.seus.ci!;
+    assert.ok(ci && ci[0] <= seus && seus <= ci[1]);
+    assert.ok(md.includes(`| ${pctCi(seus, ci)} |`), 'the SEUS row prints the interval\'s bounds');
+  });
+
   test('CSV quoting and files', () => {
     assert.equal(toCsv(['a', 'b'], [['x,y', 'say "hi"'], [1.5, null]]), 'a,b\n"x,y","say ""hi"""\n1.5,\n');
     const files = runCsvFiles(results);

@@ -18,10 +18,13 @@ export function pct(x: number | null | undefined): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '–' : (x * 100).toFixed(1);
 }
 
-/** "90.4 ± 0.8": the mean and half the interval's width, in percent. */
+/**
+ * "90.4 [89.1, 91.2]": the estimate and its interval's bounds, in percent. Never "± half-width": a percentile bootstrap
+ * interval need not be symmetric about the estimate, and a symmetric reading would misplace both bounds.
+ */
 export function pctCi(meanValue: number | null | undefined, ci: [number, number] | null | undefined): string {
   if (meanValue === null || meanValue === undefined) return '–';
-  return ci ? `${pct(meanValue)} ± ${((ci[1] - ci[0]) * 50).toFixed(1)}` : pct(meanValue);
+  return ci ? `${pct(meanValue)} [${pct(ci[0])}, ${pct(ci[1])}]` : pct(meanValue);
 }
 
 function mdEscape(s: string): string {
