@@ -397,3 +397,76 @@ describe('a decorator whose result shows more parameters than the function (the 
     assert.equal(params(st.get('displib.rank')), 'G,alpha');
   });
 });
+
+describe('accessors: a class attribute whose descriptor stands for another class', () => {
+  // pandas' CachedAccessor (Series.str, .dt, .cat, DataFrame.plot, .sparse): read on the class it gives the
+  // accessor's class, read on an instance an instance of it; the accessor's members are the documented
+  // Series.str.lower. Both readers walk them under the attribute; other descriptors are left as they are.
+  const { runtime, static: st } = bothReaders('acclib', {
+    'acclib/__init__.py': '__version__ = "1.0"\nfrom .frame import Column\nfrom .text import TextMethods\n',
+    'acclib/_descr.py': [
+      'class Accessor:',
+      '    def __init__(self, label, accessor):',
+      '        self._label = label',
+      '        self._accessor = accessor',
+      '    def __get__(self, obj, cls):',
+      '        if obj is None:',
+      '            return self._accessor',
+      '        made = self._accessor(obj)',
+      '        object.__setattr__(obj, self._label, made)',
+      '        return made',
+      'class Flag:',
+      '    def __init__(self, value):',
+      '        self.value = value',
+      '    def __get__(self, obj, cls):',
+      '        if obj is None:',
+      '            return self',
+      '        return self.value',
+      '',
+    ].join('\n'),
+    'acclib/text.py': [
+      'from ._descr import Accessor',
+      'class TextMethods:',
+      '    def __init__(self, data):',
+      '        self._data = data',
+      '    def upper(self):',
+      '        return self',
+      '    def pad(self, width, side="left"):',
+      '        return self',
+      '    @property',
+      '    def size(self):',
+      '        return 0',
+      '',
+    ].join('\n'),
+    'acclib/frame.py': [
+      'from ._descr import Accessor, Flag',
+      'from .text import TextMethods',
+      'import acclib.text',
+      'class Column:',
+      '    text = Accessor("text", TextMethods)',
+      '    flag = Flag(TextMethods)',
+      '    def head(self, n=5):',
+      '        return self',
+      '# an accessor that leads back to the class walked (walked once, not forever)',
+      'acclib.text.TextMethods.column = Accessor("column", Column)',
+      '',
+    ].join('\n'),
+  });
+  for (const [name, surface] of [['runtime', runtime], ['static', st]] as const) {
+    test(`${name}: the accessor's members are the class's, under the attribute`, () => {
+      assert.equal(surface.get('acclib.Column.text')?.kind, 'attribute');
+      assert.equal(surface.get('acclib.Column.text.upper')?.kind, 'method');
+      assert.equal(params(surface.get('acclib.Column.text.pad')), 'width,side');
+      assert.equal(surface.get('acclib.Column.text.size')?.kind, 'property');
+      assert.equal(params(surface.get('acclib.Column.head')), 'n');
+    });
+    test(`${name}: a descriptor that gives itself on the class has no members`, () => {
+      assert.ok(surface.has('acclib.Column.flag'));
+      assert.deepEqual([...surface.keys()].filter((p) => p.startsWith('acclib.Column.flag.')), []);
+    });
+  }
+  test('both readers see the same paths', () => {
+    const names = (m: Map<string, Api>) => [...m.keys()].filter((p) => p.startsWith('acclib.')).sort();
+    assert.deepEqual(names(st), names(runtime));
+  });
+});

@@ -101,6 +101,13 @@ def _has_get(obj):
         return False
 
 
+def _is_data_descriptor(obj):
+    try:
+        return any(("__set__" in _class_dict(k) or "__delete__" in _class_dict(k)) for k in _mro(type(obj)))
+    except Exception:
+        return False
+
+
 def classify(obj):
     if isinstance(obj, types.ModuleType):
         return "module"
@@ -163,6 +170,7 @@ class Probe(object):
         self._sig_cache = {}
         self._stub_cache = {}
         self._members_cache = {}
+        self._members_open = set()  # ids of the classes whose members are being walked (accessors of accessors)
         self._doc_cache = {}
         self._xref_cache = {}
         self._xref_depth = 0
@@ -798,10 +806,40 @@ class Probe(object):
         cached = self._members_cache.get(key)
         if cached is not None:
             return cached[1]
+        if key in self._members_open:
+            return []  # an accessor that leads back to a class being walked
         self._keep.append(cls)
-        members = self._class_members(cls, public_module, class_name)
+        self._members_open.add(key)
+        try:
+            members = self._class_members(cls, public_module, class_name)
+        finally:
+            self._members_open.discard(key)
         self._members_cache[key] = (cls, members)
         return members
+
+    def accessor_class(self, cls, name, raw):
+        """The class an accessor stands for: a library descriptor without __set__ or __delete__ that, read on the
+        class, gives a library class of its own (pandas' CachedAccessor: Series.str is StringMethods, DataFrame.plot
+        PlotAccessor, each instance's accessor an instance of it). None for anything else."""
+        if isinstance(raw, (type, staticmethod, classmethod) + _PROPERTY_TYPES):
+            return None
+        # the descriptor's own class is the library's (functions, builtins and C descriptors are not)
+        if not self.in_library(_safe_getattr(type(raw), "__module__")):
+            return None
+        if not _has_get(raw) or _is_data_descriptor(raw):
+            return None
+        try:
+            value = getattr(cls, name)
+        except Exception:
+            return None
+        if not isinstance(value, type) or value is type(raw) or value is cls:
+            return None
+        return value if self.in_library(_safe_getattr(value, "__module__")) else None
+
+    def accessor_members(self, accessor, public_module, class_name, name):
+        """The members of an accessor's class as members of the class that has the accessor (Series.str.lower)."""
+        members = self.class_members(accessor, public_module, class_name + "." + name)
+        return [dict(m, name=name + "." + m["name"]) for m in members]
 
     def _class_members(self, cls, public_module, class_name):
         try:
@@ -835,6 +873,9 @@ class Probe(object):
             if owner is not cls and not self.in_library(owner_module):
                 continue
             kind = member_kind(raw)
+            accessor = self.accessor_class(cls, name, raw) if kind in ("method", "attribute") else None
+            if accessor is not None:
+                kind = "attribute"  # inspect calls any descriptor without __set__ a routine; this one is no callable
             sig = None
             if kind == "method":
                 sig = self._method_signature(cls, name, raw, owner, public_module, class_name, cls_module, cls_qualname)
@@ -849,6 +890,8 @@ class Probe(object):
                     "doc": self.doc_of(_unwrap_method(raw), "class" if kind == "class" else kind),
                 }
             )
+            if accessor is not None:
+                out.extend(self.accessor_members(accessor, public_module, class_name, name))
         return out
 
     def _method_signature(self, cls, name, raw, owner, public_module, class_name, cls_module, cls_qualname):

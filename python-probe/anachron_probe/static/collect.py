@@ -32,6 +32,7 @@ class Collector(object):
         self.modules = {}
         self.errors = set()
         self._members_cache = {}
+        self._members_open = set()  # ids of the classes whose members are being walked (accessors of accessors)
 
     def collect(self):
         x = self.x
@@ -348,14 +349,20 @@ class Collector(object):
         hit = self._members_cache.get(key)
         if hit is not None:
             return hit[1]
-        if isinstance(cls, ClassValue):
-            out = self._class_members(cls, public_module, class_name)
-        elif isinstance(cls, CompiledValue):
-            out = self._compiled_members(cls, public_module, class_name)
-        elif isinstance(cls, ExternalValue):
-            out = self._external_members(cls)
-        else:
-            out = []
+        if key in self._members_open:
+            return []  # an accessor that leads back to a class being walked (as the runtime probe)
+        self._members_open.add(key)
+        try:
+            if isinstance(cls, ClassValue):
+                out = self._class_members(cls, public_module, class_name)
+            elif isinstance(cls, CompiledValue):
+                out = self._compiled_members(cls, public_module, class_name)
+            elif isinstance(cls, ExternalValue):
+                out = self._external_members(cls)
+            else:
+                out = []
+        finally:
+            self._members_open.discard(key)
         self._members_cache[key] = (cls, out)
         return out
 
@@ -425,6 +432,12 @@ class Collector(object):
                 "signature": sig,
                 "doc": self.member_doc(raw, kind),
             })
+            if kind == "attribute":
+                # an accessor: its class's members are this class's (Series.str.lower), as in the runtime probe
+                accessor = x.accessor_class(raw, owner, cls)
+                if accessor is not None:
+                    members = self.class_members(accessor, public_module, class_name + "." + name)
+                    out.extend(dict(m, name=name + "." + m["name"]) for m in members)
         return out
 
     def _enum_member(self, cls, name):

@@ -668,6 +668,39 @@ class Extractor(object):
         returns = [n for n in _walk_function(node) if isinstance(n, ast.Return)]
         return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id == arg for r in returns)
 
+    def accessor_class(self, raw, owner, cls):
+        """The class an accessor in a class body stands for (the runtime probe's ``Probe.accessor_class``, read from
+        the source): ``raw`` is an instance of a library class with no __set__ or __delete__ whose __get__ hands
+        back, read on the class (``if obj is None: return self._accessor``), what its __init__ kept of a parameter
+        (``self._accessor = accessor``); the argument the class body's call passes there, when it is a library class
+        (pandas: ``str = CachedAccessor("str", StringMethods)``). None for anything else."""
+        if not isinstance(raw, InstanceValue) or not isinstance(raw.cls, ClassValue) or \
+                not isinstance(raw.call, ast.Call) or not isinstance(owner, ClassValue):
+            return None
+        if self.class_member(raw.cls, "__set__") is not None or self.class_member(raw.cls, "__delete__") is not None:
+            return None
+        get, init = self.class_member(raw.cls, "__get__"), self.class_member(raw.cls, "__init__")
+        if not isinstance(get, FunctionValue) or not isinstance(init, FunctionValue):
+            return None
+        attr = _class_level_return(get.node)
+        param = _kept_parameter(init.node, attr) if attr is not None else None
+        if param is None:
+            return None
+        call = raw.call
+        names = [a.arg for a in init.node.args.args[1:]]
+        arg = None
+        if param in names and names.index(param) < len(call.args) and \
+                not any(isinstance(a, ast.Starred) for a in call.args[:names.index(param) + 1]):
+            arg = call.args[names.index(param)]
+        else:
+            arg = next((k.value for k in call.keywords if k.arg == param), None)
+        if arg is None:
+            return None
+        value = self.interp.eval(arg, Scope(self.interp, owner.scope))
+        if not isinstance(value, ClassValue) or value is raw.cls or value is cls:
+            return None
+        return value if self.in_library(value.module_attr() or "") else None
+
     def apply_library_decorator(self, value, dec_fn, dec_node, scope):
         return self.sigs.apply_library_decorator(value, dec_fn, dec_node, scope)
 
@@ -710,6 +743,42 @@ class Extractor(object):
         from .collect import Collector
 
         return Collector(self).collect()
+
+
+def _class_level_return(get):
+    """``ATTR`` where a descriptor's ``__get__(self, obj, ...)`` starts a branch ``if obj is None: return self.ATTR``."""
+    args = getattr(get, "args", None)
+    if args is None or len(args.args) < 2:
+        return None
+    me, obj = args.args[0].arg, args.args[1].arg
+    for stmt in get.body:
+        if not isinstance(stmt, ast.If) or not stmt.body:
+            continue
+        t = stmt.test
+        if isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and t.left.id == obj and len(t.ops) == 1 and \
+                isinstance(t.ops[0], ast.Is) and isinstance(t.comparators[0], ast.Constant) and \
+                t.comparators[0].value is None:
+            ret = stmt.body[0]
+            if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Attribute) and \
+                    isinstance(ret.value.value, ast.Name) and ret.value.value.id == me:
+                return ret.value.attr
+            return None
+    return None
+
+
+def _kept_parameter(init, attr):
+    """The parameter of ``__init__(self, ...)`` its body keeps as ``self.ATTR = parameter``."""
+    args = getattr(init, "args", None)
+    if args is None or not args.args:
+        return None
+    me, params = args.args[0].arg, set(a.arg for a in args.args[1:] + args.kwonlyargs)
+    for stmt in init.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Name):
+            t = stmt.targets[0]
+            if isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and \
+                    t.value.id == me and stmt.value.id in params:
+                return stmt.value.id
+    return None
 
 
 def _walk_function(node):
