@@ -2,7 +2,8 @@
 // must report exactly the findings its caret comments expect. Fixtures about a library's real history run on the
 // bundled matrices; those about the checker's mechanics (`# anachron: matrices snapshot`) on matrices this test
 // builds from test/fixtures/matrices/*.snapshot.json, so rebuilding a real matrix changes only the fixtures about
-// its history. The LSP sessions run once per SQLite implementation: better-sqlite3, and the WebAssembly SQLite forced
+// its history; those about mechanisms no real matrix is cut for (`# anachron: matrices synthetic`: the deprecation
+// tier) on matrices built from hand-written histories (test/fixtures/matrices/*.synthetic.json). The LSP sessions run once per SQLite implementation: better-sqlite3, and the WebAssembly SQLite forced
 // (ANACHRON_SQLITE=wasm) as in desktop VS Code, where the native module does not load.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -17,20 +18,25 @@ import { loadFixtures, sortFindings, type ExpectedFinding, type Fixture } from '
 import { LspSession } from './support/lsp-session.js';
 import { buildSnapshotMatrices, readSnapshot } from './support/matrix-snapshot.js';
 import { askedBy, SNAPSHOT_FOLDER, snapshotLibraries } from './support/snapshot-fixtures.js';
+import { buildHistoryMatrices, readSyntheticHistory } from './support/synthetic-history.js';
 
 const fixtures = loadFixtures(join(__dirname, 'fixtures', 'checks'));
 const snapshotFixtures = fixtures.filter((f) => f.matrices === 'snapshot');
 const snapshots = snapshotLibraries(snapshotFixtures).map((lib) => readSnapshot(join(SNAPSHOT_FOLDER, `${lib}.snapshot.json`)));
 const snapshotMatrices = buildSnapshotMatrices(...snapshots);
+const syntheticFixtures = fixtures.filter((f) => f.matrices === 'synthetic');
+const historyMatrices = buildHistoryMatrices(...snapshotLibraries(syntheticFixtures).map((lib) => readSyntheticHistory(join(SNAPSHOT_FOLDER, `${lib}.synthetic.json`))));
 /** Each group of fixtures: its own workspace folder and the matrices it runs on (ANACHRON_MATRICES; unset: bundled). */
 const groups = [
   { name: 'bundled matrices', fixtures: fixtures.filter((f) => f.matrices === 'bundled'), env: {} as NodeJS.ProcessEnv, workspace: mkdtempSync(join(tmpdir(), 'anachron-fixtures-')) },
   { name: 'snapshot matrices', fixtures: snapshotFixtures, env: { ANACHRON_MATRICES: snapshotMatrices } as NodeJS.ProcessEnv, workspace: mkdtempSync(join(tmpdir(), 'anachron-fixtures-snapshot-')) },
+  { name: 'synthetic histories', fixtures: syntheticFixtures, env: { ANACHRON_MATRICES: historyMatrices } as NodeJS.ProcessEnv, workspace: mkdtempSync(join(tmpdir(), 'anachron-fixtures-synthetic-')) },
 ];
 
 describe('snapshot matrices', () => {
-  test('most fixtures run on snapshot matrices, not on a real matrix build', () => {
-    assert.ok(snapshotFixtures.length * 2 > fixtures.length, `${snapshotFixtures.length} of ${fixtures.length}`);
+  test('most fixtures run on snapshot matrices or synthetic histories, not on a real matrix build', () => {
+    const offReal = snapshotFixtures.length + syntheticFixtures.length;
+    assert.ok(offReal * 2 > fixtures.length, `${offReal} of ${fixtures.length}`);
   });
 
   test('each snapshot answers every path its fixtures ask (else: node --import tsx test/support/write-matrix-snapshots.ts)', async () => {
@@ -78,6 +84,16 @@ function projectFor(fixture: Fixture, workspace: string): string {
 
 const key = (f: ExpectedFinding) => `${f.line}:${f.column}-${f.endColumn} ${f.code} ${f.api}${f.parameter ? ` ${f.parameter}` : ''}`;
 
+/** The same findings as expected, and for each whose fixture names a replacement (`=> NAME`, `=> -`), that one. */
+function assertFindings(got: ExpectedFinding[], expected: ExpectedFinding[]): void {
+  assert.deepEqual(sortFindings(got).map(key), sortFindings(expected).map(key));
+  for (const e of expected) {
+    if (e.replacement === undefined) continue;
+    const found = got.find((g) => key(g) === key(e))!;
+    assert.equal(found.replacement ?? null, e.replacement, `the replacement ${key(e)} offers`);
+  }
+}
+
 for (const { name, fixtures, env, workspace } of groups) {
   describe(`fixtures through the CLI (${name})`, () => {
     // One CLI run over every fixture project (each has its own requirements.txt), as a user checks a monorepo.
@@ -89,9 +105,9 @@ for (const { name, fixtures, env, workspace } of groups) {
       exitCode = r.code;
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
       byFile = new Map();
-      for (const f of (JSON.parse(r.stdout) as { findings: unknown[] }).findings as { file: string; line: number; column: number; endColumn: number; code: string; api: string; parameter: string | null }[]) {
+      for (const f of (JSON.parse(r.stdout) as { findings: unknown[] }).findings as { file: string; line: number; column: number; endColumn: number; code: string; api: string; parameter: string | null; replacement: string | null }[]) {
         const list = byFile.get(f.file) ?? [];
-        list.push({ line: f.line, column: f.column, endColumn: f.endColumn, code: f.code, api: f.api, parameter: f.parameter });
+        list.push({ line: f.line, column: f.column, endColumn: f.endColumn, code: f.code, api: f.api, parameter: f.parameter, replacement: f.replacement });
         byFile.set(f.file, list);
       }
     });
@@ -103,7 +119,7 @@ for (const { name, fixtures, env, workspace } of groups) {
     for (const fixture of fixtures) {
       test(fixture.name, () => {
         const got = byFile.get(join(fixture.name.replace(/\.py$/, ''), 'main.py')) ?? [];
-        assert.deepEqual(sortFindings(got).map(key), sortFindings(fixture.expected).map(key));
+        assertFindings(got, fixture.expected);
       });
     }
   });
@@ -133,8 +149,9 @@ for (const { name, fixtures, env, workspace } of groups) {
             code: String(d.code),
             api: (d.data as { api: string }).api,
             parameter: (d.data as { parameter: string | null }).parameter,
+            replacement: (d.data as { replacement: string | null }).replacement,
           }));
-          assert.deepEqual(sortFindings(got).map(key), sortFindings(fixture.expected).map(key));
+          assertFindings(got, fixture.expected);
         });
       }
     });

@@ -12,6 +12,14 @@
 // runs the fixture on the matrices the test builds from the snapshots in test/fixtures/matrices/ (a frozen part of
 // the real matrices: test/support/matrix-snapshot.ts) instead of the bundled matrices: a fixture about the checker's
 // mechanics says so, one about a library's real history does not.
+//
+//   # anachron: matrices synthetic
+//
+// runs it on matrices built from the hand-written histories in test/fixtures/matrices/*.synthetic.json
+// (test/support/synthetic-history.ts): for mechanisms no real matrix is cut for, such as the deprecation tier.
+//
+// A caret line may end with `=> NAME`: the replacement the finding offers (`=> -`: none); without it the
+// replacement is not compared.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,6 +30,8 @@ export interface ExpectedFinding {
   code: string;
   api: string;
   parameter: string | null;
+  /** The replacement the finding offers (null: none); undefined where the fixture does not say. */
+  replacement?: string | null;
 }
 
 export interface Fixture {
@@ -31,12 +41,12 @@ export interface Fixture {
   pins: string[];
   expected: ExpectedFinding[];
   /** Which matrices it runs on: the bundled ones, or those built from the snapshots. */
-  matrices: 'bundled' | 'snapshot';
+  matrices: 'bundled' | 'snapshot' | 'synthetic';
 }
 
 const PIN = /^#\s*anachron:\s*pin\s+(\S+)\s*$/;
-const SNAPSHOT = /^#\s*anachron:\s*matrices\s+snapshot\s*$/;
-const CARETS = /^(\s*#\s*)(\^+)\s+(\S+)\s+(\S+)(?:\s+(\S+))?\s*$/;
+const MATRICES = /^#\s*anachron:\s*matrices\s+(snapshot|synthetic)\s*$/;
+const CARETS = /^(\s*#\s*)(\^+)\s+(\S+)\s+(\S+)(?:\s+(?!=>)(\S+))?(?:\s+=>\s+(\S+))?\s*$/;
 
 export function parseFixture(file: string): Fixture {
   const text = readFileSync(file, 'utf8');
@@ -46,14 +56,15 @@ export function parseFixture(file: string): Fixture {
   let lastCodeLine = 0;
   let matrices: Fixture['matrices'] = 'bundled';
   lines.forEach((line, i) => {
-    if (SNAPSHOT.test(line)) matrices = 'snapshot';
+    const chosen = MATRICES.exec(line);
+    if (chosen) matrices = chosen[1] as Fixture['matrices'];
     const pin = PIN.exec(line);
     if (pin) pins.push(pin[1]!);
     const caret = CARETS.exec(line);
     if (caret) {
       if (lastCodeLine === 0) throw new Error(`${file}:${i + 1}: caret line with no code line above it`);
       const start = caret[1]!.length;
-      expected.push({ line: lastCodeLine, column: start + 1, endColumn: start + caret[2]!.length + 1, code: caret[3]!, api: caret[4]!, parameter: caret[5] ?? null });
+      expected.push({ line: lastCodeLine, column: start + 1, endColumn: start + caret[2]!.length + 1, code: caret[3]!, api: caret[4]!, parameter: caret[5] ?? null, ...(caret[6] === undefined ? {} : { replacement: caret[6] === '-' ? null : caret[6] }) });
     } else if (!/^\s*#/.test(line) && line.trim() !== '') {
       lastCodeLine = i + 1;
     }

@@ -47,6 +47,18 @@ export interface ApiHistory {
   versions: VersionCell[];
 }
 
+/** A run of tracked versions (both ends included) in which the library itself deprecates something. */
+export interface DeprecationRun {
+  since: string;
+  through: string;
+  /** How the library says so: warning, decorator, directive, table, getattr (every member of a module), module. */
+  evidence: string;
+  /** Its own words, when it has any ("`trapz` is deprecated. Use `trapezoid` instead, …"). */
+  message: string | null;
+  /** Where in its tree: "numpy/lib/_function_base_impl.py:5095". */
+  source: string;
+}
+
 /** Read access to one library's compatibility matrix. Implementations may do I/O; the core only calls this. */
 export interface LibraryMatrix {
   /** Import name of the top-level package, e.g. "numpy". */
@@ -77,6 +89,11 @@ export interface LibraryMatrix {
    * walked (scipy 1.6's scipy.sparse.linalg.utils), whose names the matrix therefore does not know.
    */
   hasMembers?(api: string): boolean;
+  /**
+   * Where the library deprecates `api` itself (parameter null), one keyword of it, or ('*') every member of the
+   * module `api`: runs of tracked versions, ascending. Empty where the matrix records no deprecations.
+   */
+  deprecations?(api: string, parameter: string | null): readonly DeprecationRun[];
 }
 
 /** The import names a matrix answers for. */

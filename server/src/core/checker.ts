@@ -13,6 +13,7 @@ import { seriesAllowedBy, seriesNamedBy, seriesOf, seriesSatisfies } from './ver
 import { normalizeDistributionName } from './library-names.js';
 import { versionCorrectAlternative } from './replacements.js';
 import type { CheckMemo } from './check-memo.js';
+import { apiReplacement, deprecationNote, deprecationOf, keywordReplacement, removedIn } from './deprecations.js';
 
 export interface CheckContext {
   catalog: MatrixCatalog;
@@ -164,9 +165,52 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
 function checkCall(scope: Scope, ref: ApiReference, history: ApiHistory, bound: boolean): void {
   if (!ref.call || ref.callGuarded) return;
   const states = scope.versions.map((v) => stateAt(history, v, scope.matrix.versions));
-  for (const keyword of ref.call.keywords) checkKeyword(scope, keyword, history, states);
+  for (const keyword of ref.call.keywords) {
+    const before = scope.verdicts.length;
+    checkKeyword(scope, keyword, history, states);
+    if (scope.verdicts.length === before) checkDeprecatedKeyword(scope, keyword, history, states);
+  }
   // A method reached through its class takes the instance as an explicit first argument: arity is not comparable.
   if (bound || history.kind === 'function' || history.kind === 'class') checkArity(scope, ref, history, states);
+}
+
+/**
+ * The deprecation tier: `path` works at the pinned versions (verifyPresent said so), but the library deprecates it
+ * (or, for a member, the module it is read from warns for every name) at some of them. Returns whether it did.
+ */
+function checkDeprecated(scope: Scope, path: string, range: SourceRange, history: ApiHistory): boolean {
+  const { matrix, versions } = scope;
+  const found = deprecationOf(matrix, path, null, versions);
+  if (!found) return false;
+  // An import of a submodule does not go through its package's __getattr__: only names read from the module warn.
+  if (found.recordedFor !== path && history.kind === 'module') return false;
+  const states = found.at.map((v) => stateAt(history, v, matrix.versions));
+  const newest = found.at[found.at.length - 1]!;
+  const availableIn = history.versions.filter((c) => c.state === 'present').map((c) => c.version);
+  const replacement = apiReplacement(matrix, path, found.run.message, versions);
+  scope.verdicts.push({
+    code: 'deprecated-api', ...verdictBase(scope, range, path, availableIn, replacement), deprecated: states, since: found.run.since,
+    removedIn: removedIn(history, newest, null), evidence: found.run.evidence, source: found.run.source, note: deprecationNote(found.run),
+    membersOf: found.recordedFor !== path ? found.recordedFor : null,
+  });
+  return true;
+}
+
+function checkDeprecatedKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistory, pinned: StateAtVersion[]): void {
+  const { matrix, versions } = scope;
+  const found = deprecationOf(matrix, history.api, keyword.name, versions);
+  if (!found) return;
+  // Accepted wherever it is deprecated: a keyword some pinned version rejects is reported as that, not as this.
+  const states = pinned.filter((s) => found.at.includes(s.version));
+  if (states.some((s) => s.state !== 'present')) return;
+  const newest = found.at[found.at.length - 1]!;
+  const availableIn = history.versions.filter((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name)).map((c) => c.version);
+  const replacement = keywordReplacement(matrix, history, keyword.name, found.run.message, versions);
+  scope.verdicts.push({
+    code: 'deprecated-parameter', ...verdictBase(scope, keyword.range, history.api, availableIn, replacement), parameter: keyword.name, deprecated: states,
+    since: found.run.since, removedIn: removedIn(history, newest, keyword.name), evidence: found.run.evidence, source: found.run.source,
+    note: deprecationNote(found.run), membersOf: null,
+  });
 }
 
 function maxPositional(signature: Signature): number {
@@ -237,6 +281,7 @@ function checkInstanceReference(scope: Scope, ref: ApiReference): void {
     if (states.some((s) => s !== 'present')) return;
   }
   if (!verifyPresent(scope, path, member.range, history, ref.guarded)) return;
+  if (!ref.guarded) checkDeprecated(scope, path, member.range, history);
   if (receiver.members.length === 1) checkCall(scope, ref, history, true);
 }
 
@@ -268,6 +313,7 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
   const root = ref.prefixes[0]?.path;
   const firstToCheck = ref.origin === 'import' && ref.firstToCheck === 1 && root !== undefined && rootIsVersioned(matrix, root) ? 0 : ref.firstToCheck;
   const guardedAt = (i: number) => ref.guarded || i < (ref.guardedPrefixes ?? 0);
+  let deprecated = false;
   let parent: ApiHistory | undefined = firstToCheck > 0 ? matrix.lookup(ref.prefixes[firstToCheck - 1]!.path) : undefined;
   for (let i = 0; i < ref.prefixes.length; i++) {
     const prefix = ref.prefixes[i]!;
@@ -293,6 +339,8 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
       return;
     }
     if (!verifyPresent(scope, prefix.path, prefix.range, history, guardedAt(i))) return;
+    // One deprecation per reference: the first prefix that is deprecated (numpy.matlib, not each name read from it).
+    if (!deprecated && !guardedAt(i)) deprecated = checkDeprecated(scope, prefix.path, prefix.range, history);
     if (i < ref.prefixes.length - 1 && history.kind !== 'module' && history.kind !== 'class') return;
     parent = history;
   }

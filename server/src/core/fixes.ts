@@ -1,4 +1,4 @@
-// Quick fixes for a finding, as plain text edits: use the version-correct API, drop the keyword, raise the pin in
+// Quick fixes for a finding, as plain text edits: use the version-correct API, drop or rename the keyword, raise the pin in
 // the manifest, or silence the line. The language server turns them into code actions.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { FindingCode } from './findings.js';
@@ -52,6 +52,17 @@ function replaceApi(f: FixableFinding, text: string): Fix | null {
     title: `Use \`${f.replacement}\`, which exists at ${f.library} ${f.pin}`,
     preferred: true,
     edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leafName(f.replacement) }],
+  };
+}
+
+/** The keyword renamed to the one the library points to (deprecated-parameter: `newshape=` -> `shape=`). */
+function renameKeyword(f: FixableFinding, text: string): Fix | null {
+  if (!f.parameter || !f.replacement || f.range.start.line !== f.range.end.line || !/^[A-Za-z_]\w*$/.test(f.replacement)) return null;
+  if (lineOf(text, f.range.start.line).slice(f.range.start.column, f.range.end.column) !== f.parameter) return null;
+  return {
+    title: `Use \`${f.replacement}=\` instead of the deprecated \`${f.parameter}=\``,
+    preferred: true,
+    edits: [{ range: f.range, newText: f.replacement }],
   };
 }
 
@@ -146,6 +157,7 @@ export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManife
   for (const kind of findingRule(f.code)?.fixes ?? []) {
     if (kind === 'use-replacement') fixes.push(replaceApi(f, text));
     else if (kind === 'drop-keyword') fixes.push(dropKeyword(f, tree));
+    else if (kind === 'rename-keyword') fixes.push(renameKeyword(f, text));
     else fixes.push(raisePin(f, readManifest));
   }
   fixes.push(suppress(f, text));

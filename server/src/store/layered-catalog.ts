@@ -3,7 +3,7 @@
 // cell wins for a version both have). The core sees one MatrixCatalog either way. The user's folders are read
 // again on reopenUser(), when a column has landed.
 import { existsSync } from 'node:fs';
-import type { ApiHistory, LibraryMatrix, VersionCell } from '../core/api-model.js';
+import type { ApiHistory, DeprecationRun, LibraryMatrix, VersionCell } from '../core/api-model.js';
 import { sortVersions, versionsEqual } from '../core/versions.js';
 import { openMatrixCatalog, type LoadedCatalog } from './catalog.js';
 import type { SqliteMatrix } from './sqlite-matrix.js';
@@ -62,6 +62,10 @@ export class CombinedMatrix implements LibraryMatrix {
 
   removalNote(api: string): { note: string; version: string } | null {
     return this.user.removalNote?.(api) ?? this.bundled.removalNote?.(api) ?? null;
+  }
+
+  deprecations(api: string, parameter: string | null): readonly DeprecationRun[] {
+    return this.bundled.deprecations?.(api, parameter) ?? [];
   }
 
   hasMembers(api: string): boolean {

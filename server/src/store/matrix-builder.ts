@@ -13,6 +13,7 @@ import { sqlite } from './sqlite/driver.js';
 import { notComparableModules, underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
+import { deprecationSpans } from './deprecation-spans.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 import { InputError } from '../core/errors.js';
 import { agreementOptions, unionSurface, wantsUnion } from './union-evidence.js';
@@ -102,6 +103,8 @@ export function inputDigest(evidence: VersionEvidence[]): string {
   const hash = createHash('sha256');
   for (const e of evidence) {
     for (const part of [e.runtime, e.static, e.docs]) hash.update(part ? JSON.stringify(part) : '-');
+    // Only where a version has one, so matrices built before deprecations were read keep their digest.
+    if (e.deprecations) hash.update(JSON.stringify(e.deprecations));
   }
   return hash.digest('hex');
 }
@@ -333,6 +336,8 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
           for (const [path, note] of Object.entries(s?.removal_notes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) insertNote.run(path, note, evidence[i]!.version);
         }
       }
+      const insertDeprecation = db.prepare('INSERT INTO deprecations (path, parameter, first_ordinal, last_ordinal, evidence, message, source) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const d of deprecationSpans(evidence)) insertDeprecation.run(d.path, d.parameter, d.firstOrdinal, d.lastOrdinal, d.evidence, d.message, d.source);
       const insertUnresolved = db.prepare('INSERT INTO unresolved_modules (version_id, module, error) VALUES (?, ?, ?)');
       unresolved.forEach((m, i) => [...m.keys()].sort().forEach((module) => insertUnresolved.run(i + 1, module, m.get(module)!)));
 

@@ -63,6 +63,19 @@ CREATE INDEX spans_by_doc ON spans (doc_id) WHERE doc_id IS NOT NULL;
 -- The library's own notes on names it removed (numpy's __expired_attributes__: "Use \`np.inf\` instead."), from the
 -- newest version that records one; the checker quotes them and takes a replacement from them.
 CREATE TABLE removal_notes (path TEXT PRIMARY KEY, note TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID;
+-- What the library itself deprecates (python-probe/deprecations.py: its DeprecationWarning paths, deprecation
+-- decorators, .. deprecated:: directives, __deprecated_attrs__ tables), as runs of versions: parameter '' is the
+-- API itself, a keyword name that keyword, '*' every member of a module. Matrices built before it lack the table.
+CREATE TABLE deprecations (
+  path TEXT NOT NULL,
+  parameter TEXT NOT NULL,
+  first_ordinal INTEGER NOT NULL,
+  last_ordinal INTEGER NOT NULL,
+  evidence TEXT NOT NULL,
+  message TEXT,
+  source TEXT NOT NULL,
+  PRIMARY KEY (path, parameter, first_ordinal)
+) WITHOUT ROWID;
 CREATE TABLE unresolved_modules (
   version_id INTEGER NOT NULL REFERENCES versions(id),
   module TEXT NOT NULL,

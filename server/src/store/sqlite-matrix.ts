@@ -1,7 +1,7 @@
 // Read-only access to a built matrix file: every query of a matrix and the decoding of its rows, the same over
 // either SQLite implementation (sqlite/). Lookups are memoised: the server asks about the same APIs on every
 // keystroke.
-import type { ApiHistory, ApiKind, CellState, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
+import type { ApiHistory, ApiKind, CellState, DeprecationRun, LibraryMatrix, Parameter, SignatureSource, VersionCell } from '../core/api-model.js';
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
 import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
@@ -182,6 +182,30 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
       this.removalNotes = new Map(rows.map((r) => [r.path, { note: r.note, version: r.version }]));
     }
     return this.removalNotes.get(api) ?? null;
+  }
+
+  private deprecationRuns: Map<string, DeprecationRun[]> | null = null;
+
+  deprecations(api: string, parameter: string | null): readonly DeprecationRun[] {
+    if (!this.deprecationRuns) {
+      this.deprecationRuns = new Map();
+      // Matrices built before deprecations were read have no such table: they record none.
+      const table = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'deprecations'").all();
+      if (table.length > 0) {
+        const rows = this.db.prepare('SELECT path, parameter, first_ordinal, last_ordinal, evidence, message, source FROM deprecations ORDER BY path, parameter, first_ordinal').all() as
+          { path: string; parameter: string; first_ordinal: number; last_ordinal: number; evidence: string; message: string | null; source: string }[];
+        for (const r of rows) {
+          const since = this.versions[r.first_ordinal];
+          const through = this.versions[r.last_ordinal];
+          if (since === undefined || through === undefined) continue;
+          const key = `${r.path}\0${r.parameter}`;
+          const list = this.deprecationRuns.get(key) ?? [];
+          list.push({ since, through, evidence: r.evidence, message: r.message, source: r.source });
+          this.deprecationRuns.set(key, list);
+        }
+      }
+    }
+    return this.deprecationRuns.get(`${api}\0${parameter ?? ''}`) ?? [];
   }
 
   isUnresolved(api: string): boolean {

@@ -3,6 +3,8 @@
 import { anachronisticApi, type AnachronisticApiVerdict } from './anachronistic-api.js';
 import { anachronisticParameter, type AnachronisticParameterVerdict } from './anachronistic-parameter.js';
 import { anachronisticSyntax, type AnachronisticSyntaxVerdict } from './anachronistic-syntax.js';
+import { deprecatedApi, type DeprecatedApiVerdict } from './deprecated-api.js';
+import { deprecatedParameter, type DeprecatedParameterVerdict } from './deprecated-parameter.js';
 import { manifestProblem } from './manifest-problem.js';
 import type { FindingOf, FindingRule, RulePage } from './rule.js';
 import { tooManyPositional, type TooManyPositionalVerdict } from './too-many-positional.js';
@@ -19,7 +21,9 @@ export type Verdict =
   | AnachronisticParameterVerdict
   | UnknownParameterVerdict
   | TooManyPositionalVerdict
-  | AnachronisticSyntaxVerdict;
+  | AnachronisticSyntaxVerdict
+  | DeprecatedApiVerdict
+  | DeprecatedParameterVerdict;
 
 export type FindingCode = Verdict['code'];
 export type Finding = FindingOf<FindingCode>;
@@ -35,6 +39,8 @@ const RULES: Rules = {
   'unknown-parameter': unknownParameter,
   'too-many-positional': tooManyPositional,
   'anachronistic-syntax': anachronisticSyntax,
+  'deprecated-api': deprecatedApi,
+  'deprecated-parameter': deprecatedParameter,
 };
 
 export const ALL_CODES = Object.keys(RULES) as readonly FindingCode[];

@@ -7,7 +7,7 @@ import type { SourceRange } from '../source-range.js';
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 /** The quick fixes a finding may offer besides silencing its line (core/fixes.ts builds them). */
-export type FixKind = 'use-replacement' | 'drop-keyword' | 'raise-pin';
+export type FixKind = 'use-replacement' | 'drop-keyword' | 'rename-keyword' | 'raise-pin';
 
 /** The sections of a rule's page, in Markdown (already wrapped at 120 columns). */
 export interface RuleDocs {
@@ -67,6 +67,6 @@ export interface FindingRule<Code extends string, V extends { code: Code }> exte
   versionBound: boolean;
   severity(verdict: V): Severity;
   message(verdict: V): string;
-  /** Whether the editor strikes the finding through (an API that only older versions have was removed). */
+  /** Whether the editor strikes the finding through (an API that only older versions have was removed, or one deprecated). */
   isRemoval?(finding: FindingOf<Code>): boolean;
 }
