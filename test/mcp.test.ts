@@ -3,7 +3,8 @@
 // and checks at the pins of the project folder it serves — the same answers the editor's tools give, on either
 // SQLite store (better-sqlite3, and the WebAssembly SQLite forced).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -105,6 +106,26 @@ for (const store of ['native', 'wasm'] as const) {
       const bad = await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py', startLine: 9, endLine: 3 } });
       assert.equal(bad.isError, true);
       assert.match(textOf(bad), /endLine comes before startLine/);
+    });
+
+    test('paths outside the project (absolute, climbing, or through a symlink) and special files are refused, nothing of them read', async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'anachron-mcp-outside-'));
+      const secret = `anachron-outside-${process.pid}-${Date.now()}`;
+      writeFileSync(join(outside, 'secret.py'), `import numpy as np\nSECRET = "${secret}"\nnp.trapezoid([1])\n`);
+      symlinkSync(join(outside, 'secret.py'), join(project, 'linked.py'));
+      mkdirSync(join(project, 'pipes'), { recursive: true });
+      spawnSync('mkfifo', [join(project, 'pipes', 'pipe.py')]);
+      for (const path of ['/etc/shadow', join(outside, 'secret.py'), '../' + join('..', outside, 'secret.py'), 'linked.py']) {
+        const result = await client.callTool({ name: 'anachron_check', arguments: { path } });
+        assert.equal(result.isError, true, path);
+        assert.match(textOf(result), /lies outside the project .*reads only files under its --project folder/, path);
+        assert.ok(!textOf(result).includes(secret));
+        const lookup = await client.callTool({ name: 'anachron_lookup', arguments: { api: 'numpy.trapz', path } });
+        assert.equal(lookup.isError, true, path);
+      }
+      const fifo = await client.callTool({ name: 'anachron_check', arguments: { path: 'pipes/pipe.py' } });
+      assert.equal(fifo.isError, true);
+      assert.match(textOf(fifo), /cannot read pipes\/pipe\.py: a FIFO, not a regular file/);
     });
 
     test('bad input is a tool error the agent can read, not a protocol failure', async () => {

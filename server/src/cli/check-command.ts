@@ -11,7 +11,7 @@ import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { fetchAndCheckAgain } from './check-fetch.js';
 import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
 import { COLUMN_OPTIONS, userStoreOf } from './column-options.js';
-import { collectPythonFiles } from './files.js';
+import { collectPythonFiles, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
 import { toolInfo } from './tool-info.js';
@@ -67,8 +67,9 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
   const format = values.format as Format;
   const overrides = pinOverrides(values.pin ?? []);
   if (values.diff !== undefined && values.diff.trim() === '') throw new InputError('--diff needs a revision, e.g. --diff origin/main');
-  const { files: collected, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
+  const { files: collected, missing, sizes, skipped } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
+  warnSkipped(skipped, err);
 
   const cwd = process.cwd();
   const scope = values.diff !== undefined ? diffScope(values.diff, cwd) : undefined;

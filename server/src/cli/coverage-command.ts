@@ -8,7 +8,7 @@ import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { fetchAndCheckAgain } from './check-fetch.js';
 import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
 import { COLUMN_OPTIONS, userStoreOf } from './column-options.js';
-import { collectPythonFiles } from './files.js';
+import { collectPythonFiles, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { InputError } from '../core/errors.js';
 
@@ -20,8 +20,9 @@ export async function runCoverage(argv: string[], out: (s: string) => void, err:
   });
   if (values.format !== 'text' && values.format !== 'json') throw new InputError(`--format must be text or json, not ${values.format}`);
   const overrides = pinOverrides(values.pin ?? []);
-  const { files, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
+  const { files, missing, sizes, skipped } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
+  warnSkipped(skipped, err);
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   requireMatrices(matricesFolder, err);
   const store = userStoreOf(values);

@@ -1,14 +1,17 @@
 // Which Python files a CLI run covers: the files named, and every *.py (and *.pyi) under the folders named, hidden
-// files and the folders workspace/python-files.ts skips left out.
+// files and the folders workspace/python-files.ts skips left out. Only regular files are covered: what was passed
+// over (a FIFO, a device, a folder that cannot be read) is returned for the command to report.
 import { statSync } from 'node:fs';
-import { walkFiles } from '../workspace/python-files.js';
+import { fileKind } from '../workspace/bounded-read.js';
+import { walkFiles, type SkippedPath } from '../workspace/python-files.js';
 
 const isPython = (name: string) => !name.startsWith('.') && (name.endsWith('.py') || name.endsWith('.pyi'));
 
-/** The files (in the order named, each folder's sorted), the paths that do not exist, and each file's size in bytes. */
-export function collectPythonFiles(paths: string[]): { files: string[]; missing: string[]; sizes: ReadonlyMap<string, number> } {
+/** The files (in the order named, each folder's sorted), the paths that do not exist, each file's size in bytes, and what was passed over and why. */
+export function collectPythonFiles(paths: string[]): { files: string[]; missing: string[]; sizes: ReadonlyMap<string, number>; skipped: SkippedPath[] } {
   const files: string[] = [];
   const missing: string[] = [];
+  const skipped: SkippedPath[] = [];
   const sizes = new Map<string, number>();
   const add = (path: string, size: number) => {
     files.push(path);
@@ -17,10 +20,11 @@ export function collectPythonFiles(paths: string[]): { files: string[]; missing:
   for (const p of paths) {
     const stat = statOrNull(p);
     if (!stat) missing.push(p);
-    else if (stat.isDirectory()) for (const f of walkFiles(p, isPython)) add(f.path, f.size);
+    else if (stat.isDirectory()) for (const f of walkFiles(p, isPython, undefined, (s) => skipped.push(s))) add(f.path, f.size);
+    else if (!stat.isFile()) skipped.push({ path: p, reason: `${fileKind(stat)}, not a regular file` });
     else add(p, stat.size);
   }
-  return { files: [...new Set(files)], missing, sizes };
+  return { files: [...new Set(files)], missing, sizes, skipped };
 }
 
 function statOrNull(path: string) {
@@ -29,4 +33,9 @@ function statOrNull(path: string) {
   } catch {
     return null;
   }
+}
+
+/** One warning per path passed over, naming it and why. */
+export function warnSkipped(skipped: readonly SkippedPath[], err: (s: string) => void): void {
+  for (const s of skipped) err(`anachron: warning: skipped ${s.path}: ${s.reason}`);
 }

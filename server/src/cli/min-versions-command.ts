@@ -14,7 +14,7 @@ import {
 } from '../report/min-versions.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
-import { collectPythonFiles } from './files.js';
+import { collectPythonFiles, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { InputError } from '../core/errors.js';
 import { runJobs } from './worker-pool.js';
@@ -33,8 +33,9 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
     options: { format: { type: 'string', default: 'text' }, matrices: { type: 'string' }, jobs: { type: 'string' }, library: { type: 'string', multiple: true, default: [] } },
   });
   if (values.format !== 'text' && values.format !== 'json') throw new InputError(`--format must be text or json, not ${values.format}`);
-  const { files, missing, sizes } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
+  const { files, missing, sizes, skipped } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
+  warnSkipped(skipped, err);
 
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   // The folder's problems are reported now; a broken matrix where a file first needs it (in the job's result).

@@ -1,7 +1,6 @@
 // The per-file work of the commands that read many files, as job kinds a worker thread (or this thread) runs: each
 // start() builds its own parser, read-only matrix store and verdict memo; run() takes one file. Results are plain
 // data, cloned between threads.
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { analyzeSyntax } from '../core/analyze.js';
 import { CheckMemo } from '../core/check-memo.js';
@@ -27,6 +26,7 @@ import { openMatrixCatalog, type LoadedCatalog } from '../store/catalog.js';
 import { openLayeredCatalog } from '../store/layered-catalog.js';
 import { chooseSqlite } from '../store/sqlite/driver.js';
 import { pinsForFile, type ManifestPins } from '../workspace/manifests.js';
+import { MAX_SOURCE_BYTES, readBoundedText } from '../workspace/bounded-read.js';
 
 export interface JobRunner<J, R> {
   run(job: J): R;
@@ -98,12 +98,9 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
     const distributionsOf = distributionsOfImport((root) => known.get(root) ?? []);
     return {
       run(file) {
-        let text: string;
-        try {
-          text = readFileSync(file, 'utf8');
-        } catch (e) {
-          return { findings: [], coverage: [], problems: [], matrixProblems: [], readError: (e as Error).message };
-        }
+        const read = readBoundedText(file, MAX_SOURCE_BYTES);
+        if (read.text === undefined) return { findings: [], coverage: [], problems: [], matrixProblems: [], readError: read.skipped ?? read.error };
+        const text = read.text;
         const manifest = pinsOf(file);
         const pins = new Map([...manifest.pins, ...overrides]);
         const shown = relative(cwd, resolve(file)) || file;
@@ -171,12 +168,9 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
     return {
       run(file) {
         const shown = relative(cwd, resolve(file)) || file;
-        let text: string;
-        try {
-          text = readFileSync(file, 'utf8');
-        } catch (e) {
-          return { shown, uses: [], problems: [], matrixProblems: [], readError: (e as Error).message };
-        }
+        const read = readBoundedText(file, MAX_SOURCE_BYTES);
+        if (read.text === undefined) return { shown, uses: [], problems: [], matrixProblems: [], readError: read.skipped ?? read.error };
+        const text = read.text;
         const syntax = parseFile(parser, text);
         const used = new Map<string, LibraryMatrix>();
         const use = (matrix: LibraryMatrix | undefined) => {

@@ -3,8 +3,9 @@
 // editor settings, installed versions and unsaved manifests included — and, for a review, the lines git says changed
 // (the pieces of `anachron check --diff`). Loaded on the first such request (agent-requests.ts registers them): the
 // knowledge and the drift suite's migration notes are not on the server's way to its first diagnostics.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { MAX_SOURCE_BYTES, readBoundedText, readSourceText } from '../workspace/bounded-read.js';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisContext } from '../core/analyze.js';
@@ -104,7 +105,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
         const file = anchor(path);
         const open = openDocumentAt(parts.documents, file);
         try {
-          const text = open?.getText() ?? readFileSync(file, 'utf8');
+          const text = open?.getText() ?? readSourceText(file);
           return { text, shown: relative(parts.manifestBase(file), file) || file };
         } catch {
           return undefined;
@@ -169,7 +170,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       let preamble: string | undefined;
       if (params.withImports && params.uri) {
         const doc = parts.documents.get(params.uri);
-        const text = doc?.getText() ?? (file && existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+        const text = doc?.getText() ?? (file && existsSync(file) ? readBoundedText(file, MAX_SOURCE_BYTES).text : undefined);
         if (text !== undefined) {
           const tree = (await env.parser()).parse(text);
           try {
@@ -232,7 +233,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
         let text: string;
         try {
           if (!open && statSync(file).size > MAX_FILE_BYTES) continue;
-          text = open?.getText() ?? readFileSync(file, 'utf8');
+          text = open?.getText() ?? readSourceText(file);
         } catch {
           continue; // deleted since
         }

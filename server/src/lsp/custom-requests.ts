@@ -2,8 +2,9 @@
 // timeline view, checking files that are not open, the editor's settings and the selected interpreter's installed
 // versions, and the user's own matrices. server.ts registers this with one call and routes its analysis context
 // and catalog through it.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { readSourceText } from '../workspace/bounded-read.js';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisContext } from '../core/analyze.js';
@@ -117,7 +118,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
         const file = filePath(uri);
         if (!file || parts.documents.get(uri)) continue;
         try {
-          checkText(uri, file, readFileSync(file, 'utf8'), true);
+          checkText(uri, file, readSourceText(file), true);
         } catch {
           checkedFromDisk.delete(uri);
         }
@@ -252,7 +253,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
           result.findings += checkText(uri, file, open.getText(), false);
         } else {
           if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; not checked`);
-          result.findings += checkText(uri, file, readFileSync(file, 'utf8'), true);
+          result.findings += checkText(uri, file, readSourceText(file), true);
           checkedFromDisk.add(uri);
         }
         result.checked++;

@@ -66,6 +66,8 @@ const filePath = (uri: string): string | undefined => uriToPath(uri);
 const editorAwareReader: ManifestReader = {
   listDir: (dir) => diskReader.listDir(dir),
   readText: (file) => openDocumentAt(documents, file)?.getText() ?? diskReader.readText(file),
+  whyUnreadable: (file) => diskReader.whyUnreadable?.(file),
+  realPath: (file) => diskReader.realPath?.(file) ?? file,
 };
 
 function rootFor(file: string): string | undefined {

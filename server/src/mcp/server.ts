@@ -1,9 +1,10 @@
 // `anachron mcp`: the agent tools (knowledge/tools.ts) for any MCP client — Claude Desktop, Claude Code, Cursor, VS
 // Code's mcp.json, … — over stdio, with the official MCP SDK. Pins come from the project folder the server runs in
 // (or --project DIR), read from its manifests like `anachron check` reads them, per call for the input's path.
-// This file is the adapter: the answers come from the same functions the editor and the CLI use.
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+// This file is the adapter: the answers come from the same functions the editor and the CLI use. It reads only files
+// inside the project (by real path, so no symlink leads out), only regular ones, and never more than a cap.
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -22,8 +23,10 @@ import {
   parseLookupInput,
   runCheckTool,
   runLookupTool,
+  ToolInputError,
   type ToolEnvironment,
 } from '../knowledge/tools.js';
+import { MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, readBoundedText } from '../workspace/bounded-read.js';
 import { loadPythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { pinsForFile } from '../workspace/manifests.js';
@@ -38,9 +41,34 @@ export interface McpOptions {
   log: (line: string) => void;
 }
 
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The absolute path of `path` (absolute, or relative to the project) when it lies inside the project, following
+ * symlinks; a path that does not exist yet counts by the real path of the folder that would hold it. Undefined outside.
+ */
+export function insideProject(project: string, path: string): string | undefined {
+  const full = isAbsolute(path) ? resolve(path) : resolve(project, path);
+  const real = realOrSelf(full);
+  const realFull = real !== full ? real : join(realOrSelf(dirname(full)), basename(full));
+  const rel = relative(realOrSelf(project), realFull);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? full : undefined;
+}
+
+function outsideError(project: string, path: string): ToolInputError {
+  return new ToolInputError(`${path} lies outside the project (${project}): anachron mcp reads only files under its --project folder`);
+}
+
 /** The analysis context for a path of the project (a file, or a folder: the pins of files directly in it). */
 export function projectContext(project: string, catalog: LoadedCatalog, path: string | undefined): AnalysisContext {
-  const target = path ? (isAbsolute(path) ? path : resolve(project, path)) : project;
+  const target = path ? insideProject(project, path) : project;
+  if (target === undefined) throw outsideError(project, path!);
   let file = target;
   try {
     if (statSync(target).isDirectory()) file = join(target, '__anachron_snippet__.py');
@@ -58,21 +86,15 @@ export function toolEnvironment(options: Pick<McpOptions, 'project' | 'catalog'>
     parser: loadPythonParser,
     contextFor: (path) => projectContext(project, catalog, path),
     readManifest: (file) => {
-      const full = resolve(project, file);
-      if (relative(project, full).startsWith('..')) return undefined;
-      try {
-        return readFileSync(full, 'utf8');
-      } catch {
-        return undefined;
-      }
+      const full = insideProject(project, file);
+      return full === undefined ? undefined : readBoundedText(full, MAX_MANIFEST_BYTES).text;
     },
     readSource: (path) => {
-      const full = isAbsolute(path) ? path : resolve(project, path);
-      try {
-        return { text: readFileSync(full, 'utf8'), shown: relative(project, full) || path };
-      } catch {
-        return undefined;
-      }
+      const full = insideProject(project, path);
+      if (full === undefined) throw outsideError(project, path);
+      const read = readBoundedText(full, MAX_SOURCE_BYTES);
+      if (read.skipped !== undefined) throw new ToolInputError(`cannot read ${path}: ${read.skipped}`);
+      return read.text === undefined ? undefined : { text: read.text, shown: relative(project, full) || path };
     },
     markdown: true,
   };

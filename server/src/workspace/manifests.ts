@@ -4,8 +4,12 @@
 // - settings come from the nearest pyproject.toml with a [tool.anachron] table at or above the file;
 // - one pin per distribution wins by precedence.
 // Every read goes through a ManifestReader, so editors can supply unsaved text.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+// A hostile project is read safely: only regular files of a bounded size (workspace/bounded-read.ts), includes only
+// inside the project (or folders the user names in ANACHRON_INCLUDE_PATHS) and nested at most MAX_INCLUDE_DEPTH deep,
+// and problem messages quote at most a short excerpt of what the files hold.
+import { readdirSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { excerpt, MAX_PROBLEM_MESSAGE } from '../core/excerpt.js';
 import {
   compareManifestNames,
   isCompanionFormat,
@@ -17,6 +21,12 @@ import {
 } from '../core/manifests/index.js';
 import { choosePins, type ManifestProblem, type Pin } from '../core/pins.js';
 import type { PrecedenceStep, ProjectSettings } from '../core/settings.js';
+import { MAX_MANIFEST_BYTES, readBoundedText } from './bounded-read.js';
+
+/** How deep -r/-c includes may nest (a chain of files each including the next). */
+export const MAX_INCLUDE_DEPTH = 32;
+/** Folders (separated as PATH is) outside the project that -r/-c includes may also read, named by the user. */
+export const INCLUDE_PATHS_VARIABLE = 'ANACHRON_INCLUDE_PATHS';
 
 export interface ManifestPins {
   /** The pin that wins, per normalised distribution name. */
@@ -37,6 +47,10 @@ export interface ManifestPins {
 export interface ManifestReader {
   listDir(dir: string): string[];
   readText(file: string): string | undefined;
+  /** Why readText gives nothing for `file` ("a FIFO, not a regular file"), where the reader can say. */
+  whyUnreadable?(file: string): string | undefined;
+  /** The path with its symlinks resolved, where the reader can tell (includes are confined by it). */
+  realPath?(file: string): string;
 }
 
 export interface PinsOptions {
@@ -47,6 +61,13 @@ export interface PinsOptions {
   reader?: ManifestReader;
   /** Pins from elsewhere (an installed interpreter: kind "installed"), ranked with the manifests' pins. */
   extraPins?: Pin[];
+  /** Folders outside the project that includes may read; default: those ANACHRON_INCLUDE_PATHS names. */
+  includePaths?: string[];
+}
+
+/** The folders ANACHRON_INCLUDE_PATHS names (absolute ones only). */
+export function includePathsFromEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env[INCLUDE_PATHS_VARIABLE] ?? '').split(delimiter).filter((p) => p !== '' && isAbsolute(p)).map((p) => resolve(p));
 }
 
 export const diskReader: ManifestReader = {
@@ -58,34 +79,89 @@ export const diskReader: ManifestReader = {
     }
   },
   readText(file) {
+    return readBoundedText(file, MAX_MANIFEST_BYTES).text;
+  },
+  whyUnreadable(file) {
+    return readBoundedText(file, MAX_MANIFEST_BYTES).skipped;
+  },
+  realPath(file) {
     try {
-      return readFileSync(file, 'utf8');
+      return realpathSync(file);
     } catch {
-      return undefined;
+      return file;
     }
   },
 };
 
-/** Reads and parses each file once per call, through the reader. */
+/** Reads and parses each file once per call, through the reader, and only inside the project (see boundaryOf). */
 class ManifestSession {
   private readonly parsed = new Map<string, ParsedAnyManifest | null>();
+  private readonly unreadable = new Map<string, string>();
+  private readonly boundaries = new Map<string, string[]>();
+  private readonly allowedOutside: string[];
   constructor(
     readonly reader: ManifestReader,
     readonly displayBase: string,
-  ) {}
+    private readonly root: string | undefined,
+    includePaths: string[],
+  ) {
+    this.allowedOutside = includePaths.map((p) => this.real(p));
+  }
 
   shown(file: string): string {
     return relative(this.displayBase, file) || file;
   }
 
-  /** The parsed manifest (in `format`, or the one its name says), or null when it cannot be read. */
-  parse(file: string, format: ManifestFormat | undefined = manifestFormatOf(file)): ParsedAnyManifest | null {
+  real(file: string): string {
+    return this.reader.realPath?.(file) ?? file;
+  }
+
+  /**
+   * The folders a manifest found in `dir` may read in (itself and what it includes), as real paths: `dir`, the git
+   * repository it lies in, the root the caller gave, and the folder paths are shown relative to (the CLI's working
+   * folder, the editor's workspace folder, the MCP server's project) when `dir` lies in it and it is not the file-system root.
+   */
+  boundaryOf(dir: string): string[] {
+    let boundary = this.boundaries.get(dir);
+    if (boundary === undefined) {
+      const folders = [dir];
+      const repository = foldersUp(dir, undefined).find((d) => this.reader.listDir(d).includes('.git'));
+      if (repository !== undefined) folders.push(repository);
+      if (this.root !== undefined && isInside(this.root, dir)) folders.push(this.root);
+      const base = resolve(this.displayBase);
+      if (dirname(base) !== base && isInside(base, dir)) folders.push(base);
+      this.boundaries.set(dir, (boundary = [...new Set(folders.map((f) => this.real(f)))]));
+    }
+    return boundary;
+  }
+
+  /** Why `file` may not be read from within `boundary`, or undefined when it may. */
+  outside(file: string, boundary: string[]): string | undefined {
+    const real = this.real(file);
+    if (boundary.some((b) => isInside(b, real)) || this.allowedOutside.some((p) => isInside(p, real))) return undefined;
+    const widest = boundary.reduce((a, b) => (b.length < a.length ? b : a));
+    return `it lies outside the project (${widest}); name its folder in ${INCLUDE_PATHS_VARIABLE} to read it`;
+  }
+
+  /**
+   * The parsed manifest (in `format`, or the one its name says), or null when it cannot be read (whyNot says why,
+   * where known). `boundary`: the project folder it must lie in (default: that of its own folder).
+   */
+  parse(file: string, format: ManifestFormat | undefined = manifestFormatOf(file), boundary?: string[]): ParsedAnyManifest | null {
     const key = `${format}\0${file}`;
     if (!this.parsed.has(key)) {
-      const text = this.reader.readText(file);
+      const refused = this.outside(file, boundary ?? this.boundaryOf(dirname(file)));
+      const text = refused === undefined ? this.reader.readText(file) : undefined;
+      const why = refused ?? (text === undefined ? this.reader.whyUnreadable?.(file) : undefined);
+      if (why !== undefined) this.unreadable.set(file, why);
       this.parsed.set(key, text === undefined ? null : parseManifestAs(format, text, this.shown(file)));
     }
     return this.parsed.get(key)!;
+  }
+
+  /** Why `file` could not be read, where the reader or the project boundary says. */
+  whyNot(file: string): string | undefined {
+    return this.unreadable.get(file);
   }
 
   /** Manifests in `dir`, in the fixed file order. */
@@ -146,8 +222,8 @@ function workspaceLockFor(session: ManifestSession, folder: string, root: string
  * problems are shown relative to `displayBase`.
  */
 export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
-  const session = new ManifestSession(options.reader ?? diskReader, options.displayBase);
   const root = options.root ? resolve(options.root) : undefined;
+  const session = new ManifestSession(options.reader ?? diskReader, options.displayBase, root, options.includePaths ?? includePathsFromEnvironment());
   const folders = foldersUp(dirname(resolve(file)), root);
 
   let files: string[] = [];
@@ -204,7 +280,7 @@ export function localModulesFor(reader: ManifestReader, fileFolder: string, proj
 
 /** Reads the given manifests (and what they include) in the order given; settings from the first that has them. */
 export function readManifests(files: string[], displayBase: string, reader: ManifestReader = diskReader, precedence?: PrecedenceStep[]): ManifestPins {
-  const session = new ManifestSession(reader, displayBase);
+  const session = new ManifestSession(reader, displayBase, undefined, includePathsFromEnvironment());
   const settingsFile = files.find((f) => manifestFormatOf(f) === 'pyproject.toml' && session.parse(f)?.settings) ?? null;
   const result = collect(session, files, settingsFile, []);
   if (precedence) {
@@ -219,7 +295,8 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
   const problems: ManifestProblem[] = [];
   const seenProblems = new Set<string>();
   const addProblems = (list: ManifestProblem[]) => {
-    for (const p of list) {
+    for (const raw of list) {
+      const p = { ...raw, message: excerpt(raw.message, MAX_PROBLEM_MESSAGE) };
       const key = `${p.file}\0${p.line}\0${p.message}`;
       if (!seenProblems.has(key)) problems.push(p);
       seenProblems.add(key);
@@ -228,30 +305,36 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
   const read: string[] = [];
   const visited = new Set<string>();
 
-  /** Files pulled in with -r/-c are requirements files whatever their names. */
-  const visit = (file: string, stack: string[], via?: { from: string; line: number; option: string }) => {
+  /** Files pulled in with -r/-c are requirements files whatever their names, and must lie in the project of the manifest that started the chain. */
+  const visit = (file: string, stack: string[], boundary: string[], via?: { from: string; line: number; option: string }) => {
     if (stack.includes(file)) {
       const cycle = [...stack.slice(stack.indexOf(file)), file].map((f) => session.shown(f)).join(' → ');
       addProblems([{ file: session.shown(via!.from), line: via!.line, message: `${via!.option} ${session.shown(file)} closes a cycle of includes: ${cycle}` }]);
       return;
     }
     if (visited.has(file)) return;
+    if (via && stack.length >= MAX_INCLUDE_DEPTH) {
+      addProblems([{ file: session.shown(via.from), line: via.line, message: `${via.option} ${session.shown(file)} not read: includes nest deeper than ${MAX_INCLUDE_DEPTH} files` }]);
+      return;
+    }
     visited.add(file);
     read.push(file);
-    const parsed = session.parse(file, via ? 'requirements' : undefined);
+    const parsed = session.parse(file, via ? 'requirements' : undefined, boundary);
     if (!parsed) {
       const shown = session.shown(file);
-      addProblems([via ? { file: session.shown(via.from), line: via.line, message: `cannot read ${shown}, included with ${via.option}` } : { file: shown, line: 1, message: `cannot read ${shown}` }]);
+      const why = session.whyNot(file);
+      const reason = why === undefined ? '' : `: ${why}`;
+      addProblems([via ? { file: session.shown(via.from), line: via.line, message: `cannot read ${shown}, included with ${via.option}${reason}` } : { file: shown, line: 1, message: `cannot read ${shown}${reason}` }]);
       return;
     }
     // Assumed versions apply from the settings file only.
     pins.push(...parsed.pins.filter((p) => p.kind !== 'assumed' || file === settingsFile));
     addProblems(parsed.problems);
     for (const inc of parsed.includes ?? []) {
-      visit(resolve(dirname(file), inc.target), [...stack, file], { from: file, line: inc.line, option: inc.constraint ? '-c' : '-r' });
+      visit(resolve(dirname(file), inc.target), [...stack, file], boundary, { from: file, line: inc.line, option: inc.constraint ? '-c' : '-r' });
     }
   };
-  for (const file of files) visit(file, []);
+  for (const file of files) visit(file, [], session.boundaryOf(dirname(file)));
 
   let settings: ProjectSettings = {};
   if (settingsFile) {

@@ -1,5 +1,6 @@
 // One PEP 508 requirement ("numpy[extra]>=1.21,<2 ; python_version >= '3.9'") read into a pin. Shared by every
 // manifest format whose entries are PEP 508 strings.
+import { excerpt } from '../excerpt.js';
 import { normalizeDistributionName } from '../library-names.js';
 import type { Pin, PinKind, PinOrigin } from '../pin.js';
 import { isValidSpecifier, isValidVersion } from '../versions.js';
@@ -38,14 +39,14 @@ function splitMarker(text: string): { body: string; marker: string | undefined }
 export function parseRequirement(text: string, origin: PinOrigin): Pin | { error: string } {
   const { body, marker } = splitMarker(text);
   const m = NAME.exec(body);
-  if (!m) return { error: `cannot read a requirement from "${text.trim()}"` };
+  if (!m) return { error: `cannot read a requirement from "${excerpt(text.trim())}"` };
   let specifier = m[3]!.trim();
   if (specifier.startsWith('@')) return makePin(m[1]!, '', origin, 'requirement', marker);
   // PEP 508 allows the specifier in parentheses: "numpy (>=1.21)".
   const paren = /^\((.*)\)$/s.exec(specifier);
   if (paren) specifier = paren[1]!.trim();
   if (specifier !== '' && !isValidSpecifier(specifier)) {
-    return { error: `"${specifier}" is not a valid PEP 440 version specifier for ${m[1]}` };
+    return { error: `"${excerpt(specifier)}" is not a valid PEP 440 version specifier for ${excerpt(m[1]!)}` };
   }
   return makePin(m[1]!, specifier, origin, 'requirement', marker);
 }
