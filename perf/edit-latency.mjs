@@ -7,7 +7,10 @@
 // the rest of the file is one error).
 // --python: the project pins Python too (requires-python >=3.9) and every block uses the standard library and
 // builtins, so the per-edit cost of checking Python is in the figures.
-// Usage: node perf/edit-latency.mjs [EDITS] [--lines 2000,10000] [--python]
+// Each inserted line takes the indentation of the line it goes before, as an editor's Enter does (before 2026-12-07
+// they went in at column 0, which put the file in a syntax error from the first edit on: those figures measured the
+// whole-file re-parse); --column-0 inserts them so again.
+// Usage: node perf/edit-latency.mjs [EDITS] [--lines 2000,10000] [--python] [--column-0]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +21,8 @@ const linesAt = argv.indexOf('--lines');
 const sizes = (linesAt >= 0 ? argv.splice(linesAt, 2)[1] : '2000,10000').split(',').map(Number);
 const pythonAt = argv.indexOf('--python');
 const python = pythonAt >= 0 && argv.splice(pythonAt, 1).length === 1;
+const column0At = argv.indexOf('--column-0');
+const column0 = column0At >= 0 && argv.splice(column0At, 1).length === 1;
 const edits = Number(argv[0] ?? 100);
 const ms = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
@@ -26,12 +31,14 @@ async function run(size, broken) {
   const { file, lines } = writeBenchProject(dir, { size, broken, python });
   const server = await startServer(dir, { ANACHRON_LOG_TIMING: '1' });
   try {
-    const first = await server.open(file, readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    const first = await server.open(file, text);
+    const current = column0 ? undefined : text.split('\n');
     const asUsersGetIt = [];
     const analysisOnly = [];
     const inServer = [];
     for (let k = 0; k < edits; k++) {
-      const total = await server.change(file, benchEdit(k, lines.length + k, (python ? 2 : 0) + (broken ? 5 : 3)));
+      const total = await server.change(file, benchEdit(k, lines.length + k, (python ? 2 : 0) + (broken ? 5 : 3), current));
       const timing = await server.timing(server.version);
       asUsersGetIt.push(total);
       analysisOnly.push(total - (timing?.waited ?? 0));
@@ -44,7 +51,7 @@ async function run(size, broken) {
   }
 }
 
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${edits} edits per run${python ? '; Python pinned, stdlib and builtins in every block' : ''})`);
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${edits} edits per run, ${column0 ? 'lines inserted at column 0' : 'lines inserted with the indentation of the next'}${python ? '; Python pinned, stdlib and builtins in every block' : ''})`);
 for (const size of sizes) {
   for (const broken of [false, true]) {
     const r = await run(size, broken);

@@ -1,7 +1,8 @@
-// In-process phases of one edit in the language server's path (no transport): the incremental parse, the chunk facts
+// In-process phases of one edit in the language server's path (no transport): the parse of the pieces the edit touched, the chunk facts
 // and linking (fileSyntax), the checker (analyzeSyntax), the conversion to LSP diagnostics and their JSON, per edit,
 // on the numpy bench file. The edits insert a line with the indentation of the line it goes before, as an editor's
-// Enter does, so the file stays free of syntax errors. Usage: node --import tsx perf/edit-phases.ts [LINES] [EDITS]
+// Enter does, so the file stays free of syntax errors. 'total CPU' is the process's CPU time over the same span
+// (all its threads), steadier than wall time on a shared machine. Usage: node --import tsx perf/edit-phases.ts [LINES] [EDITS]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { analyzeSyntax } from '../server/src/core/analyze.js';
 import { CheckMemo } from '../server/src/core/check-memo.js';
 import { normalizeDistributionName } from '../server/src/core/library-names.js';
 import { parseCommandLinePin, type Pin } from '../server/src/core/pins.js';
-import { fileSyntax, newChunkFactsCache } from '../server/src/core/python/file-syntax.js';
+import { newChunkFactsCache, syntaxOfChunks } from '../server/src/core/python/file-syntax.js';
 import { DocumentTrees } from '../server/src/lsp/document-trees.js';
 import { findingToDiagnostic } from '../server/src/lsp/to-diagnostic.js';
 import { loadPythonParser } from '../server/src/parser/python-parser.js';
@@ -24,7 +25,7 @@ void (async () => {
   const client: string = './lsp-client.mjs';
   const { writeBenchProject, benchEdit, percentile } = (await import(client)) as {
     writeBenchProject(dir: string, options: { size: number }): { file: string; lines: string[] };
-    benchEdit(k: number, lineCount: number, first: number): { range: { start: { line: number } }; text: string };
+    benchEdit(k: number, lineCount: number, first: number, current: string[]): { range: { start: { line: number } }; text: string };
     percentile(values: number[], p: number): number;
   };
   const dir = mkdtempSync(join(tmpdir(), 'anachron-edit-phases-'));
@@ -38,18 +39,17 @@ void (async () => {
   const chunks = newChunkFactsCache();
   const memo = new CheckMemo();
   const current: string[] = readFileSync(file, 'utf8').split('\n');
-  const phases: Record<string, number[]> = { parse: [], syntax: [], check: [], diagnostics: [], json: [], total: [] };
+  const phases: Record<string, number[]> = { parse: [], syntax: [], check: [], diagnostics: [], json: [], total: [], 'total CPU': [] };
   for (let k = -1; k < edits; k++) {
     if (k >= 0) {
-      const e = benchEdit(k, lines.length + k, 3);
-      const at = e.range.start.line;
-      current.splice(at, 0, /^ */.exec(current[at] ?? '')![0] + e.text.slice(0, -1));
+      benchEdit(k, lines.length + k, 3, current);
     }
     const text = current.join('\n');
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const tree = trees.treeFor('doc', text);
+    const pieces = trees.chunksFor('doc', text);
     const t1 = performance.now();
-    const syntax = fileSyntax(tree, text, chunks);
+    const syntax = syntaxOfChunks(pieces, chunks);
     const t2 = performance.now();
     const findings = analyzeSyntax(syntax, ctx, memo);
     const t3 = performance.now();
@@ -57,6 +57,7 @@ void (async () => {
     const t4 = performance.now();
     JSON.stringify({ uri: 'file:///doc.py', version: k, diagnostics });
     const t5 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
     // A turn of the event loop between edits, as in the server (where the replaced tree is freed).
     await new Promise((resolve) => setImmediate(resolve));
     if (k < 0) continue;
@@ -66,6 +67,7 @@ void (async () => {
     phases.diagnostics!.push(t4 - t3);
     phases.json!.push(t5 - t4);
     phases.total!.push(t5 - t0);
+    phases['total CPU']!.push((cpu.user + cpu.system) / 1000);
   }
   const f = (v: number) => v.toFixed(1);
   console.log(`${size} lines, ${edits} edits (load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}):`);

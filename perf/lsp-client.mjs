@@ -47,10 +47,18 @@ export function writeBenchProject(dir, { size = 2000, broken = false, python = f
   return { file, lines };
 }
 
-/** The `e`-th edit of a run: an insertion at a line spread over the file (from line `first` on). */
-export function benchEdit(k, lineCount, first = 3) {
+/**
+ * The `k`-th edit of a run: a line inserted at a line spread over the file (from line `first` on). With `current` (the
+ * document's lines, updated here), the line takes the indentation of the line it goes before, as an editor's Enter
+ * does, so an error-free file stays error-free; without it, the line goes in at column 0 (inside a def that makes the
+ * file hold a syntax error from the first edit on, which measures the whole-file re-parse instead).
+ */
+export function benchEdit(k, lineCount, first = 3, current) {
   const line = first + ((k * 97) % (lineCount - first - 1));
-  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: k % 2 ? '# edit\n' : 'x = np.zeros(3)\n' };
+  const indent = current ? /^[ \t]*/.exec(current[line] ?? '')[0] : '';
+  const text = indent + (k % 2 ? '# edit' : 'x = np.zeros(3)');
+  if (current) current.splice(line, 0, text);
+  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: `${text}\n` };
 }
 
 /** A server process over stdio; `env` adds to this process's environment. Call close() when done. */

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Node, Tree } from 'web-tree-sitter';
-import { chunksOf } from '../server/src/core/python/chunks.js';
+import { chunksOf, type Chunk } from '../server/src/core/python/chunks.js';
 import { chunkFacts } from '../server/src/core/python/file-syntax.js';
 import { copySubtree, LineTable, type SyntaxNode } from '../server/src/core/python/syntax-tree.js';
 import { DocumentTrees } from '../server/src/lsp/document-trees.js';
@@ -44,7 +44,8 @@ before(async () => {
   parser = await loadPythonParser();
 });
 
-function* edited(seed: number, count: number): Generator<{ text: string; tree: Tree; fresh: Tree }> {
+/** The chunks the language server holds (lsp/document-trees.ts, pieces re-parsed on their own) and a fresh parse, per edit. */
+function* edited(seed: number, count: number): Generator<{ text: string; chunks: Chunk[]; fresh: Tree }> {
   const random = seededRandom(seed);
   const trees = new DocumentTrees(parser);
   let text = SEED_TEXT;
@@ -52,7 +53,7 @@ function* edited(seed: number, count: number): Generator<{ text: string; tree: T
     text = edit.apply(text);
     const fresh = parser.parse(text);
     try {
-      yield { text, tree: trees.treeFor('doc', text), fresh };
+      yield { text, chunks: trees.chunksFor('doc', text), fresh };
     } finally {
       fresh.delete();
     }
@@ -72,10 +73,9 @@ function pairs(real: Node, copy: SyntaxNode, out: [Node, SyntaxNode][]): void {
 describe('plain copies of chunks', () => {
   test('a copy has the types, extents, positions and fields tree-sitter gives', () => {
     let checked = 0;
-    for (const { text, tree } of edited(1, 150)) {
-      const lines = new LineTable(text);
-      for (const chunk of chunksOf(tree, text)) {
-        const copy = copySubtree(chunk.node, lines, chunk.parentType, chunk.body);
+    for (const { chunks } of edited(1, 150)) {
+      for (const chunk of chunks) {
+        const copy = copySubtree(chunk.node, chunk.local.lines, chunk.parentType, chunk.body);
         const all: [Node, SyntaxNode][] = [];
         pairs(chunk.node, copy.root, all);
         for (const [real, mine] of all) {
@@ -97,12 +97,11 @@ describe('plain copies of chunks', () => {
   test('a chunk key always stands for the same facts, after incremental and after fresh parses', () => {
     const seen = new Map<string, string>();
     let reused = 0;
-    for (const { text, tree, fresh } of edited(2, 300)) {
-      const lines = new LineTable(text);
-      for (const t of [tree, fresh]) {
-        for (const chunk of chunksOf(t, text)) {
+    for (const { text, chunks, fresh } of edited(2, 300)) {
+      for (const list of [chunks, chunksOf(fresh, text)]) {
+        for (const chunk of list) {
           if (chunk.key === null) continue;
-          const facts = JSON.stringify(chunkFacts(chunk, lines));
+          const facts = JSON.stringify(chunkFacts(chunk));
           const earlier = seen.get(chunk.key);
           if (earlier !== undefined) {
             assert.equal(facts, earlier, `facts of ${JSON.stringify(chunk.key)}`);

@@ -1,12 +1,12 @@
-// The analysis of open documents, kept between edits so that an edit costs what it changed: the parse tree
-// (re-parsed incrementally by tree-sitter), the facts of every chunk the edit left alone (core/python/file-syntax.ts)
-// and, across all documents, the checker's verdicts per reference and pin (core/check-memo.ts). A manifest or
+// The analysis of open documents, kept between edits so that an edit costs what it changed: the parse (held in pieces,
+// re-parsed around the edit: lsp/document-trees.ts), the facts of every chunk the edit left alone
+// (core/python/file-syntax.ts) and, across all documents, the checker's verdicts per reference and pin (core/check-memo.ts). A manifest or
 // settings change needs nothing dropped: facts do not depend on pins, and verdicts are remembered per pin. Each
 // analysis gives what a fresh one of the same text gives (test/lsp-incremental.test.ts checks it under random edits).
 import { analyzeSyntax, type AnalysisContext } from '../core/analyze.js';
 import { CheckMemo } from '../core/check-memo.js';
 import type { Finding } from '../core/findings.js';
-import { fileSyntax, newChunkFactsCache, type ChunkFactsCache, type FileSyntax } from '../core/python/file-syntax.js';
+import { fileSyntax, newChunkFactsCache, syntaxOfChunks, type ChunkFactsCache, type FileSyntax } from '../core/python/file-syntax.js';
 import type { PythonParser } from '../parser/python-parser.js';
 import { DocumentTrees } from './document-trees.js';
 
@@ -39,7 +39,7 @@ export class DocumentAnalyses {
     const entry = this.entries.get(uri);
     if (entry && entry.text === text) return entry.syntax;
     const chunks = entry?.chunks ?? newChunkFactsCache();
-    const syntax = fileSyntax(this.trees.treeFor(uri, text), text, chunks);
+    const syntax = syntaxOfChunks(this.trees.chunksFor(uri, text), chunks);
     this.entries.set(uri, { text, syntax, chunks });
     return syntax;
   }

@@ -222,7 +222,8 @@ connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
   if (!doc || !file || !analyses) return [];
-  const tree = analyses.trees.treeFor(doc.uri, doc.getText());
+  // A whole tree only for a request that has a finding to fix (the document may be held in pieces: lsp/document-trees.ts).
+  let tree: ReturnType<typeof analyses.trees.treeFor> | undefined;
   const base = manifestFor(file).base;
   const manifestPath = (shown: string) => (isAbsolute(shown) ? shown : join(base, shown));
   const actions: CodeAction[] = [];
@@ -234,6 +235,7 @@ connection.onCodeAction((params) => {
       code: String(diagnostic.code),
       range: { start: { line: diagnostic.range.start.line, column: diagnostic.range.start.character }, end: { line: diagnostic.range.end.line, column: diagnostic.range.end.character } },
     };
+    tree ??= analyses.trees.treeFor(doc.uri, doc.getText());
     for (const fix of fixesFor(finding, doc.getText(), tree, (shown) => editorAwareReader.readText(manifestPath(shown)))) {
       const changes: Record<string, LspTextEdit[]> = {};
       if (fix.edits.length) changes[doc.uri] = fix.edits.map(toLsp);

@@ -9,7 +9,7 @@ import { bindingFacts, type BindingFacts } from './local-bindings.js';
 import { linkReferences, newLinkMemo, referenceFacts, type ApiReference, type LinkMemo, type ReferenceFacts } from './references.js';
 import { addSuppressions, suppressionFacts, type SuppressionFact, type Suppressions } from './suppressions.js';
 import { findSyntaxUses, type SyntaxUse } from './syntax-features.js';
-import { copySubtree, LineTable } from './syntax-tree.js';
+import { copySubtree } from './syntax-tree.js';
 
 export interface ChunkFacts {
   references: ReferenceFacts;
@@ -19,14 +19,16 @@ export interface ChunkFacts {
   syntaxUses: SyntaxUse[];
 }
 
-export function chunkFacts(chunk: Chunk, lines: LineTable): ChunkFacts {
+/** A chunk's facts, read in the coordinates of its own tree (`chunk.local`): relative to its start, they are the same. */
+export function chunkFacts(chunk: Chunk): ChunkFacts {
+  const { origin, lines } = chunk.local;
   const copy = copySubtree(chunk.node, lines, chunk.parentType, chunk.body);
-  const positions = new ChunkPositions(chunk.origin);
+  const positions = new ChunkPositions(origin);
   return {
     references: referenceFacts(copy, positions),
     bindings: bindingFacts(copy, positions),
-    guards: guardFacts(copy, chunk.origin.index),
-    suppressions: suppressionFacts(copy, chunk.origin.line),
+    guards: guardFacts(copy, origin.index),
+    suppressions: suppressionFacts(copy, origin.line),
     syntaxUses: findSyntaxUses(copy, positions, lines),
   };
 }
@@ -71,14 +73,17 @@ function sourceOf(tree: Tree): string {
  * not given); with `cache`, unchanged chunks' facts come from the last analysis.
  */
 export function fileSyntax(tree: Tree, source: string = sourceOf(tree), cache?: ChunkFactsCache): FileSyntax {
-  const lines = new LineTable(source);
-  const chunks = chunksOf(tree, source);
+  return syntaxOfChunks(chunksOf(tree, source), cache);
+}
+
+/** The file's references and suppressions from its chunks (chunks.ts), in document order. */
+export function syntaxOfChunks(chunks: readonly Chunk[], cache?: ChunkFactsCache): FileSyntax {
   const kept = new Map<string, ChunkFacts>();
   let read = 0;
   const placed = chunks.map((chunk) => {
     let facts = chunk.key === null ? undefined : (kept.get(chunk.key) ?? cache?.facts.get(chunk.key));
     if (!facts) {
-      facts = chunkFacts(chunk, lines);
+      facts = chunkFacts(chunk);
       read++;
     }
     if (chunk.key !== null) kept.set(chunk.key, facts);
@@ -91,7 +96,7 @@ export function fileSyntax(tree: Tree, source: string = sourceOf(tree), cache?: 
   }
   const suppressions: Suppressions = new Map();
   for (const { facts, chunk } of placed) addSuppressions(suppressions, facts.suppressions, chunk.origin.line);
-  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.node.endIndex })), cache?.links);
+  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.end })), cache?.links);
   const syntaxUses = placed.flatMap(({ facts, chunk }) => facts.syntaxUses.map((u) => ({ feature: u.feature, range: placeRange(u.range, chunk.origin) })));
   return { references, syntaxUses, suppressions };
 }
