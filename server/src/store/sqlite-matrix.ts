@@ -11,6 +11,42 @@ import { MATRIX_SCHEMA_VERSION, stateSql } from './schema.js';
 import type { SqlDatabase, SqliteDriver, SqlStatement } from './sqlite/database.js';
 import { sqlite } from './sqlite/driver.js';
 
+const PARAMETER_KINDS = new Set(['positional_only', 'positional_or_keyword', 'var_positional', 'keyword_only', 'var_keyword']);
+
+/** A signature's parameters as stored, or null when the text is not a list of parameters (a damaged or hand-edited matrix). */
+function parseParameters(text: string): Parameter[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  for (const p of value) {
+    if (typeof p !== 'object' || p === null) return null;
+    const { name, kind, default: def } = p as Record<string, unknown>;
+    if (typeof name !== 'string' || typeof kind !== 'string' || !PARAMETER_KINDS.has(kind) || (def !== null && typeof def !== 'string')) return null;
+  }
+  return value as Parameter[];
+}
+
+/** `value` when it is a list of strings; else the matrix is not usable. */
+function stringList(value: unknown, what: string): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`${what} is not a list of names`);
+  return value;
+}
+
+/** `value` when it is an object of string values; else the matrix is not usable. */
+function stringRecord(value: unknown, what: string): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) throw new Error(`${what} is not a table of versions`);
+  return value as Record<string, string>;
+}
+
+function objectValue<T>(value: unknown, what: string): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what} is not an object`);
+  return value as T;
+}
+
 interface ApiNode {
   id: number;
   kind: number | null;
@@ -82,18 +118,18 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
       if (!meta.library) throw new Error('matrix has no library name');
       this.library = meta.library;
       this.distribution = meta.distribution ?? meta.library;
-      if (meta.import_roots) this.importRoots = JSON.parse(meta.import_roots) as string[];
+      if (meta.import_roots) this.importRoots = stringList(JSON.parse(meta.import_roots), 'meta import_roots');
       if (meta.version_series === '1') this.versionSeries = true;
       const rows = this.db.prepare('SELECT version, source, provenance, python, has_docs, stats, agreement FROM versions ORDER BY ordinal').all() as {
         version: string; source: string; provenance: string; python: string | null; has_docs: number; stats: string; agreement: string | null;
       }[];
       if (rows.length === 0) throw new Error('matrix has no versions');
       this.versions = rows.map((r) => r.version);
-      this.sameSurface = new Map(Object.entries(meta.same_surface ? (JSON.parse(meta.same_surface) as Record<string, string>) : {}));
+      this.sameSurface = new Map(Object.entries(meta.same_surface ? stringRecord(JSON.parse(meta.same_surface), 'meta same_surface') : {}));
       declareSameSurfaces(this.versions, this.sameSurface);
       this.versionInfo = rows.map((r) => ({
-        version: r.version, source: r.source, provenance: JSON.parse(r.provenance), python: r.python, hasDocs: r.has_docs === 1,
-        stats: JSON.parse(r.stats), agreement: r.agreement ? JSON.parse(r.agreement) : null,
+        version: r.version, source: r.source, provenance: objectValue(JSON.parse(r.provenance), `provenance of ${r.version}`), python: r.python, hasDocs: r.has_docs === 1,
+        stats: objectValue(JSON.parse(r.stats), `stats of ${r.version}`), agreement: r.agreement ? objectValue(JSON.parse(r.agreement), `agreement of ${r.version}`) : null,
       }));
       this.unresolved = new Set((this.db.prepare('SELECT DISTINCT module FROM unresolved_modules').all() as { module: string }[]).map((r) => r.module));
       this.childNamed = this.db.prepare<ApiNode>('SELECT id, kind, evolution, documented_ever, alias_of FROM apis WHERE parent_id = ? AND name = ?');
@@ -121,7 +157,7 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
         const state: CellState = span.runtime === null ? 'unknown' : span.runtime ? 'present' : 'absent';
         const kind = decode(KIND_CODES, span.kind);
         const source = decode(SOURCE_CODES, span.signature_source);
-        const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
+        const signature = this.signatureOf(span.parameters);
         for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
           cells[i] = { version: this.versions[i]!, state, kind, signature, signatureSource: source, returns: span.returns, doc: span.doc, exported: span.exported === null ? null : span.exported === 1 };
         }
@@ -139,26 +175,66 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     return this.anyChild.get(node.id) !== undefined || (node.alias_of !== null && this.anyChild.get(node.alias_of) !== undefined);
   }
 
-  /** The node of a dotted path, found segment by segment in the tree of names. */
+  /** Parameters whose stored text has the wrong shape give no signature (the checker then judges no call by it). */
+  private signatureOf(parameters: string | null): { parameters: Parameter[] } | null {
+    if (!parameters) return null;
+    const parsed = parseParameters(parameters);
+    return parsed ? { parameters: parsed } : null;
+  }
+
+  /**
+   * The node of a dotted path, found segment by segment in the tree of names, from the root down (a loop, not
+   * recursion), stopping at the first segment that is not there: a name of 50,000 segments costs what its first
+   * missing segment does.
+   */
   private node(path: string): ApiNode | null {
     const cached = this.idCache.get(path);
     if (cached !== undefined) return cached;
-    const cut = path.lastIndexOf('.');
-    const parent = cut < 0 ? { id: 0, alias_of: null } : this.node(path.slice(0, cut));
-    const name = path.slice(cut + 1);
-    // A re-exported class whose members are stored once, under the path it shares them with.
-    const row = parent ? (this.childNamed.get(parent.id, name) ?? (parent.alias_of ? this.childNamed.get(parent.alias_of, name) : undefined) ?? null) : null;
-    this.idCache.set(path, row);
-    return row;
+    let parent: { id: number; alias_of: number | null } = { id: 0, alias_of: null };
+    for (let from = 0; ; ) {
+      const dot = path.indexOf('.', from);
+      const end = dot < 0 ? path.length : dot;
+      const prefix = dot < 0 ? path : path.slice(0, end);
+      let row = this.idCache.get(prefix);
+      if (row === undefined) {
+        const name = path.slice(from, end);
+        // A re-exported class whose members are stored once, under the path it shares them with.
+        row = this.childNamed.get(parent.id, name) ?? (parent.alias_of ? this.childNamed.get(parent.alias_of, name) : undefined) ?? null;
+        this.idCache.set(prefix, row);
+      }
+      if (row === null || dot < 0) {
+        this.idCache.set(path, row);
+        return row;
+      }
+      parent = row;
+      from = dot + 1;
+    }
   }
 
+  /** The dotted path of a node, walking up its parents (a loop; a cycle of parents makes the matrix unusable). */
   private pathOf(id: number): string {
-    let path = this.pathCache.get(id);
-    if (path === undefined) {
-      const row = this.nodeById.get(id);
-      if (!row) throw new Error(`${this.file}: no API with id ${id}`);
-      path = row.parent_id === 0 ? row.name : `${this.pathOf(row.parent_id)}.${row.name}`;
-      this.pathCache.set(id, path);
+    const cached = this.pathCache.get(id);
+    if (cached !== undefined) return cached;
+    const chain: { id: number; name: string }[] = [];
+    const seen = new Set<number>();
+    let prefix = '';
+    for (let at = id; at !== 0; ) {
+      const known = this.pathCache.get(at);
+      if (known !== undefined) {
+        prefix = known;
+        break;
+      }
+      if (seen.has(at)) throw new Error(`${this.file}: not a usable anachron matrix: the parents of API ${id} form a cycle`);
+      seen.add(at);
+      const row = this.nodeById.get(at);
+      if (!row) throw new Error(`${this.file}: no API with id ${at}`);
+      chain.push({ id: at, name: row.name });
+      at = row.parent_id;
+    }
+    let path = prefix;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      path = path === '' ? chain[i]!.name : `${path}.${chain[i]!.name}`;
+      this.pathCache.set(chain[i]!.id, path);
     }
     return path;
   }
@@ -230,7 +306,7 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     if (!row || row.kind === null) return undefined;
     const cells = this.versions.map((version) => ({ version, state: 'absent' as GroundTruthState, signature: null as GroundTruthHistory['versions'][number]['signature'], doc: null as string | null }));
     for (const span of this.spansOf.all(row.id)) {
-      const signature = span.parameters ? { parameters: JSON.parse(span.parameters) as Parameter[] } : null;
+      const signature = this.signatureOf(span.parameters);
       for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
         const documented = this.versionInfo[i]!.hasDocs ? span.documented === 1 : null;
         cells[i] = { version: this.versions[i]!, state: decideState(span.runtime === null ? null : span.runtime === 1, documented), signature, doc: span.doc };

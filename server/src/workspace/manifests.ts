@@ -328,7 +328,8 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
       return;
     }
     // Assumed versions apply from the settings file only.
-    pins.push(...parsed.pins.filter((p) => p.kind !== 'assumed' || file === settingsFile));
+    // One by one: a manifest of 150,000 lines would overflow the stack as spread arguments.
+    for (const p of parsed.pins) if (p.kind !== 'assumed' || file === settingsFile) pins.push(p);
     addProblems(parsed.problems);
     for (const inc of parsed.includes ?? []) {
       visit(resolve(dirname(file), inc.target), [...stack, file], boundary, { from: file, line: inc.line, option: inc.constraint ? '-c' : '-r' });
@@ -341,11 +342,11 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
     const parsed = session.parse(settingsFile);
     settings = parsed?.settings ?? {};
     if (!visited.has(settingsFile) && parsed) {
-      pins.push(...parsed.pins.filter((p) => p.kind === 'assumed'));
+      for (const p of parsed.pins) if (p.kind === 'assumed') pins.push(p);
       addProblems(parsed.problems);
     }
   }
-  pins.push(...extraPins);
+  for (const p of extraPins) pins.push(p);
   const chosen = choosePins(pins, settings.precedence);
   return { pins: chosen.pins, candidates: chosen.candidates, problems, manifests: read, settings, settingsFile, localModules: new Set() };
 }

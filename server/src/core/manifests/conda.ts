@@ -99,9 +99,9 @@ export function parseCondaEnvironment(text: string, file: string): ParsedManifes
         else if (p !== null) problems.push({ file, line: lineOf(p as Node), message: 'every pip entry must be a requirement string' });
       }
       const read = parseRequirementLines(lines, file);
-      pins.push(...read.pins);
-      problems.push(...read.problems);
-      includes.push(...read.includes);
+      for (const x of read.pins) pins.push(x);
+      for (const x of read.problems) problems.push(x);
+      for (const x of read.includes) includes.push(x);
     } else if (item !== null) {
       problems.push({ file, line: lineOf(item as Node), message: 'every dependency must be a package spec such as "numpy=1.24" or a "pip:" list' });
     }

@@ -214,8 +214,8 @@ export function parsePyproject(text: string, file: string): ParsedPyproject & { 
   if (anachron !== undefined) {
     const { settings, problems, assumed } = readAnachronSettings(anachron, ['tool', 'anachron'], toml.lineOf, file);
     result.settings = settings;
-    result.problems.push(...problems);
-    result.pins.push(...assumed);
+    for (const x of problems) result.problems.push(x);
+    for (const x of assumed) result.pins.push(x);
   }
   result.pins.sort((a, b) => (a.origin.line ?? 0) - (b.origin.line ?? 0));
   result.problems.sort((a, b) => a.line - b.line);

@@ -10,6 +10,9 @@ import { placeRange, type ChunkOrigin, type ChunkPositions, type Span } from './
 import { GuardIndex, type Failure, type GuardFacts, type GuardRegion } from './guards.js';
 import { joinBindings, type BindingFacts } from './local-bindings.js';
 import { chainParts, dottedParts, literalClass, splitAttributeChain } from './syntax.js';
+
+/** The most segments of an attribute chain that are checked (real API paths have under 15). */
+export const MAX_CHAIN_SEGMENTS = 64;
 import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 
 export interface PathPrefix {
@@ -282,7 +285,10 @@ export function referenceFacts(copy: SyntaxCopy, positions: ChunkPositions): Ref
       continue;
     }
     if (parts) {
-      attributes.push({ span: positions.spanOf(node), call: callAt(node), parts: parts.map(segment), onCall: null });
+      // A chain longer than any API path is checked to MAX_CHAIN_SEGMENTS only (each prefix is a path of its own:
+      // all of a 50,000-segment chain's would be quadratic), and its call is not matched to a signature.
+      if (parts.length > MAX_CHAIN_SEGMENTS) attributes.push({ span: positions.spanOf(node), call: null, parts: parts.slice(0, MAX_CHAIN_SEGMENTS).map(segment), onCall: null });
+      else attributes.push({ span: positions.spanOf(node), call: callAt(node), parts: parts.map(segment), onCall: null });
       continue;
     }
     // `np.zeros(3).tostring()`: members used directly on a library call's result.

@@ -24,10 +24,10 @@ export function splitAttributeChain(node: SyntaxNode): { base: SyntaxNode; attri
   while (current && current.type === 'attribute') {
     const attr = current.childForFieldName('attribute');
     if (!attr) return null;
-    attributes.unshift(attr);
+    attributes.push(attr); // innermost last for now: unshift would make a 50,000-segment chain quadratic
     current = current.childForFieldName('object');
   }
-  return current ? { base: current, attributes } : null;
+  return current ? { base: current, attributes: attributes.reverse() } : null;
 }
 
 /**
