@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MAX_PROBLEM_MESSAGE } from '../../server/src/core/excerpt.js';
 import { readBoundedText } from '../../server/src/workspace/bounded-read.js';
@@ -102,6 +102,43 @@ describe('a hostile project through the CLI', () => {
     assert.equal(r.code, 1, r.stderr);
     const files = (JSON.parse(r.stdout) as { findings: { file: string }[] }).findings.map((f) => f.file).sort();
     assert.deepEqual(files, ['loops/p/a.py', 'loops/p/q/b.py']);
+  });
+});
+
+describe('what cannot be read is named, and the run exits 2', () => {
+  test('a file that fails to read (EIO) and a folder without permission: results for the rest, then exit 2 naming both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-unreadable-'));
+    chmodSync(dir, 0o755);
+    // The folders above (the test run's scratch folder) traversable for the unprivileged uid, not listable.
+    for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) {
+      const mode = statSync(d).mode;
+      if ((mode & 0o001) === 0) chmodSync(d, (mode & 0o7777) | 0o001);
+    }
+    writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
+    writeFileSync(join(dir, 'a.py'), TRAPEZOID);
+    symlinkSync('/proc/self/mem', join(dir, 'mem.py')); // a regular file to stat, EIO to read at offset 0
+    mkdirSync(join(dir, 'locked'));
+    writeFileSync(join(dir, 'locked', 'b.py'), TRAPEZOID);
+    chmodSync(join(dir, 'locked'), 0o000);
+    // Root reads any folder: the CLI then runs as an unprivileged uid (setpriv, util-linux), as a user would.
+    const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
+    const argv = [...asUser, process.execPath, join(REPO_ROOT, 'bin', 'anachron.js'), 'check', '.'];
+    const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.signal, null, r.stderr);
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.match(r.stdout, /a\.py:2:\d+: .*`numpy\.trapezoid` is not in numpy 1\.24\.2/);
+    assert.match(r.stderr, /skipped locked: cannot read the folder: EACCES/);
+    assert.match(r.stderr, /cannot read mem\.py: EIO/);
+    assert.match(r.stderr, /anachron: error: could not read 2 files or folders: locked, mem\.py/);
+  });
+
+  test('a pyproject.toml with a broken table header is reported, not dropped without a word', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-broken-toml-'));
+    writeFileSync(join(dir, 'pyproject.toml'), '[project\nname = "x"\ndependencies = ["numpy==1.24.2"]\n');
+    const pins = pinsForFile(join(dir, 'a.py'), { displayBase: dir });
+    assert.deepEqual(pins.manifests, [join(dir, 'pyproject.toml')]);
+    assert.match(pins.problems[0]?.message ?? '', /^invalid TOML/);
+    assert.equal(pins.problems[0]?.line, 1);
   });
 });
 

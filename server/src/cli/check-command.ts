@@ -11,7 +11,7 @@ import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { fetchAndCheckAgain } from './check-fetch.js';
 import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
 import { COLUMN_OPTIONS, userStoreOf } from './column-options.js';
-import { collectPythonFiles, warnSkipped } from './files.js';
+import { collectPythonFiles, unreadableExit, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
 import { toolInfo } from './tool-info.js';
@@ -110,7 +110,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     for (const line of coverageSummaryLines(coverage)) out(line);
     out(summary(findings, files.length, scope?.rev));
   }
-  return findings.length > 0 && !values['exit-zero'] ? 1 : 0;
+  return unreadableExit([...skipped.filter((s) => s.unreadable).map((s) => s.path), ...checked.unreadable], err) ?? (findings.length > 0 && !values['exit-zero'] ? 1 : 0);
 }
 
 function plural(n: number, word: string): string {

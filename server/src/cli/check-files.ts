@@ -27,6 +27,8 @@ export function pinOverrides(texts: readonly string[]): Map<string, Pin> {
 export interface CheckedFiles {
   results: { finding: ReportedFinding; absolute: string }[];
   coverage: FileCoverageEntry[];
+  /** Files that could not be read (the command exits 2 after its results). */
+  unreadable: string[];
 }
 
 export interface CheckFilesOptions {
@@ -67,9 +69,11 @@ export async function checkFiles(files: readonly string[], options: CheckFilesOp
   const perFile: { file: string; entries: CoverageEntry[] }[] = [];
   const reportedManifestProblems = new Set<string>();
   const reportedMatrixProblems = new Set<string>();
+  const unreadable: string[] = [];
   files.forEach((file, i) => {
-    const { findings, coverage, problems, matrixProblems, readError } = checked[i]!;
+    const { findings, coverage, problems, matrixProblems, readError, unreadable: failed } = checked[i]!;
     if (readError !== null) err(`anachron: warning: cannot read ${file}: ${readError}`);
+    if (failed) unreadable.push(file);
     for (const p of problems) {
       const key = `${p.file}:${p.line}`;
       if (!reportedManifestProblems.has(key)) err(`anachron: warning: ${p.file}:${p.line}: ${p.message}`);
@@ -86,5 +90,5 @@ export async function checkFiles(files: readonly string[], options: CheckFilesOp
       results.push({ finding: reported, absolute: resolve(file) });
     }
   });
-  return { results, coverage: mergeCoverage(perFile) };
+  return { results, coverage: mergeCoverage(perFile), unreadable };
 }

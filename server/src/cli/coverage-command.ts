@@ -8,7 +8,7 @@ import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { fetchAndCheckAgain } from './check-fetch.js';
 import { checkFiles, pinOverrides, requireMatrices } from './check-files.js';
 import { COLUMN_OPTIONS, userStoreOf } from './column-options.js';
-import { collectPythonFiles, warnSkipped } from './files.js';
+import { collectPythonFiles, unreadableExit, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { InputError } from '../core/errors.js';
 
@@ -32,5 +32,5 @@ export async function runCoverage(argv: string[], out: (s: string) => void, err:
   const { coverage } = checked;
   if (values.format === 'json') out(JSON.stringify({ files: files.length, coverage }, null, 2));
   else for (const line of coverageTable(coverage)) out(line);
-  return coverage.some((e) => e.state === 'not-checked' && e.reason !== 'unpinned') ? 1 : 0;
+  return unreadableExit([...skipped.filter((s) => s.unreadable).map((s) => s.path), ...checked.unreadable], err) ?? (coverage.some((e) => e.state === 'not-checked' && e.reason !== 'unpinned') ? 1 : 0);
 }

@@ -39,3 +39,14 @@ function statOrNull(path: string) {
 export function warnSkipped(skipped: readonly SkippedPath[], err: (s: string) => void): void {
   for (const s of skipped) err(`anachron: warning: skipped ${s.path}: ${s.reason}`);
 }
+
+/**
+ * After a command's results: the files and folders that could not be read, named in one line, and exit code 2;
+ * undefined when everything could be read.
+ */
+export function unreadableExit(paths: readonly string[], err: (s: string) => void): 2 | undefined {
+  if (paths.length === 0) return undefined;
+  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  err(`anachron: error: could not read ${paths.length} file${paths.length === 1 ? '' : 's'} or folder${paths.length === 1 ? '' : 's'}: ${shown} (their findings are missing; give read permission or leave them out)`);
+  return 2;
+}

@@ -14,7 +14,7 @@ import {
 } from '../report/min-versions.js';
 import { openMatrixCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
-import { collectPythonFiles, warnSkipped } from './files.js';
+import { collectPythonFiles, unreadableExit, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { InputError } from '../core/errors.js';
 import { runJobs } from './worker-pool.js';
@@ -48,6 +48,7 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
   const groups = new Map<string, Group>();
   const reportedManifestProblems = new Set<string>();
   let requirements: LibraryRequirement[];
+  const unreadable = skipped.filter((s) => s.unreadable).map((s) => s.path);
   try {
     // Per file: the tracked libraries it uses, the declaration that governs each, and what it uses that each tracked
     // version lacks (the library pinned alone at that version).
@@ -55,8 +56,9 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
     const results = await runJobs('min-versions', { matricesFolder, cwd, libraries: values.library ?? [] }, files, { threads: jobsOption(values.jobs), bytes: files.reduce((n, f) => n + (sizes.get(f) ?? 0), 0), weights: files.map((f) => sizes.get(f) ?? 0) });
     const reportedMatrixProblems = new Set<string>();
     files.forEach((path, i) => {
-      const { shown, uses, problems, matrixProblems, readError } = results[i]!;
+      const { shown, uses, problems, matrixProblems, readError, unreadable: failed } = results[i]!;
       if (readError !== null) err(`anachron: warning: cannot read ${path}: ${readError}`);
+      if (failed) unreadable.push(path);
       for (const p of matrixProblems) {
         if (!reportedMatrixProblems.has(p)) err(`anachron: warning: ${p}`);
         reportedMatrixProblems.add(p);
@@ -111,5 +113,5 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
         : `${wrong.length} declared requirement${wrong.length === 1 ? ' is' : 's are'} wrong for the code: ${wrong.map((r) => r.declared!.requirement).join(', ')}.`,
     );
   }
-  return wrong.length > 0 ? 1 : 0;
+  return unreadableExit(unreadable, err) ?? (wrong.length > 0 ? 1 : 0);
 }

@@ -87,6 +87,8 @@ export interface CheckResult {
   /** Problems with matrices first opened for this file (a broken matrix of a library it imports). */
   matrixProblems: string[];
   readError: string | null;
+  /** The file could not be read (no permission, an I/O error), as opposed to passed over (not a regular file, too large). */
+  unreadable?: true;
 }
 
 /** `anachron check`: one file's findings at its pins. */
@@ -99,7 +101,7 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
     return {
       run(file) {
         const read = readBoundedText(file, MAX_SOURCE_BYTES);
-        if (read.text === undefined) return { findings: [], coverage: [], problems: [], matrixProblems: [], readError: read.skipped ?? read.error };
+        if (read.text === undefined) return { findings: [], coverage: [], problems: [], matrixProblems: [], readError: read.skipped ?? read.error, ...(read.error !== undefined ? { unreadable: true as const } : {}) };
         const text = read.text;
         const manifest = pinsOf(file);
         const pins = new Map([...manifest.pins, ...overrides]);
@@ -136,6 +138,8 @@ export interface MinVersionsResult {
   /** Problems with matrices first opened for this file. */
   matrixProblems: string[];
   readError: string | null;
+  /** As CheckResult's. */
+  unreadable?: true;
 }
 
 /** Verdicts that say the code would work at another tracked version: the ones a version choice can fix. */
@@ -169,7 +173,7 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
       run(file) {
         const shown = relative(cwd, resolve(file)) || file;
         const read = readBoundedText(file, MAX_SOURCE_BYTES);
-        if (read.text === undefined) return { shown, uses: [], problems: [], matrixProblems: [], readError: read.skipped ?? read.error };
+        if (read.text === undefined) return { shown, uses: [], problems: [], matrixProblems: [], readError: read.skipped ?? read.error, ...(read.error !== undefined ? { unreadable: true as const } : {}) };
         const text = read.text;
         const syntax = parseFile(parser, text);
         const used = new Map<string, LibraryMatrix>();

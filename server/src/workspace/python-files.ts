@@ -20,6 +20,8 @@ export interface SkippedPath {
   path: string;
   /** Why, in words: "a FIFO, not a regular file", "cannot read the folder: EACCES ...". */
   reason: string;
+  /** It could not be read (no permission, an I/O error), as opposed to passed over by kind. */
+  unreadable?: true;
 }
 
 /**
@@ -50,7 +52,7 @@ export function walkFiles(folder: string, keep: (name: string, size: number) => 
     try {
       stack.push({ dir, names: readdirSync(dir).sort(), next: 0 });
     } catch (e) {
-      onSkip?.({ path: dir, reason: `cannot read the folder: ${(e as Error).message}` });
+      onSkip?.({ path: dir, reason: `cannot read the folder: ${(e as Error).message}`, unreadable: true });
     }
   };
   enter(folder);
@@ -67,7 +69,7 @@ export function walkFiles(folder: string, keep: (name: string, size: number) => 
       stat = statSync(full);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ELOOP' && keep(name, 0)) onSkip?.({ path: full, reason: (e as Error).message });
+      if (code !== 'ENOENT' && code !== 'ELOOP' && keep(name, 0)) onSkip?.({ path: full, reason: (e as Error).message, unreadable: true });
       continue;
     }
     if (stat.isDirectory()) {

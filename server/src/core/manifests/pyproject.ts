@@ -208,7 +208,9 @@ export function parsePyproject(text: string, file: string): ParsedPyproject & { 
   const result: ParsedPyproject & { describesProject: boolean } = {
     pins: r.pins,
     problems: [...toml.problems, ...r.problems],
-    describesProject: pyprojectDescribesProject(toml.data),
+    // A document that does not parse (a broken table header) may well describe the project: it counts, so its problem
+    // is reported (dropped without a word, the folder's other manifests or one above would silently take over).
+    describesProject: pyprojectDescribesProject(toml.data) || toml.problems.length > 0,
   };
   const anachron = dig(toml.data, ['tool', 'anachron']);
   if (anachron !== undefined) {
