@@ -142,6 +142,21 @@ describe('what cannot be read is named, and the run exits 2', () => {
   });
 });
 
+describe('odd line ends', () => {
+  test('lone CRs end lines in manifests and sources, as pip and Python read them: the lines reported are the editor\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-cr-'));
+    writeFileSync(join(dir, 'requirements.txt'), 'scipy==1.10.0\rnumpy==1.24.2\r');
+    writeFileSync(join(dir, 'a.py'), 'import numpy as np\r\r\ry = np.trapezoid([1, 2])\r');
+    const r = check(['.', '--format', 'json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr, '');
+    const [finding] = (JSON.parse(r.stdout) as { findings: { line: number; column: number; message: string }[] }).findings;
+    assert.equal(finding?.line, 4);
+    assert.equal(finding?.column, 5);
+    assert.match(finding?.message ?? '', /requirements\.txt:2 pins numpy==1\.24\.2/);
+  });
+});
+
 describe('bounds on what a project can make anachron read', () => {
   test('only regular files are read, and never past the cap', () => {
     const dir = mkdtempSync(join(tmpdir(), 'anachron-bounded-'));

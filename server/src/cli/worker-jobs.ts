@@ -11,6 +11,7 @@ import type { LibraryMatrix } from '../core/api-model.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, parseCommandLinePin, type ManifestProblem, type Pin } from '../core/pins.js';
 import { fileSyntax } from '../core/python/file-syntax.js';
+import { withLoneCrAsNewline } from '../core/manifests/index.js';
 import { findingRule, type Verdict } from '../core/rules/index.js';
 import { isSuppressed } from '../core/python/suppressions.js';
 import { judgeReferences } from '../core/checker.js';
@@ -58,7 +59,9 @@ async function openTools(matricesFolder: string, cwd: string, userMatricesFolder
   return { parser, catalog, pinsOf, problems };
 }
 
-function parseFile(parser: PythonParser, text: string) {
+function parseFile(parser: PythonParser, raw: string) {
+  // Python reads a lone CR as a line end; tree-sitter does not. Same length, so every offset stays.
+  const text = withLoneCrAsNewline(raw);
   const tree = parser.parse(text);
   try {
     return fileSyntax(tree, text);

@@ -83,7 +83,7 @@ export function parseManifest(fileName: string, text: string, displayName: strin
 
 /** Parses a manifest in a known format, whatever its name (a file pulled in with -r is a requirements file). */
 export function parseManifestAs(format: ManifestFormat | undefined, text: string, displayName: string): ParsedAnyManifest {
-  const parsed = parseByFormat(format, text, displayName);
+  const parsed = parseByFormat(format, withLoneCrAsNewline(text), displayName);
   parsed.pins.sort((a, b) => (a.origin.line ?? 0) - (b.origin.line ?? 0));
   parsed.problems.sort((a, b) => a.line - b.line);
   return parsed;
@@ -121,3 +121,11 @@ function parseByFormat(format: ManifestFormat | undefined, text: string, file: s
 
 export { condaSpec } from './conda.js';
 export { poetryToPep440 } from './poetry-constraint.js';
+
+/**
+ * A lone CR (old Mac line ends) ends a line, as pip and Python read it; as LF, every offset stays where it was
+ * (the same length), so lines are numbered as the user's editor numbers them instead of merged into one.
+ */
+export function withLoneCrAsNewline(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
