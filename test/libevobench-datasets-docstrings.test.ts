@@ -79,6 +79,22 @@ describe('docstring pipeline steps', () => {
     assert.equal(redactName('Return the bool_ of x.', 'numpy.bool'), 'Return the bool_ of x.');
   });
 
+  test('name redaction masks every dotted component of the path, not only the last (Appendix E, Table 10)', () => {
+    // numpy.random.Generator.integers: "random", "Generator" and "numpy" give the answer's path away as well.
+    assert.equal(
+      redactName('Return random integers from the Generator; see numpy.random.default_rng and NumPy docs.', 'numpy.random.Generator.integers'),
+      'Return [API] [API] from the [API]; see [API].default_rng and [API] docs.',
+    );
+    assert.equal(redactName('Masked arrays (ma): all elements true along an axis.', 'numpy.ma.all'), 'Masked arrays ([API]): [API] elements true along an axis.');
+    // Whole words only; a component named like the placeholder's text does not break the placeholder.
+    assert.equal(redactName('Randomly drawn, not random_sample.', 'numpy.random.integers'), 'Randomly drawn, not random_sample.');
+    assert.equal(redactName('The api of integers.', 'lib.api.integers'), 'The [API] of [API].');
+    // After the library's name is masked, version phrases naming it are still scrubbed.
+    const result = prepareDescription('Draw random integers from a distribution. New in NumPy 1.17.0.', 'numpy.random.Generator.integers', NUMPY);
+    assert.ok(result.ok);
+    assert.equal(result.text, 'Draw [API] [API] from a distribution.');
+  });
+
   test('version scrubbing: seven patterns, tidied text', () => {
     assert.deepEqual(versionPatterns(NUMPY).map((p) => p.name), ['sphinx-directive', 'new-in', 'changed-in', 'since', 'library-version', 'version-word', 'bare-literal']);
     const cases: [string, string][] = [
