@@ -4,7 +4,8 @@ import inspect
 import keyword
 import re
 
-from .text import collapse, default_text, doc_lines, normalize_repr, raw_repr, strip_addresses, top_level_index, truncate
+from .text import (collapse, default_text, doc_lines, indent_width, normalize_repr, outside_quotes, raw_repr,
+                   strip_addresses, top_level_index, truncate)
 
 POSITIONAL_ONLY = "positional_only"
 POSITIONAL_OR_KEYWORD = "positional_or_keyword"
@@ -185,26 +186,9 @@ _MAX_SIG_LINES = 12
 
 def _close_paren(text, start):
     """Index of the parenthesis closing the one at ``start``, or -1; quotes respected."""
-    depth = 0
-    quote = None
-    i = start
-    while i < len(text):
-        c = text[i]
-        if quote:
-            if c == "\\":
-                i += 2
-                continue
-            if c == quote:
-                quote = None
-        elif c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i if c == ")" else -1
-        i += 1
+    for i, c, depth in outside_quotes(text, start, escapes=True):
+        if c in ")]}" and depth == 0:
+            return i if c == ")" else -1
     return -1
 
 
@@ -521,15 +505,6 @@ def signature_lines_consumed(lines):
 # return types: numpydoc "Returns" sections, stub annotations
 
 _UNDERLINE = re.compile(r"^\s*-{3,}\s*$")
-_ROLE = re.compile(r":[A-Za-z_][A-Za-z0-9_:]*:`~?([^`]*)`")
-_BACKTICKS = re.compile(r"`+~?([^`]*)`+")
-_UNION_WORD = re.compile(r"\bor\b")
-_RETURN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
-_RETURN_TAIL = re.compile(r"^(?:\s+of\s.*|\s*\(.*|\s+(?:object|instance)s?)$")
-
-
-def _indent(line):
-    return len(line) - len(line.lstrip())
 
 
 def numpydoc_returns(doc):
@@ -539,18 +514,24 @@ def numpydoc_returns(doc):
     (``ndarray or scalar``, ``int | None``, ``{None, 'raise'}``) or does not start with a name."""
     if not isinstance(doc, str) or "Returns" not in doc:
         return None
-    try:
-        lines = inspect.cleandoc(doc).splitlines()
-    except Exception:
+    lines = doc_lines(doc)
+    entries = None if lines is None else _numpydoc_section_entries(lines, "Returns")
+    if entries is None or len(entries) != 1:
         return None
+    return _returned_type(entries[0])
+
+
+def _numpydoc_section_entries(lines, title):
+    """The lines at the indent of the numpydoc section ``title`` (its entries, descriptions left out) up to the next
+    section or directive; None when ``lines`` have no such section."""
     start = None
     for i in range(len(lines) - 1):
-        if lines[i].strip() == "Returns" and _UNDERLINE.match(lines[i + 1]):
+        if lines[i].strip() == title and _UNDERLINE.match(lines[i + 1]):
             start = i
             break
     if start is None:
         return None
-    base = _indent(lines[start])
+    base = indent_width(lines[start])
     entries = []
     i = start + 2
     while i < len(lines):
@@ -558,7 +539,7 @@ def numpydoc_returns(doc):
         if not line.strip():
             i += 1
             continue
-        ind = _indent(line)
+        ind = indent_width(line)
         if ind < base:
             break
         if ind == base:
@@ -568,9 +549,25 @@ def numpydoc_returns(doc):
                 break  # a directive after the section (.. versionadded::)
             entries.append(line.strip())
         i += 1
-    if len(entries) != 1:
-        return None
-    entry = entries[0]
+    return entries
+
+
+_ROLE = re.compile(r":[A-Za-z_][A-Za-z0-9_:]*:`~?([^`]*)`")
+_BACKTICKS = re.compile(r"`+~?([^`]*)`+")
+
+
+def _without_markup(text):
+    """``text`` with reStructuredText roles and backticks removed: ``:class:`~numpy.ndarray``` -> ``numpy.ndarray``."""
+    return _BACKTICKS.sub(r"\1", _ROLE.sub(r"\1", text))
+
+
+_UNION_WORD = re.compile(r"\bor\b")
+_RETURN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_RETURN_TAIL = re.compile(r"^(?:\s+of\s.*|\s*\(.*|\s+(?:object|instance)s?)$")
+
+
+def _returned_type(entry):
+    """The type a "Returns" entry (``name : type`` or ``type``) names, or None (see numpydoc_returns)."""
     # ``name : type``; a line without " : " is the type alone (numpydoc allows the name to be omitted).
     if " : " in entry or entry.endswith(" :"):
         entry = entry.split(" :", 1)[1]
@@ -578,7 +575,7 @@ def numpydoc_returns(doc):
         name, _, rest = entry.partition(":")
         if name.strip().isidentifier():
             entry = rest
-    entry = _BACKTICKS.sub(r"\1", _ROLE.sub(r"\1", entry)).strip()
+    entry = _without_markup(entry).strip()
     cut = top_level_index(entry, ",")
     if cut >= 0:
         entry = entry[:cut]

@@ -147,22 +147,49 @@ def doc_summary(doc, skip_signature=None):
 REMOVAL_NOTE_TABLES = ("__expired_attributes__", "__former_attrs__", "__expired_functions__")
 
 
+def outside_quotes(text, start=0, opening="([{", closing=")]}", quotes=True, escapes=False):
+    """(index, character, bracket depth after it) of each character of ``text`` from ``start`` that stands outside
+    quoted strings (with ``quotes``; a quote character itself is not given; with ``escapes`` a backslash inside a
+    string escapes the next character). Brackets count in ``opening`` and ``closing`` order of precedence."""
+    depth = 0
+    quote = None
+    i = start
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if quote:
+            if escapes and c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif quotes and c in "\"'":
+            quote = c
+        else:
+            if c in opening:
+                depth += 1
+            elif c in closing:
+                depth -= 1
+            yield i, c, depth
+        i += 1
+
+
+def indent_width(line, blanks=None):
+    """How many leading characters of ``line`` are ``blanks`` (white space, without them)."""
+    return len(line) - len(line.lstrip(blanks))
+
+
 def top_level_index(text, target, opening="([{", closing=")]}", quotes=False, accept=None):
     """Index of the first ``target`` character outside brackets (and, with ``quotes``, outside quoted strings) that
     ``accept(index)`` takes (any, without it); -1 when there is none."""
-    depth = 0
-    quote = None
-    for i, c in enumerate(text):
-        if quote:
-            if c == quote:
-                quote = None
-            continue
-        if quotes and c in "\"'":
-            quote = c
-        elif c in opening:
-            depth += 1
-        elif c in closing:
-            depth -= 1
-        elif c == target and depth == 0 and (accept is None or accept(i)):
+    for i, c, depth in outside_quotes(text, 0, opening, closing, quotes):
+        if c == target and depth == 0 and c not in opening and c not in closing and (accept is None or accept(i)):
             return i
     return -1
+
+
+def split_top_level(text, separator=","):
+    """``text`` cut at each ``separator`` outside brackets and quoted strings; an empty (blank) last part is dropped."""
+    cuts = [i for i, c, depth in outside_quotes(text) if c == separator and depth == 0]
+    parts = [text[a + 1:b] for a, b in zip([-1] + cuts, cuts + [len(text)])]
+    return parts if parts[-1].strip() else parts[:-1]

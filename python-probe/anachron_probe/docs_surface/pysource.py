@@ -9,6 +9,7 @@ import sys
 import tokenize
 
 from ..ast_names import dotted_name
+from ..text import indent_width
 
 _MAX_DEPTH = 12
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -86,8 +87,7 @@ def _pyx_docstring(text):
 
 
 _PYX_CLASS = re.compile(r"^(?:cdef\s+(?:(?:public|final|api)\s+)*)?class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:")
-_PYX_DEF = re.compile(r"^(?:async\s+)?def\s+(\w+)\s*\(")
-_PYX_CPDEF = re.compile(r"^cpdef\s+[^(=]*?\b(\w+)\s*\(")
+_PYX_METHOD = re.compile(r"^(?:(?:async\s+)?def\s+|cpdef\s+[^(=]*?\b)(\w+)\s*\(")
 _PYX_PROPERTY = re.compile(r"^property\s+(\w+)\s*:")
 _PYX_PUBLIC = re.compile(r"^cdef\s+(?:public|readonly)\s+(.*)$")
 _PYX_ASSIGN = re.compile(r"^(\w+)\s*(?::[^=]+)?=(?!=)")
@@ -148,7 +148,7 @@ def read_pyx_classes(text):
         ind = None
         for b in body:
             if b.strip():
-                ind = len(b) - len(b.lstrip())
+                ind = indent_width(b)
                 break
         methods, attributes = [], []
         doc = None
@@ -159,7 +159,7 @@ def read_pyx_classes(text):
             for b in body:
                 if not b.strip():
                     continue
-                bind = len(b) - len(b.lstrip())
+                bind = indent_width(b)
                 t = b.strip()
                 if bind > ind:
                     # ``cdef:`` blocks: ``readonly``/``public`` declarations are Python-visible attributes
@@ -176,7 +176,7 @@ def read_pyx_classes(text):
                     decorated_property = decorated_property or bool(
                         re.match(r"^@(?:property|cached_property|[\w.]*\.(?:setter|getter|deleter))\b", t))
                     continue
-                mm = _PYX_DEF.match(t) or _PYX_CPDEF.match(t)
+                mm = _PYX_METHOD.match(t)
                 if mm:
                     (attributes if decorated_property else methods).append(mm.group(1))
                     decorated_property = False

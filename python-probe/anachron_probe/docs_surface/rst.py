@@ -11,6 +11,8 @@ import keyword
 import posixpath
 import re
 
+from ..text import indent_width
+
 _DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([A-Za-z][\w:+.-]*)::(?:\s+(.*?))?\s*$")
 _COMMENT = re.compile(r"^(\s*)\.\.(?:\s|$)")
 _OPTION = re.compile(r"^\s*:([\w-]+):(?:\s+(.*?))?\s*$")
@@ -30,10 +32,6 @@ MEMBER_DIRECTIVES = {
 OBJECT_DIRECTIVES = CLASS_DIRECTIVES | MEMBER_DIRECTIVES | {
     "function", "data", "decorator", "autofunction", "autodata", "autodecorator",
 }
-
-
-def _indent(line):
-    return len(line) - len(line.lstrip())
 
 
 def strip_name(raw):
@@ -88,7 +86,7 @@ class Scanner:
             if m:
                 ind = len(m.group(1))
                 j = i + 1
-                while j < n and (not lines[j].strip() or _indent(lines[j]) > ind):
+                while j < n and (not lines[j].strip() or indent_width(lines[j]) > ind):
                     j += 1
                 block = lines[i + 1 : j]
                 more, options, content = self._split_options(block)
@@ -103,18 +101,18 @@ class Scanner:
                 if rest == "" and (j >= n or not lines[j].strip()):
                     i = j  # empty comment
                     continue
-                while j < n and (not lines[j].strip() or _indent(lines[j]) > ind):
+                while j < n and (not lines[j].strip() or indent_width(lines[j]) > ind):
                     j += 1
                 i = j
                 continue
             if line.rstrip().endswith("::"):
                 # Literal block: the following more-indented lines.
-                ind = _indent(line)
+                ind = indent_width(line)
                 j = i + 1
                 while j < n and not lines[j].strip():
                     j += 1
-                if j < n and _indent(lines[j]) > ind:
-                    while j < n and (not lines[j].strip() or _indent(lines[j]) > ind):
+                if j < n and indent_width(lines[j]) > ind:
+                    while j < n and (not lines[j].strip() or indent_width(lines[j]) > ind):
                         j += 1
                     i = j
                     continue

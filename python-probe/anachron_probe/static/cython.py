@@ -9,22 +9,15 @@ top-level block at a time and reported."""
 import ast
 import re
 
-from ..text import top_level_index
+from ..text import indent_width, outside_quotes, split_top_level, top_level_index
 
-_CIMPORT = re.compile(r"^\s*(from\s+\S+\s+cimport\b|cimport\b)")
-_INCLUDE = re.compile(r"^\s*include\s+['\"]")
-_CDEF_CLASS = re.compile(r"^(\s*)c(?:p)?def\s+(?:(?:public|api|final|readonly|inline)\s+)*class\s+([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(\(.*\))?\s*:\s*(#.*)?$")
+_CIMPORT_OR_INCLUDE = re.compile(r"^\s*(from\s+\S+\s+cimport\b|cimport\b|include\s+['\"])")
+_CLASS = re.compile(r"^(\s*)(?:c(?:p)?def\s+(?:(?:public|api|final|readonly|inline)\s+)*)?class\s+([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(\(.*\))?\s*:\s*(#.*)?$")
 _CPDEF = re.compile(r"^(\s*)cpdef\s+(.*)$")
 _CDEF_ANY = re.compile(r"^(\s*)(cdef|ctypedef|DEF|IF|ELIF|ELSE)\b")
 _CDEF_ATTR = re.compile(r"^(\s*)cdef\s+(public|readonly)\s+(.*)$")
-_PY_CLASS = re.compile(r"^(\s*)class\s+([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(\(.*\))?\s*:\s*(#.*)?$")
 _DEF = re.compile(r"^(\s*)(async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
 _TEMPLATE = re.compile(r"\{\{.*?\}\}")
-_DOCSTART = re.compile(r"^\s*[rRuUbB]{0,2}(\"\"\"|'''|\"|')")
-
-
-def _indent(line):
-    return len(line) - len(line.lstrip(" \t"))
 
 
 def _logical_lines(text):
@@ -112,33 +105,6 @@ def _scan(s, depth, quote):
     return depth, quote, None
 
 
-def _split_params(text):
-    out = []
-    depth = 0
-    cur = []
-    quote = None
-    for c in text:
-        if quote:
-            cur.append(c)
-            if c == quote:
-                quote = None
-            continue
-        if c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            continue
-        cur.append(c)
-    if "".join(cur).strip():
-        out.append("".join(cur))
-    return out
-
-
 def _declared_names(decl):
     """The names a C declaration declares: ``double[:, ::1] x, y`` -> [x, y]; ``int *p`` -> [p]."""
     names = [n.strip() for n in re.sub(r"\[[^\]]*\]", "", decl).split(",")]
@@ -204,7 +170,7 @@ def _convert_def(header):
         return None
     indent, _rettype, name, params = m.group(1), m.group(2), m.group(3), m.group(4)
     out = []
-    for p in _split_params(params):
+    for p in split_top_level(params):
         s = _strip_param(p)
         if s is None:
             return None
@@ -218,23 +184,9 @@ def _header_close(header):
     start = header.find("(")
     if start < 0:
         return None
-    depth = 0
-    quote = None
-    i = start
-    while i < len(header):
-        c = header[i]
-        if quote:
-            if c == quote:
-                quote = None
-        elif c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == ":" and depth == 0:
+    for i, c, depth in outside_quotes(header, start):
+        if c == ":" and depth == 0:
             return i + 1
-        i += 1
     return None
 
 
@@ -263,20 +215,20 @@ def to_python(text):
         if _TEMPLATE.search(line) or stripped.startswith("{{"):
             i += 1
             continue
-        ind = _indent(line)
+        ind = indent_width(line, " \t")
         while stack and ind <= stack[-1][0]:
             stack.pop()
         mode = stack[-1][1] if stack else "module"
         if mode in ("skip", "def"):
             i += 1
             continue
-        if _CIMPORT.match(line) or _INCLUDE.match(line):
+        if _CIMPORT_OR_INCLUDE.match(line):
             i += 1
             continue
         if not stripped.startswith("@"):
-            decorators = [d for d in pending if _indent(d) == ind]
+            decorators = [d for d in pending if indent_width(d, " \t") == ind]
             pending = []
-        m = _CDEF_CLASS.match(line) or _PY_CLASS.match(line)
+        m = _CLASS.match(line)
         if m:
             base = m.group(4) or ""
             base = re.sub(r"\[[^\]]*\]", "", base)
@@ -300,7 +252,7 @@ def to_python(text):
                 j = i + 1
                 while j < len(logical):
                     s2, e2, l2 = logical[j]
-                    if l2.strip() and not l2.strip().startswith("#") and _indent(l2) <= ind:
+                    if l2.strip() and not l2.strip().startswith("#") and indent_width(l2, " \t") <= ind:
                         break
                     decl = l2.split("#")[0].strip()
                     dm = re.match(r"^(public|readonly)\s+(.*)$", decl)
@@ -378,15 +330,18 @@ def _fill_empty_blocks(lines):
     for k, line in enumerate(lines):
         out.append(line)
         if _BLOCK_HEADER.match(line) and not line.lstrip().startswith("@"):
-            ind = _indent(line)
+            ind = indent_width(line, " \t")
             nxt = None
             for later in lines[k + 1:]:
                 if later.strip():
                     nxt = later
                     break
-            if nxt is None or _indent(nxt) <= ind:
+            if nxt is None or indent_width(nxt, " \t") <= ind:
                 out.append(" " * (ind + 4) + "pass")
     return out
+
+
+_DOCSTART = re.compile(r"^\s*[rRuUbB]{0,2}(\"\"\"|'''|\"|')")
 
 
 def _emit_docstring(logical, j, def_indent, out):
@@ -394,8 +349,8 @@ def _emit_docstring(logical, j, def_indent, out):
     body_indent = None
     if j < len(logical):
         start, end, line = logical[j]
-        if line.strip() and _indent(line) > def_indent:
-            body_indent = _indent(line)
+        if line.strip() and indent_width(line, " \t") > def_indent:
+            body_indent = indent_width(line, " \t")
             s = line.strip()
             if _DOCSTART.match(s):
                 try:
@@ -408,7 +363,7 @@ def _emit_docstring(logical, j, def_indent, out):
     while j < len(logical):
         start, end, line = logical[j]
         s = line.strip()
-        if s and not s.startswith("#") and not s.startswith("{{") and _indent(line) <= def_indent:
+        if s and not s.startswith("#") and not s.startswith("{{") and indent_width(line, " \t") <= def_indent:
             break
         j += 1
     return j
