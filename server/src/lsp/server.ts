@@ -6,12 +6,16 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   MarkupKind,
+  Message,
+  ResponseError,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
   type InitializeParams,
+  type RequestMessage,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -42,7 +46,20 @@ const PAUSE_MS = 150;
 /** ANACHRON_LOG_TIMING=1 logs what each check waited for and took (the perf/ scripts read it). */
 const LOG_TIMING = process.env.ANACHRON_LOG_TIMING === '1';
 
-const connection = createConnection(ProposedFeatures.all);
+/** Set by the shutdown request: from then on only exit is served (LSP: other requests get InvalidRequest). */
+let shutDown = false;
+const AFTER_SHUTDOWN = 'anachron/$afterShutdown';
+const connection = createConnection(ProposedFeatures.all, {
+  messageStrategy: {
+    handleMessage(message, next) {
+      if (shutDown && Message.isRequest(message)) next({ ...message, method: AFTER_SHUTDOWN } as RequestMessage);
+      else if (!shutDown || !Message.isNotification(message) || message.method === 'exit') next(message);
+    },
+  },
+});
+connection.onRequest(AFTER_SHUTDOWN, () => {
+  throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shut down: only exit is accepted');
+});
 const documents = new TextDocuments(TextDocument);
 let catalog: LoadedCatalog | undefined;
 let parser: PythonParser | undefined;
@@ -92,7 +109,7 @@ function contextFor(file: string) {
 
 function checkDocument(doc: TextDocument): void {
   const file = filePath(doc.uri);
-  if (!file) return;
+  if (!file || shutDown) return; // after shutdown the catalog is closed: a check still scheduled does nothing
   if (isManifestName(basename(file))) {
     const lines = doc.getText().split(/\r?\n/);
     const { problems } = parseManifest(basename(file), doc.getText(), basename(file));
@@ -256,7 +273,12 @@ registerAgentRequests(connection, {
   manifestBase: (file) => manifestFor(file).base,
   readManifest: (file) => editorAwareReader.readText(file),
 });
-connection.onShutdown(() => catalog?.close());
+connection.onShutdown(() => {
+  shutDown = true;
+  for (const { timer } of pending.values()) clearTimeout(timer);
+  pending.clear();
+  catalog?.close();
+});
 
 const isManifest = (file: string | undefined) => !!file && isManifestName(basename(file));
 
