@@ -142,6 +142,23 @@ describe('what cannot be read is named, and the run exits 2', () => {
   });
 });
 
+describe('odd version spellings', () => {
+  test('== compares PEP 440 normal forms: v1.24.2 and 0!1.24.2 pin 1.24.2, and are shown so; === stays text', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-pep440-'));
+    writeFileSync(join(dir, 'requirements.txt'), 'numpy==v1.24.2\nscipy==0!1.10.0\npandas===2.0.3\nattrs==1.0.00\n');
+    const { pins } = pinsForFile(join(dir, 'a.py'), { displayBase: dir });
+    assert.deepEqual([...pins.values()].map((p) => [p.distribution, p.specifier, p.exactVersion]), [
+      ['numpy', '==v1.24.2', '1.24.2'],
+      ['scipy', '==0!1.10.0', '1.10.0'],
+      ['pandas', '===2.0.3', '2.0.3'],
+      ['attrs', '==1.0.00', '1.0.0'],
+    ]);
+    writeFileSync(join(dir, 'a.py'), TRAPEZOID);
+    const r = check(['a.py'], dir);
+    assert.match(r.stdout, /`numpy\.trapezoid` is not in numpy 1\.24\.2, requirements\.txt:1 pins numpy==v1\.24\.2/);
+  });
+});
+
 describe('odd line ends', () => {
   test('lone CRs end lines in manifests and sources, as pip and Python read them: the lines reported are the editor\'s', () => {
     const dir = mkdtempSync(join(tmpdir(), 'anachron-cr-'));

@@ -6,6 +6,11 @@ export function isValidVersion(version: string): boolean {
   return pep440.valid(version) !== null;
 }
 
+/** A valid version in its normal PEP 440 form ("v1.24.2" and "0!1.24.2" are 1.24.2); other text as it is. */
+export function normalVersion(version: string): string {
+  return pep440.clean(version) ?? version;
+}
+
 /** Total order on valid PEP 440 versions; invalid strings sort after valid ones, by text. */
 export function compareVersions(a: string, b: string): number {
   const va = isValidVersion(a);

@@ -3,15 +3,16 @@
 import { excerpt } from '../excerpt.js';
 import { normalizeDistributionName } from '../library-names.js';
 import type { Pin, PinKind, PinOrigin } from '../pin.js';
-import { isValidSpecifier, isValidVersion } from '../versions.js';
+import { isValidSpecifier, isValidVersion, normalVersion } from '../versions.js';
 
 const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/s;
 
 /** Exact version of a specifier that allows one version only ("==1.2.3", "===1.2.3"); wildcards do not count. */
 export function exactVersionOf(specifier: string): string | null {
-  const m = /^\s*===?\s*([^\s,*;]+)\s*$/.exec(specifier);
-  if (!m || !isValidVersion(m[1]!)) return null;
-  return m[1]!;
+  const m = /^\s*(===?)\s*([^\s,*;]+)\s*$/.exec(specifier);
+  if (!m || !isValidVersion(m[2]!)) return null;
+  // == compares normal forms (PEP 440): "v1.24.2" and "0!1.24.2" name 1.24.2, and are shown so; === is text.
+  return m[1] === '==' ? normalVersion(m[2]!) : m[2]!;
 }
 
 /** A pin from parts already taken apart (lock entries, Poetry tables, conda specs). */
