@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MAX_PROBLEM_MESSAGE } from '../../server/src/core/excerpt.js';
+import { EnvironmentRegistry, RegistryError } from '../../server/src/environments/registry.js';
 import { readBoundedText } from '../../server/src/workspace/bounded-read.js';
 import { MAX_INCLUDE_DEPTH, pinsForFile } from '../../server/src/workspace/manifests.js';
 import { walkFiles } from '../../server/src/workspace/python-files.js';
@@ -187,6 +188,14 @@ describe('bounds on what a project can make anachron read', () => {
     // A file whose size the system does not report (0 for /proc files) is read up to the cap only.
     assert.match(readBoundedText('/proc/self/maps', 16).skipped ?? '', /^larger than 16 bytes$/);
     assert.match(readBoundedText(join(dir, 'missing.txt'), 16).error ?? '', /ENOENT/);
+  });
+
+  test('the environment registry (ANACHRON_ENVIRONMENTS) that is /dev/zero or a FIFO is refused, not read forever', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anachron-registry-'));
+    mkfifo(join(dir, 'fifo.json'));
+    assert.throws(() => EnvironmentRegistry.load('/dev/zero'), (e: Error) => e instanceof RegistryError && /cannot read the environment registry \/dev\/zero: a character device, not a regular file/.test(e.message));
+    assert.throws(() => EnvironmentRegistry.load(join(dir, 'fifo.json')), (e: Error) => e instanceof RegistryError && /a FIFO, not a regular file/.test(e.message));
+    assert.equal(EnvironmentRegistry.load(join(dir, 'absent.json')).file, join(dir, 'absent.json'));
   });
 
   test('a walk enters each folder once by its real path, lists each file once, and names what it skipped', () => {

@@ -6,7 +6,8 @@
 // the previous version kept as FILE.bak; a file that cannot be read is never overwritten (a copy is kept beside it).
 // `check` runs each interpreter and compares LIBRARY.__version__ with the registered version (PEP 440).
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readBoundedText } from '../workspace/bounded-read.js';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { normalizeDistributionName } from '../core/library-names.js';
@@ -202,6 +203,9 @@ function validate(raw: unknown): RegistryData {
   return { schema: SCHEMA, environments: raw.environments as unknown as EnvironmentEntry[], debianProbes: probes as unknown as Record<string, DebianProbe> };
 }
 
+/** The most the registry file may hold (thousands of environments fit in a few MiB). */
+const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;
+
 export class EnvironmentRegistry {
   private constructor(
     /** The registry file. */
@@ -213,13 +217,11 @@ export class EnvironmentRegistry {
    *  copied to FILE.corrupt-HASH, and reported with a RegistryError. */
   static load(file: string = defaultEnvironmentsFile()): EnvironmentRegistry {
     file = resolve(file);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new EnvironmentRegistry(file, { schema: SCHEMA, environments: [], debianProbes: {} });
-      throw new RegistryError(`cannot read the environment registry ${file}: ${(e as Error).message}`);
-    }
+    // Only a regular file, and never more than a cap: ANACHRON_ENVIRONMENTS may name /dev/zero or a FIFO.
+    const read = readBoundedText(file, MAX_REGISTRY_BYTES);
+    if (read.code === 'ENOENT') return new EnvironmentRegistry(file, { schema: SCHEMA, environments: [], debianProbes: {} });
+    if (read.text === undefined) throw new RegistryError(`cannot read the environment registry ${file}: ${read.skipped ?? read.error}`);
+    const text = read.text;
     try {
       return new EnvironmentRegistry(file, validate(JSON.parse(text)));
     } catch (e) {

@@ -9,7 +9,7 @@ export const MAX_SOURCE_BYTES = 16 * MiB;
 /** The most a manifest (or a file one includes) may hold to be read. */
 export const MAX_MANIFEST_BYTES = 16 * MiB;
 
-export type BoundedRead = { text: string; skipped?: undefined; error?: undefined } | { text?: undefined; skipped: string; error?: undefined } | { text?: undefined; skipped?: undefined; error: string };
+export type BoundedRead = { text: string; skipped?: undefined; error?: undefined; code?: undefined } | { text?: undefined; skipped: string; error?: undefined; code?: undefined } | { text?: undefined; skipped?: undefined; error: string; code?: string };
 
 /** What kind of file a stat describes, in words, for one that is not a regular file. */
 export function fileKind(stat: Stats): string {
@@ -35,7 +35,8 @@ export function readBoundedText(file: string, maxBytes: number): BoundedRead {
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
   } catch (e) {
-    return { error: (e as NodeJS.ErrnoException).code === 'ENXIO' ? 'a socket or FIFO with nothing behind it' : (e as Error).message };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: code === 'ENXIO' ? 'a socket or FIFO with nothing behind it' : (e as Error).message, ...(code ? { code } : {}) };
   }
   try {
     const stat = fstatSync(fd);
