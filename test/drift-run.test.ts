@@ -18,6 +18,7 @@ import { loadRunTasks, TaskFileError } from '../server/src/eval/drift/task-files
 import { readDriftRun } from '../server/src/eval/drift/report-files.js';
 import type { DriftResults } from '../server/src/eval/drift/report.js';
 import { executeDriftRun } from '../server/src/eval/drift/run.js';
+import { wilsonInterval } from '../server/src/eval/drift/metrics.js';
 import { executeSample } from '../server/src/environments/sandbox.js';
 import { FAKE_TASKS, makeDriftFixture, PYTHON, type DriftFixture } from './support/drift-fixture.js';
 
@@ -203,6 +204,17 @@ describe('the CLI and the report', { skip: SKIP }, () => {
       assert.ok(existsSync(join(dir, 'aware', f)), f);
     }
     aware = JSON.parse(readFileSync(join(dir, 'aware', 'results.json'), 'utf8')) as DriftResults;
+    // Samples of one prompt are correlated: the fidelity table gives Pass@1 with its Wilson interval over prompts
+    // (n = prompts) beside the execution-level one, hand-computed here from the counts.
+    const fid = aware.results[0]!.matrix.fidelity[0]!;
+    const prompts = fid.passAtK[0]!.prompts;
+    assert.ok(prompts > 0 && prompts < fid.pass.n, `${prompts} prompts, ${fid.pass.n} executions`);
+    const byPrompt = wilsonInterval(fid.passAtK[0]!.value! * prompts, prompts)!;
+    const text = readFileSync(join(dir, 'aware', 'tables.md'), 'utf8');
+    assert.match(text, /\| version \| Pass@1 \| Pass@1, prompts as units \| Pass@2 \| executions \| prompts \|/);
+    const pc = (x: number) => (x * 100).toFixed(1);
+    assert.ok(text.includes(`| ${fid.version} | ${pc(fid.pass.value!)} [${pc(fid.pass.ci![0])}, ${pc(fid.pass.ci![1])}] | ${pc(fid.passAtK[0]!.value!)} [${pc(byPrompt[0])}, ${pc(byPrompt[1])}] |`), 'the by-prompt interval in the fidelity table');
+    assert.ok(byPrompt[0] < fid.pass.ci![0], 'fewer units: a wider interval');
     const again = await cli(['run', config, '--out', join(dir, 'aware'), '--quiet']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /; 0 this session\).*this session sent 0/);

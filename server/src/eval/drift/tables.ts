@@ -2,7 +2,7 @@
 // 5: categories) plus the drift matrices and the comparison across runs. Pure: results in, text out.
 import { FIGURES_MARKER, markdownTable, pct, toCsv } from '../reports/tables.js';
 import type { DriftArmRow } from './arms.js';
-import type { CellMean, Proportion } from './metrics.js';
+import type { CellMean, PassAtKFigure, Proportion } from './metrics.js';
 import { allHeadlines, headlines, type DriftHeadline, type DriftResults } from './report.js';
 
 /** "75.0 [53.1, 89.1]": a proportion in percent with its Wilson interval. */
@@ -13,6 +13,16 @@ export function pctWilson(p: Proportion | null | undefined): string {
 
 function fraction(p: Proportion): string {
   return `${p.successes}/${p.n}`;
+}
+
+/**
+ * "100.0 [98.6, 100.0]": a macro-averaged Pass@k with its Wilson interval over prompts (n = prompts). The samples of
+ * one prompt are correlated (3 identical samples are one observation, not three), so beside the execution-level
+ * Wilson interval the fidelity table shows this one, which counts each prompt once.
+ */
+export function pctPassAtK(x: PassAtKFigure | undefined): string {
+  if (!x || x.value === null) return '–';
+  return `${pct(x.value)}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}`;
 }
 
 /** "62.5 (range 50.0–75.0, 2 cells; pooled 57.1 [25.0, 84.2])": a mean over drift-matrix cells, its range and the pooled rate. */
@@ -201,12 +211,9 @@ export function driftMarkdown(results: DriftResults): string {
     out.push(`\n### Version fidelity (Table 2)\n\n`);
     out.push(
       markdownTable(
-        ['version', 'Pass@1', ...(k > 1 ? [`Pass@${k}`] : []), 'executions'],
-        l.matrix.fidelity.map((f) => [f.version, pctWilson(f.pass), ...(k > 1 ? [(() => {
-          const x = f.passAtK[k - 1];
-          return x?.value === null || x?.value === undefined ? '–' : `${pct(x.value)}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}`;
-        })()] : []), String(f.pass.n)]),
-        ['l', 'r', ...(k > 1 ? ['r' as const] : []), 'r'],
+        ['version', 'Pass@1', ...(k > 1 ? ['Pass@1, prompts as units', `Pass@${k}`] : []), 'executions', 'prompts'],
+        l.matrix.fidelity.map((f) => [f.version, pctWilson(f.pass), ...(k > 1 ? [pctPassAtK(f.passAtK[0]), pctPassAtK(f.passAtK[k - 1])] : []), String(f.pass.n), String(f.passAtK[0]?.prompts ?? 0)]),
+        ['l', 'r', ...(k > 1 ? ['r' as const, 'r' as const] : []), 'r', 'r'],
       ),
     );
     out.push(`\nMean fidelity (the mean of the diagonal cells) ${pctCellMean(l.matrix.meanFidelity)}; forward compatibility (the mean of the cells with t newer than s) ${pctCellMean(l.matrix.forward)}; backward (t older) ${pctCellMean(l.matrix.backward)}.\n`);
