@@ -53,7 +53,7 @@ void (async () => {
     const t2 = performance.now();
     const findings = analyzeSyntax(syntax, ctx, memo);
     const t3 = performance.now();
-    const diagnostics = findings.map(findingToDiagnostic);
+    const diagnostics = findings.map((f) => findingToDiagnostic(f));
     const t4 = performance.now();
     JSON.stringify({ uri: 'file:///doc.py', version: k, diagnostics });
     const t5 = performance.now();

@@ -264,7 +264,7 @@ describe('anachron check --format sarif', () => {
     assert.equal(result!.ruleId, 'anachronistic-api');
     assert.equal(driver.rules[result!.ruleIndex]!.id, 'anachronistic-api');
     assert.equal(result!.level, 'error');
-    assert.match(result!.message.text, /`numpy\.trapezoid` is not in numpy 1\.24\.2/);
+    assert.match(result!.message.text, /`numpy\.trapezoid` needs numpy ≥ 2\.0 \(pinned 1\.24\.2\) — requirements\.txt:\d+ pins numpy==1\.24\.2/);
     assert.deepEqual(result!.locations[0]!.physicalLocation, {
       artifactLocation: { uri: 'src/pkg/a.py', uriBaseId: 'SRCROOT' },
       region: { startLine: 2, startColumn: 5, endLine: 2, endColumn: 17 },

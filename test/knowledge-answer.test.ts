@@ -143,7 +143,7 @@ describe('checking a snippet', () => {
     assert.match(report.fixedCode!, /np\.unique\(samples\)/);
     const md = renderSnippetReport(report);
     assert.match(md, /^\*\*2 findings\*\* at numpy==1\.24\.2 \(requirements\.txt:2\):/);
-    assert.match(md, /- line 5: error \[anachronistic-api\] `numpy\.trapezoid` is not in numpy 1\.24\.2/);
+    assert.match(md, /- line 5: error \[anachronistic-api\] `numpy\.trapezoid` needs numpy ≥ 2\.0 \(pinned 1\.24\.2\)/);
     assert.match(md, /\*\*Fix:\*\* Use `numpy\.trapz`, which exists at numpy 1\.24\.2 → `return np\.trapz\(samples, dx=0\.5\) \+ len\(u\)`/);
     assert.match(md, /\*\*With the fixes applied\*\* \(no findings left\):\n```python\n/);
   });

@@ -52,7 +52,7 @@ describe('agent requests of the VS Code client', () => {
       assert.equal(result.findings.length, 1);
       assert.equal(result.findings[0]!.line, 5);
       assert.equal(result.findings[0]!.fix?.edits[0]?.newText, 'trapz');
-      assert.match(result.text, /- a\.py:5:12: error \[anachronistic-api\] `numpy\.trapezoid` is not in numpy 1\.24\.2, requirements\.txt:2 pins/);
+      assert.match(result.text, /- a\.py:5:12: error \[anachronistic-api\] `numpy\.trapezoid` needs numpy ≥ 2\.0 \(pinned 1\.24\.2\) — requirements\.txt:2 pins/);
       assert.deepEqual(result.libraries, [{ library: 'numpy', pin: 'numpy==1.24.2 (requirements.txt:2)' }]);
       assert.equal(result.findings[0]!.fix?.edits[0]?.range.start.line, 0, 'edits are in the selection\'s own lines');
       assert.equal(result.fixedCode, '    return np.trapz(y, dx=0.5)\n');

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
@@ -180,8 +180,10 @@ after(() => catalog.close());
 function expected(file: string, text: string, root: string, reader: ManifestReader): Diagnostic[] {
   const manifest = pinsForFile(file, { root, displayBase: root, reader });
   const tree = parser.parse(text);
+  // the pin's note points at the manifest line, the others at the finding
+  const places = { uri: pathToFileURL(file).toString(), manifestUri: (shown: string) => pathToFileURL(isAbsolute(shown) ? shown : join(root, shown)).toString() };
   try {
-    return JSON.parse(JSON.stringify(analyzeTree(tree, { catalog, pins: manifest.pins, settings: manifest.settings }).map(findingToDiagnostic)));
+    return JSON.parse(JSON.stringify(analyzeTree(tree, { catalog, pins: manifest.pins, settings: manifest.settings }).map((f) => findingToDiagnostic(f, places))));
   } finally {
     tree.delete();
   }

@@ -32,7 +32,13 @@ describe('language server', () => {
         { ...(second[0]!.data as object), availableIn: undefined },
         { library: 'numpy', api: 'numpy.trapezoid', parameter: null, pin: '1.24.2', requirement: 'numpy==1.24.2', pinSource: 'requirements.txt:1', availableIn: undefined, replacement: 'numpy.trapz' },
       );
-      assert.match(second[0]!.message, /`numpy\.trapezoid` is not in numpy 1\.24\.2, requirements\.txt:1 pins numpy==1\.24\.2/);
+      assert.equal(second[0]!.message, '`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)');
+      // the pin's source points at its manifest line; the history and the alternative at the finding
+      const related = second[0]!.relatedInformation ?? [];
+      assert.equal(related[0]!.message, 'requirements.txt:1 pins numpy==1.24.2');
+      assert.match(related[0]!.location.uri, /requirements\.txt$/);
+      assert.equal(related[0]!.location.range.start.line, 0);
+      assert.match(related.map((r) => r.message).join('\n'), /^in numpy 2\.0\.0–[\d.]+ \(added between 1\.26\.\d+ and 2\.0\.0\)$/m);
       const third = await session.change(file, 3, 'import numpy as np\nnp.trapezoid(\n'); // half-typed
       assert.equal(third.length, 1);
     } finally {

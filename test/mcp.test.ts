@@ -86,7 +86,7 @@ for (const store of ['native', 'wasm'] as const) {
       const result = await client.callTool({ name: 'anachron_check', arguments: { code } });
       const text = textOf(result);
       assert.match(text, /\*\*1 finding\*\* at numpy==1\.24\.2 \(requirements\.txt:2\)/);
-      assert.match(text, /- line 4: error \[anachronistic-api\] `numpy\.trapezoid` is not in numpy 1\.24\.2/);
+      assert.match(text, /- line 4: error \[anachronistic-api\] `numpy\.trapezoid` needs numpy ≥ 2\.0 \(pinned 1\.24\.2\)/);
       assert.match(text, /\*\*Fix:\*\* Use `numpy\.trapz`.* → `return np\.trapz\(y, dx=0\.5\)`/);
       assert.match(text, /\*\*Or:\*\* Raise the pin to numpy==2\.0\.0 in requirements\.txt/);
       // The same code at a pin given with the call: nothing to report.
@@ -100,7 +100,7 @@ for (const store of ['native', 'wasm'] as const) {
       writeFileSync(join(project, 'legacy', 'old.py'), 'import numpy as np\n\n\ndef f(y):\n    a = np.trapz(y)\n    return np.unique(y, equal_nan=False)\n');
       const whole = textOf(await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py' } }));
       assert.match(whole, /\*\*1 finding\*\* at numpy==1\.19\.5 \(legacy\/requirements\.txt:1\)/);
-      assert.match(whole, /- legacy\/old\.py:6:\d+: error \[anachronistic-parameter\] `numpy\.unique` takes no keyword `equal_nan`/);
+      assert.match(whole, /- legacy\/old\.py:6:\d+: error \[anachronistic-parameter\] `numpy\.unique\(equal_nan=\)` needs numpy ≥ 1\.23 \(pinned 1\.19\.5\) — legacy\/requirements\.txt:1 pins/);
       const range = textOf(await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py', startLine: 5, endLine: 5 } }));
       assert.match(range, /No anachronisms:.* numpy==1\.19\.5/, 'np.trapz resolves through the file\'s import and exists at 1.19.5');
       const bad = await client.callTool({ name: 'anachron_check', arguments: { path: 'legacy/old.py', startLine: 9, endLine: 3 } });

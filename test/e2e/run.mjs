@@ -531,7 +531,9 @@ async function trustedScenario() {
     await wb.step('open analysis.py: findings in Problems with their text', async () => {
       await wb.openFile('analysis.py');
       await wb.showProblems();
-      await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2, requirements.txt:2 pins numpy==1.24.2', 90_000);
+      // The message leads with the fact; the pin's source is its related information (a row under it, at the manifest line).
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 90_000);
+      await wb.waitForProblem('requirements.txt:2 pins numpy==1.24.2');
       const problems = await wb.problemsText();
       assertIncludes(problems, 'anachronistic-api', 'the Problems panel');
       assertIncludes(problems, 'anachron', 'the Problems panel');
@@ -602,7 +604,8 @@ async function trustedScenario() {
       await waitFor('requirements.txt saved', () => readFileSync(join(folder, 'requirements.txt'), 'utf8').includes('numpy==2.2.4'), 15_000);
       await wb.openFile('analysis.py');
       await wb.showProblems();
-      await wb.waitForProblem('`numpy.product` is not in numpy 2.2.4, requirements.txt:2 pins numpy==2.2.4');
+      await wb.waitForProblem('`numpy.product` was removed in numpy 2.0 (pinned 2.2.4)');
+      await wb.waitForProblem('requirements.txt:2 pins numpy==2.2.4');
       assertExcludes(await wb.problemsText(), 'numpy 1.24.2', 'the Problems panel after the pin change');
       await wb.shot('pin-change.png');
     });
@@ -633,7 +636,7 @@ async function trustedScenario() {
       assertIncludes(toast, '2 findings', 'the notification');
       await wb.showProblems();
       await wb.waitForProblem('report.py');
-      await wb.waitForProblem('`numpy.alltrue` is not in numpy 2.2.4');
+      await wb.waitForProblem('`numpy.alltrue` was removed in numpy 2.0 (pinned 2.2.4)');
       await wb.shot('check-workspace.png');
     });
 
@@ -799,7 +802,7 @@ async function trustedScenario() {
       // The header names every pin the check used: the selected interpreter's Python as well as numpy.
       assertIncludes(answer, '1 finding at python==3.11.2 (interpreter ', 'the review');
       assertIncludes(answer, 'numpy==2.2.4 (requirements.txt:2)', 'the review');
-      assertIncludes(answer, 'analysis.py:10:12: error [anachronistic-api] numpy.product is not in numpy 2.2.4', 'the review');
+      assertIncludes(answer, 'analysis.py:10:12: error [anachronistic-api] numpy.product was removed in numpy 2.0 (pinned 2.2.4) — requirements.txt:2 pins numpy==2.2.4', 'the review');
       assertIncludes(answer, 'Fix: Use numpy.prod', 'the review');
       await wb.shot('agent-review.png');
       await page.mouse.move(5, 5);
@@ -847,7 +850,7 @@ async function trustedScenario() {
       await wb.quickPick('Review AI Suggestion', 'Changes since HEAD');
       const answer = await previewText('Review of the changes since HEAD');
       assertIncludes(answer, 'on the lines changed since HEAD', 'the review of the changes');
-      assertIncludes(answer, 'tools/suggested.py:9:12: error [anachronistic-api] numpy.alltrue is not in numpy 2.2.4', 'the review of the changes');
+      assertIncludes(answer, 'tools/suggested.py:9:12: error [anachronistic-api] numpy.alltrue was removed in numpy 2.0 (pinned 2.2.4)', 'the review of the changes');
       assertExcludes(answer, 'report.py', 'the review of the changes (report.py did not change)');
       await wb.shot('agent-review-changes.png');
     });
@@ -904,7 +907,7 @@ async function restrictedScenario() {
     await wb.step('static findings still appear, with the workspace nodePath ignored', async () => {
       await wb.openFile('analysis.py');
       await wb.showProblems();
-      await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2', 90_000);
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 90_000);
       await wb.languageStatus('Restricted Mode: static checks only');
       await page.waitForTimeout(500);
       await wb.shot('restricted.png');
@@ -958,7 +961,7 @@ async function nativeScenario() {
     await wb.step('findings in Problems, the status item naming the native SQLite', async () => {
       await wb.openFile('analysis.py');
       await wb.showProblems();
-      await wb.waitForProblem('`numpy.trapezoid` is not in numpy 1.24.2, requirements.txt:2 pins numpy==1.24.2', 90_000);
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 90_000);
       assertIncludes(await wb.languageStatus('numpy 1.24.2'), 'matrices: native SQLite (better-sqlite3)', 'the status item');
       await wb.shot('native-status.png');
       await page.keyboard.press('Escape');

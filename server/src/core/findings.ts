@@ -3,7 +3,7 @@
 import { describeOrigin } from './pin.js';
 import type { Finding } from './rules/index.js';
 
-export { ALL_CODES, type Finding, type FindingCode } from './rules/index.js';
+export { ALL_CODES, fullMessage, type Finding, type FindingCode } from './rules/index.js';
 export type { Severity } from './rules/rule.js';
 
 /** What a finding says beyond where it is and what it is: the facts every output carries (diagnostic data, JSON, SARIF). */

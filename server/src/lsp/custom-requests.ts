@@ -38,7 +38,7 @@ import {
   type PinsParams,
   type PinsResult,
 } from './protocol.js';
-import { findingToDiagnostic } from './to-diagnostic.js';
+import { findingToDiagnostic, type DiagnosticPlaces } from './to-diagnostic.js';
 import { coverageOf } from '../core/coverage.js';
 import { importRootsOf } from '../core/python/import-roots.js';
 import { distributionsOfImport } from '../libraries/import-distributions.js';
@@ -58,6 +58,8 @@ export interface ServerParts {
   manifestFor(file: string): { pins: ManifestPins; base: string };
   /** The server's analysis context for a file (which already went through `context` below). */
   contextFor(file: string): AnalysisContext;
+  /** Where the related information of a file's diagnostics points. */
+  placesFor(uri: string, file: string): DiagnosticPlaces;
   recheckAll(): void;
 }
 
@@ -103,7 +105,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   function checkText(uri: string, file: string, text: string, publish: boolean): number {
     const analyses = parts.analyses();
     if (!analyses) throw new Error('the Python parser is not loaded');
-    const diagnostics = analyses.findingsOfText(text, parts.contextFor(file)).map(findingToDiagnostic);
+    const places = parts.placesFor(uri, file);
+    const diagnostics = analyses.findingsOfText(text, parts.contextFor(file)).map((f) => findingToDiagnostic(f, places));
     if (publish) void connection.sendDiagnostics({ uri, diagnostics });
     return diagnostics.length;
   }

@@ -33,7 +33,7 @@ import { registerCustomRequests } from './custom-requests.js';
 import { DocumentAnalyses } from './document-analyses.js';
 import { openDocumentAt, uriOfFile } from './open-documents.js';
 import type { ServerInitializationInfo } from './protocol.js';
-import { findingToDiagnostic, manifestProblemToDiagnostic, type FindingData } from './to-diagnostic.js';
+import { findingToDiagnostic, manifestProblemToDiagnostic, type DiagnosticPlaces, type FindingData } from './to-diagnostic.js';
 
 interface InitializationOptions {
   matricesFolder?: string;
@@ -102,6 +102,12 @@ function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base
   return { pins: manifest, base: root ?? folder };
 }
 
+/** Where a diagnostic's related information points: the document, and the manifests its notes name. */
+function placesFor(uri: string, file: string): DiagnosticPlaces {
+  const base = manifestFor(file).base;
+  return { uri, manifestUri: (shown) => uriOfFile(documents, isAbsolute(shown) ? shown : join(base, shown)) };
+}
+
 function contextFor(file: string) {
   const { pins } = manifestFor(file);
   return editor.context(file, { catalog: catalog!, pins: pins.pins, settings: pins.settings, localModules: pins.localModules });
@@ -118,7 +124,8 @@ function checkDocument(doc: TextDocument): void {
   }
   if (doc.languageId !== 'python' || !catalog || !analyses) return;
   const ctx = contextFor(file);
-  const diagnostics = analyses.findings(doc.uri, doc.getText(), ctx).map(findingToDiagnostic);
+  const places = placesFor(doc.uri, file);
+  const diagnostics = analyses.findings(doc.uri, doc.getText(), ctx).map((f) => findingToDiagnostic(f, places));
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   editor.afterCheck(file, analyses.syntaxFor(doc.uri, doc.getText()), ctx);
   if (firstPublish) {
@@ -264,7 +271,7 @@ connection.onCodeAction((params) => {
 });
 
 connection.onDidChangeWatchedFiles(() => recheckAll());
-const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, analyses: () => analyses, analysesReady: () => analysesReady, manifestFor, contextFor, recheckAll });
+const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, analyses: () => analyses, analysesReady: () => analysesReady, manifestFor, contextFor, placesFor, recheckAll });
 registerAgentRequests(connection, {
   documents,
   catalog: () => catalog,

@@ -1,5 +1,5 @@
 // Findings and manifest problems as LSP diagnostics. Only this folder knows LSP.
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node';
 import { join } from 'node:path';
 import { findingData, type Finding, type FindingData, type Severity } from '../core/findings.js';
 import { findingRule } from '../core/rules/index.js';
@@ -30,19 +30,39 @@ function ruleUri(code: string): string {
   return uri;
 }
 
-export function findingToDiagnostic(f: Finding): Diagnostic {
+/** Where a finding's notes point: the checked document, and the URI of a manifest the finding names. */
+export interface DiagnosticPlaces {
+  uri: string;
+  manifestUri(shown: string): string | undefined;
+}
+
+/** The notes as related information: the pin's at its manifest line, the others at the finding. */
+function relatedInformation(f: Finding, places: DiagnosticPlaces, range: Diagnostic['range']): DiagnosticRelatedInformation[] {
+  return f.notes.map((note) => {
+    const manifest = note.at === 'pin' && f.pinOrigin.line !== null ? places.manifestUri(f.pinOrigin.file) : undefined;
+    const line = (f.pinOrigin.line ?? 1) - 1;
+    return {
+      location: manifest ? { uri: manifest, range: { start: { line, character: 0 }, end: { line, character: 0 } } } : { uri: places.uri, range },
+      message: note.text,
+    };
+  });
+}
+
+export function findingToDiagnostic(f: Finding, places?: DiagnosticPlaces): Diagnostic {
   const data: FindingData = findingData(f);
+  const range = {
+    start: { line: f.range.start.line, character: f.range.start.column },
+    end: { line: f.range.end.line, character: f.range.end.column },
+  };
   return {
-    range: {
-      start: { line: f.range.start.line, character: f.range.start.column },
-      end: { line: f.range.end.line, character: f.range.end.column },
-    },
+    range,
     severity: SEVERITY[f.severity],
     code: f.code,
     codeDescription: { href: ruleUri(f.code) },
     source: 'anachron',
     message: f.message,
     tags: findingRule(f.code)?.isRemoval?.(f) ? [DiagnosticTag.Deprecated] : undefined,
+    ...(places && f.notes.length ? { relatedInformation: relatedInformation(f, places, range) } : {}),
     data,
   };
 }

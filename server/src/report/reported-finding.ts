@@ -1,6 +1,6 @@
 // A finding as the CLI reports it: 1-based positions, the file as the user sees it, the pin's origin as text.
 // Every output format (text, JSON, SARIF) starts from this shape.
-import { findingData, type Finding, type FindingCode, type FindingData, type Severity } from '../core/findings.js';
+import { findingData, fullMessage, type Finding, type FindingCode, type FindingData, type Severity } from '../core/findings.js';
 
 export interface ReportedFinding extends FindingData {
   file: string;
@@ -12,6 +12,7 @@ export interface ReportedFinding extends FindingData {
   endColumn: number;
   code: FindingCode;
   severity: Severity;
+  /** The short message and its notes (the pin's source, the history, the alternative) on one line. */
   message: string;
 }
 
@@ -25,7 +26,7 @@ export function toReportedFinding(file: string, f: Finding): ReportedFinding {
     endColumn: f.range.end.column + 1,
     code: f.code,
     severity: f.severity,
-    message: f.message,
+    message: fullMessage(f),
     ...findingData(f),
   };
 }

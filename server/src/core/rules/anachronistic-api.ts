@@ -2,7 +2,8 @@
 import type { Alternative } from '../replacements.js';
 import { compareVersions, isValidVersion } from '../versions.js';
 import type { FindingRule } from './rule.js';
-import { betweenVersions, lackingAt, PINNED_VERSIONS_LACK, shownApi, trackedRuns, type LackingVerdict } from './verdict.js';
+import type { FindingNote } from './rule.js';
+import { availableNote, betweenVersions, lackingPinNote, PINNED_VERSIONS_LACK, pinnedAs, shownApi, versionList, whenAvailable, type LackingVerdict } from './verdict.js';
 
 export interface AnachronisticApiVerdict extends LackingVerdict {
   code: 'anachronistic-api';
@@ -19,11 +20,11 @@ function lifecycle(v: AnachronisticApiVerdict): string {
   return notes.length ? ` (${notes.join('; ')})` : '';
 }
 
-function advice(v: AnachronisticApiVerdict): string {
+function advice(v: AnachronisticApiVerdict): FindingNote[] {
   const { replacement, basis, note } = v.alternative;
-  if (basis === 'documentation') return ` Use \`${replacement}\`, which has the same documentation.`;
-  if (note) return `${replacement ? ` Use \`${replacement}\`.` : ''} ${v.matrix.library}'s note on the removal: “${note.note}”`;
-  return '';
+  if (basis === 'documentation') return [{ text: `use \`${replacement}\`, which has the same documentation`, at: 'code' }];
+  if (note) return [...(replacement ? [{ text: `use \`${replacement}\``, at: 'code' as const }] : []), { text: `${v.matrix.library}'s note on the removal: “${note.note}”`, at: 'code' }];
+  return [];
 }
 
 export const anachronisticApi: FindingRule<'anachronistic-api', AnachronisticApiVerdict> = {
@@ -38,9 +39,11 @@ export const anachronisticApi: FindingRule<'anachronistic-api', AnachronisticApi
   severityNote: 'error (warning when inferred between or beyond tracked versions)',
   meaning: 'the API exists in some tracked version, not in the pinned one',
   fixes: ['use-replacement', 'raise-pin'],
-  message: (v) =>
-    `\`${shownApi(v.api)}\` is not in ${lackingAt(v)}; ` +
-    `it is in ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)}${lifecycle(v)}.` + advice(v),
+  message: (v) => `\`${shownApi(v.api)}\` ${whenAvailable(v) ?? `is not in ${versionList(v.lacking, v.matrix)}`} (${pinnedAs(v.pin)})`,
+  notes: (v) => {
+    const history = availableNote(v);
+    return [lackingPinNote(v), { ...history, text: history.text + lifecycle(v) }, ...advice(v)];
+  },
   isRemoval: (f) => f.availableIn.length > 0 && isValidVersion(f.pin) && f.availableIn.every((v) => compareVersions(v, f.pin) < 0),
   docs: {
     what: `the code uses an API that exists in some tracked version of the library, but not in the version (or one of
@@ -52,9 +55,9 @@ agree, or outside the tracked span). Removed APIs carry the *deprecated* tag in 
     example: {
       context: '`requirements.txt`: `numpy==1.24.2`',
       code: `import numpy as np
-area = np.trapezoid(samples)   # numpy.trapezoid is not in numpy 1.24.2 … added between 1.26.5 and 2.0.0`,
+area = np.trapezoid(samples)   # numpy.trapezoid needs numpy ≥ 2.0 (pinned 1.24.2)`,
     },
-    fix: `use the version-correct API (the message and the quick fix name it when the matrices reveal one: an API with
+    fix: `use the version-correct API (the finding and the quick fix name it when the matrices reveal one: an API with
 the same documentation that exists at the pin, e.g. \`np.trapz\`), guard the call (\`if hasattr(np, "trapezoid")\`,
 \`try/except AttributeError\`), or raise the pin (quick fix: *raise the pin to the lowest version that has it*).
 Silence one line with \`# anachron: ignore[anachronistic-api]\`.`,

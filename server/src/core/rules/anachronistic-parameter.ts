@@ -1,6 +1,6 @@
 // anachronistic-parameter: the keyword is accepted by some tracked version of the callable, not by the pinned one(s).
 import type { FindingRule } from './rule.js';
-import { lackingAt, PINNED_VERSIONS_LACK, shownApi, trackedRuns, type LackingVerdict } from './verdict.js';
+import { availableNote, lackingPinNote, PINNED_VERSIONS_LACK, pinnedAs, shownApi, versionList, whenAvailable, type LackingVerdict } from './verdict.js';
 
 export interface AnachronisticParameterVerdict extends LackingVerdict {
   code: 'anachronistic-parameter';
@@ -18,16 +18,18 @@ export const anachronisticParameter: FindingRule<'anachronistic-parameter', Anac
   severityNote: 'error',
   meaning: 'the keyword is accepted by some tracked version, not by the pinned one',
   fixes: ['drop-keyword', 'raise-pin'],
-  message: (v) =>
-    `\`${shownApi(v.api)}\` takes no keyword \`${v.parameter}\` in ${lackingAt(v)}; ` +
-    `${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''} it.`,
+  message: (v) => {
+    const when = whenAvailable(v);
+    return when ? `\`${shownApi(v.api)}(${v.parameter}=)\` ${when} (${pinnedAs(v.pin)})` : `\`${shownApi(v.api)}\` takes no keyword \`${v.parameter}\` in ${versionList(v.lacking, v.matrix)} (${pinnedAs(v.pin)})`;
+  },
+  notes: (v) => [lackingPinNote(v), availableNote(v, `accepted by`)],
   docs: {
     what: 'a call passes a keyword argument that the API accepts in some tracked version, but not in the pinned one.',
     why: 'the call raises `TypeError: … got an unexpected keyword argument` at the pin.',
     severity: 'error when the pinned version is tracked; warning when inferred.',
     example: {
       context: '`numpy==1.19.5`',
-      code: 'np.unique(values, equal_nan=False)   # numpy.unique takes no keyword equal_nan in numpy 1.19.5; 1.24.2–2.4.6 accept it',
+      code: 'np.unique(values, equal_nan=False)   # `numpy.unique(equal_nan=)` needs numpy ≥ 1.23 (pinned 1.19.5)',
     },
     fix: `drop the keyword (quick fix), use what the pinned version offers, or raise the pin.
 Callees that accept \`**kwargs\` never get this finding.`,

@@ -3,7 +3,7 @@ import type { SyntaxFeature } from '../python/syntax-features.js';
 import { SYNTAX_FEATURES } from '../python/syntax-features.js';
 import { describeOrigin } from '../pin.js';
 import type { FindingRule } from './rule.js';
-import { pinText, trackedRuns, type VerdictBase } from './verdict.js';
+import { pinnedAs, pinText, trackedRuns, type VerdictBase } from './verdict.js';
 
 export interface AnachronisticSyntaxVerdict extends VerdictBase {
   code: 'anachronistic-syntax';
@@ -29,10 +29,14 @@ export const anachronisticSyntax: FindingRule<'anachronistic-syntax', Anachronis
   fixes: ['raise-pin'],
   versionBound: true,
   severity: () => 'error',
-  message: (v) => {
+  message: (v) => `${v.feature.title} needs Python ≥ ${v.feature.since} (${pinnedAs(v.pin)})`,
+  notes: (v) => {
     const runs = trackedRuns(v.matrix, v.lacking) || v.lacking.join(', ');
     const where = v.pin.origin.line !== null ? `${describeOrigin(v.pin.origin)} allows ${pinText(v.pin, v.matrix)}` : `${pinText(v.pin, v.matrix)} (${describeOrigin(v.pin.origin)})`;
-    return `${v.feature.title} (${v.feature.pep}) is Python ${v.feature.since} syntax: Python ${runs} ${v.feature.older ?? 'cannot parse this file'}, and ${where}.`;
+    return [
+      { text: where, at: 'pin' },
+      { text: `${v.feature.title} (${v.feature.pep}) is Python ${v.feature.since} syntax: Python ${runs} ${v.feature.older ?? 'cannot parse this file'}`, at: 'code' },
+    ];
   },
   docs: {
     what: `the file uses syntax that a Python version the project allows cannot parse: a \`match\` statement under

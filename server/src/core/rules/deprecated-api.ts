@@ -1,6 +1,6 @@
 // deprecated-api: the API works at the pinned version, but the library itself deprecates it there.
 import type { FindingRule } from './rule.js';
-import { deprecationClause, type DeprecationVerdict } from './deprecation.js';
+import { deprecationEnd, deprecationNotes, type DeprecationVerdict } from './deprecation.js';
 import { shownApi } from './verdict.js';
 
 export interface DeprecatedApiVerdict extends DeprecationVerdict {
@@ -21,7 +21,8 @@ export const deprecatedApi: FindingRule<'deprecated-api', DeprecatedApiVerdict> 
   versionBound: false,
   fixes: ['use-replacement'],
   severity: () => 'information',
-  message: (v) => `\`${shownApi(v.api)}\` is deprecated in ${deprecationClause(v)}`,
+  message: (v) => `\`${shownApi(v.api)}\` is deprecated${deprecationEnd(v)}`,
+  notes: deprecationNotes,
   isRemoval: () => true,
   docs: {
     what: `the code uses an API that exists at the pinned version, but which the library itself deprecates there. The
@@ -35,7 +36,7 @@ has the API, when the matrices know one, so you can plan the migration before bu
     example: {
       context: '`requirements.txt`: `numpy==2.2.4`',
       code: `import numpy as np
-area = np.trapz(samples)   # numpy.trapz is deprecated in numpy 2.2.4 … gone by 2.4.6. Use \`numpy.trapezoid\`.`,
+area = np.trapz(samples)   # \`numpy.trapz\` is deprecated, gone in numpy 2.4.6 (pinned 2.2.4)`,
     },
     fix: `use the replacement the library names (quick fix: *use \`numpy.trapezoid\`* when it exists at the pin), or
 silence one line with \`# anachron: ignore[deprecated-api]\` (or turn the code off in \`anachron.severity\`).`,

@@ -1,6 +1,6 @@
 // deprecated-parameter: the keyword is accepted at the pinned version, but the library deprecates it there.
 import type { FindingRule } from './rule.js';
-import { deprecationClause, type DeprecationVerdict } from './deprecation.js';
+import { deprecationEnd, deprecationNotes, type DeprecationVerdict } from './deprecation.js';
 import { shownApi } from './verdict.js';
 
 export interface DeprecatedParameterVerdict extends DeprecationVerdict {
@@ -20,7 +20,8 @@ export const deprecatedParameter: FindingRule<'deprecated-parameter', Deprecated
   versionBound: false,
   fixes: ['rename-keyword'],
   severity: () => 'information',
-  message: (v) => `\`${v.parameter}=\` of \`${shownApi(v.api)}\` is deprecated in ${deprecationClause(v)}`,
+  message: (v) => `\`${shownApi(v.api)}(${v.parameter}=)\` is deprecated${deprecationEnd(v)}`,
+  notes: deprecationNotes,
   docs: {
     what: `a call passes a keyword that the pinned version accepts but deprecates: the function warns with a
 \`DeprecationWarning\` when it is given (\`if newshape is not np._NoValue: warnings.warn(…)\`), or the parameter's
@@ -32,7 +33,7 @@ whose signature no longer takes the keyword, when one does.`,
     example: {
       context: '`requirements.txt`: `numpy==2.2.4`',
       code: `import numpy as np
-b = np.reshape(a, newshape=(2, 3))   # newshape= of numpy.reshape is deprecated in numpy 2.2.4 … Use \`shape=\`.`,
+b = np.reshape(a, newshape=(2, 3))   # \`numpy.reshape(newshape=)\` is deprecated (pinned 2.2.4)`,
     },
     fix: `pass the keyword the library names instead (quick fix: *use \`shape=\`*), or drop it where it has no effect.
 Silence one line with \`# anachron: ignore[deprecated-parameter]\`.`,

@@ -1,7 +1,8 @@
 // What the two deprecation codes share: their verdict and the clause that says where, since when, until when, and
 // what the library says to use instead. Pure.
 import type { StateAtVersion } from '../version-state.js';
-import { pinClause, versionList, type VerdictBase } from './verdict.js';
+import type { FindingNote } from './rule.js';
+import { pinDetail, pinnedAs, type VerdictBase } from './verdict.js';
 
 export interface DeprecationVerdict extends VerdictBase {
   /** The pinned versions at which it is deprecated. */
@@ -28,12 +29,21 @@ const EVIDENCE: Record<string, string> = {
   module: 'the module warns when imported',
 };
 
-export function deprecationClause(v: DeprecationVerdict): string {
+/** How the short message ends: ", gone in numpy 2.4.6 (pinned 2.2.4)". */
+export function deprecationEnd(v: DeprecationVerdict): string {
+  return `${v.removedIn ? `, gone in ${v.matrix.library} ${v.removedIn}` : ''} (${pinnedAs(v.pin)})`;
+}
+
+/** The notes of a deprecation: the pin, how the library says so and since when, what to use instead, its own words. */
+export function deprecationNotes(v: DeprecationVerdict): FindingNote[] {
   const lib = v.matrix.library;
   const how = v.membersOf ? `\`${v.membersOf}\` warns for every name it serves` : (EVIDENCE[v.evidence] ?? v.evidence);
   const since = v.since === v.matrix.versions[0] ? `from ${v.since}, the first tracked version, on` : `from ${v.since} on`;
   const removal = v.removedIn ? `; ${lib} ${v.removedIn} no longer ${v.parameter ? 'takes it' : 'has it'}` : '';
-  const instead = v.replacement ? ` Use \`${v.parameter ? `${v.replacement}=` : v.replacement}\`.` : '';
-  const words = v.note ? ` ${lib}: “${v.note}”` : '';
-  return `${versionList(v.deprecated, v.matrix)}, ${pinClause(v.pin, v.matrix, v.deprecated)} (${how}, ${v.source}; deprecated ${since}${removal}).${instead}${words}`;
+  return [
+    { text: pinDetail(v.pin, v.matrix, v.deprecated), at: 'pin' },
+    { text: `${how}, ${v.source}; deprecated ${since}${removal}`, at: 'code' },
+    ...(v.replacement ? [{ text: `use \`${v.parameter ? `${v.replacement}=` : v.replacement}\``, at: 'code' as const }] : []),
+    ...(v.note ? [{ text: `${lib}: “${v.note}”`, at: 'code' as const }] : []),
+  ];
 }

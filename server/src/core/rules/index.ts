@@ -60,6 +60,11 @@ export function findingRule(code: string): RuleOf<Verdict> | undefined {
   return isFindingCode(code) ? (RULES[code] as RuleOf<Verdict>) : undefined;
 }
 
+/** The message with its notes, for outputs read as one line (the CLI, SARIF, agents' reports). */
+export function fullMessage(f: Pick<Finding, 'message' | 'notes'>): string {
+  return f.notes.length ? `${f.message} — ${f.notes.map((n) => n.text).join('; ')}` : f.message;
+}
+
 /** The finding a verdict becomes: its rule's severity and message, and the pin it was judged under. */
 export function findingOf(verdict: Verdict): Finding {
   const rule = RULES[verdict.code] as RuleOf<typeof verdict>;
@@ -68,6 +73,7 @@ export function findingOf(verdict: Verdict): Finding {
     code: verdict.code,
     severity: rule.severity(verdict),
     message: rule.message(verdict),
+    notes: rule.notes(verdict),
     range: verdict.range,
     library: matrix.library,
     api: verdict.api,

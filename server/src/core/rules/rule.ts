@@ -36,11 +36,23 @@ export interface RulePage {
   docs: RuleDocs;
 }
 
+/**
+ * What a finding says beyond its short message: where the pin was written (`at: 'pin'`, the editor points at that
+ * manifest line), the API's history and the alternative (`at: 'code'`).
+ */
+export interface FindingNote {
+  text: string;
+  at: 'pin' | 'code';
+}
+
 /** A finding as the checker reports it: where, what, under which pin, and what would do instead. */
 export interface FindingOf<Code extends string> {
   code: Code;
   severity: Severity;
+  /** Short, leading with the fact: "`numpy.random.default_rng` needs numpy ≥ 1.17 (pinned 1.16.6)". */
   message: string;
+  /** The pin's source, the history and the alternative, in that order (LSP relatedInformation, the CLI's full line). */
+  notes: FindingNote[];
   range: SourceRange;
   /** Import name of the library, e.g. "numpy". */
   library: string;
@@ -67,6 +79,8 @@ export interface FindingRule<Code extends string, V extends { code: Code }> exte
   versionBound: boolean;
   severity(verdict: V): Severity;
   message(verdict: V): string;
+  /** The notes that go with the message: the pin's source first. */
+  notes(verdict: V): FindingNote[];
   /** Whether the editor strikes the finding through (an API that only older versions have was removed, or one deprecated). */
   isRemoval?(finding: FindingOf<Code>): boolean;
 }

@@ -1,6 +1,6 @@
 // too-many-positional: a call passes more positional arguments than the pinned signature takes.
 import type { FindingRule } from './rule.js';
-import { lackingAt, PINNED_VERSIONS_LACK, plural, shownApi, trackedRuns, type LackingVerdict } from './verdict.js';
+import { availableNote, lackingPinNote, PINNED_VERSIONS_LACK, pinnedAs, plural, shownApi, versionList, type LackingVerdict } from './verdict.js';
 
 export interface TooManyPositionalVerdict extends LackingVerdict {
   code: 'too-many-positional';
@@ -20,9 +20,8 @@ export const tooManyPositional: FindingRule<'too-many-positional', TooManyPositi
   severityNote: 'error (warning when inferred)',
   meaning: 'the call passes more positional arguments than the pinned signature takes, and another tracked version takes that many',
   fixes: ['raise-pin'],
-  message: (v) =>
-    `\`${shownApi(v.api)}\` takes at most ${plural(v.limit, 'positional argument')} in ${lackingAt(v)}; ` +
-    `this call passes ${plural(v.given, 'positional argument')}, which ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)} accept${v.availableIn.length === 1 ? 's' : ''}.`,
+  message: (v) => `\`${shownApi(v.api)}\` takes at most ${plural(v.limit, 'positional argument')} in ${versionList(v.lacking, v.matrix)}, not ${v.given} (${pinnedAs(v.pin)})`,
+  notes: (v) => [lackingPinNote(v), availableNote(v, `${v.given} accepted by`)],
   docs: {
     what: 'a call passes more positional arguments than the pinned signature takes.',
     why: 'the call raises `TypeError: … takes N positional arguments but M were given` at the pin.',

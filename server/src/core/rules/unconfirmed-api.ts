@@ -1,9 +1,8 @@
 // unconfirmed-api: the pinned version is untracked and the tracked versions around it disagree about the API, or its
 // module could not be introspected at that version.
-import { describeOrigin } from '../pin.js';
 import type { StateAtVersion } from '../version-state.js';
 import type { FindingRule } from './rule.js';
-import { versionList, type VerdictBase, shownApi } from './verdict.js';
+import { pinDetail, versionList, type VerdictBase } from './verdict.js';
 
 export interface UnconfirmedApiVerdict extends VerdictBase {
   code: 'unconfirmed-api';
@@ -31,7 +30,8 @@ export const unconfirmedApi: FindingRule<'unconfirmed-api', UnconfirmedApiVerdic
   fixes: [],
   versionBound: false,
   severity: () => 'information',
-  message: (v) => `Cannot confirm \`${v.api}\` at ${versionList(v.doubtful, v.matrix)} (${describeOrigin(v.pin.origin)}): ${why(v)}.`,
+  message: (v) => `Cannot confirm \`${v.api}\` at ${versionList(v.doubtful, v.matrix)}: ${why(v)}`,
+  notes: (v) => [{ text: pinDetail(v.pin, v.matrix, v.doubtful), at: 'pin' }],
   docs: {
     what: `the pinned version is not tracked and the tracked versions around it disagree about the API (present in
 one, absent in the other), or the API's module could not be introspected in the pinned version.`,

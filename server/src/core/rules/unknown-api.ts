@@ -19,7 +19,8 @@ export const unknownApi: FindingRule<'unknown-api', UnknownApiVerdict> = {
   fixes: [],
   versionBound: false,
   severity: () => 'warning',
-  message: (v) => `\`${shownApi(v.api)}\` is in no tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}): possibly a hallucinated API.`,
+  message: (v) => `\`${shownApi(v.api)}\` is in no tracked version of ${v.matrix.library}: possibly hallucinated`,
+  notes: (v) => [{ text: `tracked: ${v.matrix.library} ${trackedSpan(v.matrix)}`, at: 'code' }],
   docs: {
     what: 'the code uses a name under a library module that no tracked version of the library has ever had.',
     why: 'this is the signature of a hallucinated API (`np.linalg.fast_inverse`): it fails in every version.',

@@ -20,7 +20,8 @@ export const unknownParameter: FindingRule<'unknown-parameter', UnknownParameter
   fixes: ['drop-keyword'],
   versionBound: false,
   severity: () => 'warning',
-  message: (v) => `\`${shownApi(v.api)}\` takes no keyword \`${v.parameter}\` in any tracked version of ${v.matrix.library} (${trackedSpan(v.matrix)}).`,
+  message: (v) => `\`${shownApi(v.api)}\` takes no keyword \`${v.parameter}\` in any tracked version of ${v.matrix.library}`,
+  notes: (v) => [{ text: `tracked: ${v.matrix.library} ${trackedSpan(v.matrix)}`, at: 'code' }],
   docs: {
     what: 'a call passes a keyword argument that no tracked version of the API accepts.',
     why: 'a typo or a hallucinated parameter (`equal_nans=`): it fails in every version.',

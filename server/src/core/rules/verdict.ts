@@ -2,6 +2,8 @@
 // which versions, the versions concerned, the tracked span. Pure.
 import { describeOrigin, type Pin } from '../pin.js';
 import type { SourceRange } from '../source-range.js';
+import { compareVersions } from '../versions.js';
+import type { FindingNote } from './rule.js';
 import { describeVersionRuns, type StateAtVersion } from '../version-state.js';
 
 /** The facts of a library's matrix a message names. */
@@ -28,19 +30,30 @@ export interface VerdictBase {
 }
 
 export function pinText(pin: Pin, matrix: MatrixFacts): string {
-  return `${matrix.distribution}${pin.specifier}`;
+  return `${matrix.distribution}${pin.specifier.replace(/\s+/g, '')}`;
 }
 
-/** Which pin selects the versions concerned, in words: "requirements.txt:1 pins numpy==1.24.2". */
-export function pinClause(pin: Pin, matrix: MatrixFacts, states: readonly StateAtVersion[]): string {
+/** How a short message ends: "pinned 1.24.2", "installed 1.24.2", "assumed 1.24.2"; for a range "allowed >=1.21,<2". */
+export function pinnedAs(pin: Pin): string {
+  if (pin.exactVersion === null) return `allowed ${pin.specifier.replace(/\s+/g, '') || 'any version'}`;
+  const word = pin.kind === 'installed' ? 'installed' : pin.kind === 'assumed' ? 'assumed' : 'pinned';
+  return `${word} ${pin.exactVersion}`;
+}
+
+/**
+ * The note naming the pin (the editor's related information points at its line): "requirements.txt:1 pins
+ * numpy==1.24.2", with the versions a range allows, or the tracked version that stands in for an untracked one.
+ */
+export function pinDetail(pin: Pin, matrix: MatrixFacts, states: readonly StateAtVersion[]): string {
+  const text = pinText(pin, matrix);
   const where =
-    pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${pinText(pin, matrix)}`
-    : pin.kind === 'installed' ? `which ${describeOrigin(pin.origin)} has installed`
-    : pin.kind === 'assumed' ? `which ${describeOrigin(pin.origin)} assumes`
-    : `which --pin ${pinText(pin, matrix)} selects`;
+    pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${text}`
+    : pin.kind === 'installed' ? `${describeOrigin(pin.origin)} has ${text} installed`
+    : pin.kind === 'assumed' ? `${describeOrigin(pin.origin)} assumes ${text}`
+    : `--pin ${text}`;
   const first = states[0];
-  if (pin.exactVersion === null || !first) return `which ${pinText(pin, matrix)} allows (${describeOrigin(pin.origin)})`;
-  if (first.basis === 'extrapolated' && first.cell) {
+  if (pin.exactVersion === null) return states.length ? `${where}, which allows ${versionList(states, matrix)}` : where;
+  if (first?.basis === 'extrapolated' && first.cell) {
     const side = first.cell.version === matrix.versions[0] ? 'older' : 'newer';
     return `${where}; ${first.version} is ${side} than every tracked version, so ${first.cell.version} stands in for it`;
   }
@@ -85,9 +98,40 @@ export const PINNED_VERSIONS_LACK = {
   severity: (v: LackingVerdict) => errorUnlessInferred(v.lacking),
 } as const;
 
-/** "numpy 1.24.2, requirements.txt:1 pins numpy==1.24.2": the versions that lack it, and which pin selects them. */
-export function lackingAt(v: LackingVerdict): string {
-  return `${versionList(v.lacking, v.matrix)}, ${pinClause(v.pin, v.matrix, v.lacking)}`;
+/** The pin's note for a verdict that the pinned versions lack something. */
+export function lackingPinNote(v: LackingVerdict): FindingNote {
+  return { text: pinDetail(v.pin, v.matrix, v.lacking), at: 'pin' };
+}
+
+/** "1.17" where the tracked version before it is of another minor series (1.16.6, 1.17.0), else the version itself. */
+function shownBound(matrix: MatrixFacts, version: string): string {
+  const i = matrix.versions.indexOf(version);
+  const series = (v: string) => v.split('.').slice(0, 2).join('.');
+  const before = i > 0 ? matrix.versions[i - 1] : undefined;
+  const m = /^(\d+\.\d+)\.0$/.exec(version);
+  return m && before !== undefined && series(before) !== series(version) ? m[1]! : version;
+}
+
+/**
+ * When what the pinned versions lack exists, as the short message says it: "needs numpy ≥ 1.17" (every version
+ * with it is newer), "was removed in numpy 1.24" (every one is older: the tracked version after the last with it); null when versions on both sides have it.
+ */
+export function whenAvailable(v: LackingVerdict): string | null {
+  const lacking = v.lacking.map((s) => s.version).sort(compareVersions);
+  const available = [...v.availableIn].sort(compareVersions);
+  if (lacking.length === 0 || available.length === 0) return null;
+  if (available.every((a) => compareVersions(a, lacking[lacking.length - 1]!) > 0)) return `needs ${v.matrix.library} ≥ ${shownBound(v.matrix, available[0]!)}`;
+  if (available.every((a) => compareVersions(a, lacking[0]!) < 0)) {
+    const last = available[available.length - 1]!;
+    const next = v.matrix.versions[v.matrix.versions.indexOf(last) + 1];
+    return next !== undefined ? `was removed in ${v.matrix.library} ${shownBound(v.matrix, next)}` : `was removed after ${v.matrix.library} ${last}`;
+  }
+  return null;
+}
+
+/** The history note: "in numpy 1.17.0–2.4.6". */
+export function availableNote(v: VerdictBase, verb = 'in'): FindingNote {
+  return { text: `${verb} ${v.matrix.library} ${trackedRuns(v.matrix, v.availableIn)}`, at: 'code' };
 }
 
 /** How a message names an API: Python's builtins by their own names (`zip`, not `builtins.zip`). */
