@@ -121,8 +121,11 @@ describe('what cannot be read is named, and the run exits 2', () => {
     mkdirSync(join(dir, 'locked'));
     writeFileSync(join(dir, 'locked', 'b.py'), TRAPEZOID);
     chmodSync(join(dir, 'locked'), 0o000);
-    // Root reads any folder: the CLI then runs as an unprivileged uid (setpriv, util-linux), as a user would.
-    const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
+    // Root reads any folder: the CLI then runs as root without the capabilities that override file permissions
+    // (setpriv, util-linux), so `locked` is unreadable as it is to a user, while the checkout (which may sit in a
+    // folder only its owner can enter, as CI's clone does) stays readable to its owner.
+    const noOverride = '-dac_override,-dac_read_search';
+    const asUser = process.getuid?.() === 0 ? ['setpriv', `--bounding-set=${noOverride}`, `--inh-caps=${noOverride}`] : [];
     const argv = [...asUser, process.execPath, join(REPO_ROOT, 'bin', 'anachron.js'), 'check', '.'];
     const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.signal, null, r.stderr);
