@@ -22,22 +22,12 @@ through its class; a path two definitions of that name could be is left out."""
 import ast
 import re
 
+from .ast_names import absolute_import, dotted_name
+
 WARNINGS = ("DeprecationWarning", "PendingDeprecationWarning")
 DECORATORS = ("deprecate", "deprecated", "_deprecated", "deprecate_with_doc")
 FORMAT = "anachron-deprecations/1"
 EXTRACTOR = "deprecations-1"
-
-
-def _name_of(node):
-    """``a.b.c`` of a Name/Attribute chain, else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def _leaf(dotted):
@@ -77,13 +67,13 @@ def _clean(message):
 def deprecation_warning(call):
     """The message of ``warnings.warn(msg, DeprecationWarning)`` (category positional or keyword), '' when it has
     none we can read; None when ``call`` is not such a warning."""
-    if not isinstance(call, ast.Call) or _leaf(_name_of(call.func)) != "warn":
+    if not isinstance(call, ast.Call) or _leaf(dotted_name(call.func)) != "warn":
         return None
     category = call.args[1] if len(call.args) > 1 else None
     for kw in call.keywords:
         if kw.arg == "category":
             category = kw.value
-    if category is None or _leaf(_name_of(category)) not in WARNINGS:
+    if category is None or _leaf(dotted_name(category)) not in WARNINGS:
         return None
     return _clean(_text(call.args[0])) if call.args else ""
 
@@ -150,7 +140,7 @@ class Helpers(object):
 
     def resolve(self, call, module, imports):
         """The message of a call of such a helper, by a name the module binds, else None."""
-        name = _name_of(call.func)
+        name = dotted_name(call.func)
         if not name or "." in name:
             return None
         target = imports.get(name)
@@ -163,14 +153,9 @@ class Helpers(object):
 def _imports(tree, module, is_package):
     """name -> (module, attribute) for ``from X import a as b`` anywhere in the module (relative ones resolved)."""
     out = {}
-    package = module if is_package else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
-                base = ".".join(up) + ("." + base if base else "")
+            base = absolute_import(module, is_package, node.module, node.level) or ""
             for a in node.names:
                 out[a.asname or a.name] = (base, a.name)
     return out
@@ -223,7 +208,7 @@ def _parameter_warnings(func):
 def _decorator_message(func):
     for d in func.decorator_list:
         target = d.func if isinstance(d, ast.Call) else d
-        if _leaf(_name_of(target)) in DECORATORS:
+        if _leaf(dotted_name(target)) in DECORATORS:
             if isinstance(d, ast.Call):
                 for arg in list(d.args) + [k.value for k in d.keywords if k.arg in ("message", "msg", "reason")]:
                     text = _clean(_text(arg))
@@ -399,14 +384,14 @@ def _deprecated_attrs(tree):
                         for k, v in zip(stmt.value.keys, stmt.value.values):
                             if isinstance(k, ast.Constant) and isinstance(k.value, str):
                                 out[k.value] = message_of(v)
-                elif (isinstance(target, ast.Subscript) and _name_of(target.value) == "__deprecated_attrs__"):
+                elif (isinstance(target, ast.Subscript) and dotted_name(target.value) == "__deprecated_attrs__"):
                     key = target.slice.value if isinstance(target.slice, ast.Index) else target.slice
                     if isinstance(key, ast.Constant) and isinstance(key.value, str):
                         out[key.value] = message_of(stmt.value)
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
                 if (isinstance(call.func, ast.Attribute) and call.func.attr == "update"
-                        and _name_of(call.func.value) == "__deprecated_attrs__" and call.args):
+                        and dotted_name(call.func.value) == "__deprecated_attrs__" and call.args):
                     arg = call.args[0]
                     if isinstance(arg, ast.Dict):
                         for k, v in zip(arg.keys, arg.values):

@@ -1,9 +1,8 @@
 // What one library version deprecates ("anachron-deprecations/1"), read by python-probe/deprecations.py from the
 // release's own deprecation machinery (DeprecationWarning paths, deprecation decorators, `.. deprecated::`
 // directives, __deprecated_attrs__ tables, module __getattr__ shims) and joined to its surface's public paths.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.js';
+import { readJsonFile } from './json-file.js';
 
 export type DeprecationEvidence = 'warning' | 'decorator' | 'directive' | 'table' | 'getattr' | 'module';
 
@@ -31,14 +30,7 @@ export interface DeprecationsSurface {
 const EVIDENCE = new Set<string>(['warning', 'decorator', 'directive', 'table', 'getattr', 'module']);
 
 export function readDeprecationsSurfaceFile(file: string): DeprecationsSurface {
-  let value: unknown;
-  try {
-    const raw = readFileSync(file);
-    value = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
-  } catch (e) {
-    throw new InputError(`${file}: cannot read a deprecations surface: ${(e as Error).message}`);
-  }
-  const d = value as Partial<DeprecationsSurface>;
+  const d = readJsonFile(file) as Partial<DeprecationsSurface>;
   if (d?.schema !== 'anachron-deprecations/1' || typeof d.library !== 'string' || typeof d.version !== 'string' || !Array.isArray(d.deprecations)) {
     throw new InputError(`${file}: not an anachron deprecations surface (schema anachron-deprecations/1 with library, version, deprecations[])`);
   }

@@ -1,8 +1,7 @@
 // The documented surface of one library version ("anachron-docs/1"): the public APIs its documentation sources
 // list at a release tag. It is the "documented" evidence bit of the matrix.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.js';
+import { readJsonFile } from './json-file.js';
 
 export interface DocsSurface {
   schema: 'anachron-docs/1';
@@ -15,14 +14,7 @@ export interface DocsSurface {
 }
 
 export function readDocsSurfaceFile(file: string): DocsSurface {
-  let value: unknown;
-  try {
-    const raw = readFileSync(file);
-    value = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
-  } catch (e) {
-    throw new InputError(`${file}: cannot read a docs surface: ${(e as Error).message}`);
-  }
-  const d = value as Partial<DocsSurface>;
+  const d = readJsonFile(file) as Partial<DocsSurface>;
   if (d?.schema !== 'anachron-docs/1' || typeof d.library !== 'string' || typeof d.version !== 'string' || !Array.isArray(d.documented)) {
     throw new InputError(`${file}: not an anachron docs surface (schema anachron-docs/1 with library, version, documented[])`);
   }

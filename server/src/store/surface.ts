@@ -1,8 +1,7 @@
 // The per-version API surface that python-probe writes ("anachron-surface/1"), and reading it from disk.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import type { ApiKind, Parameter, SignatureSource } from '../core/api-model.js';
 import { InputError } from '../core/errors.js';
+import { readJsonFile } from './json-file.js';
 
 export interface SurfaceSignature {
   parameters: Parameter[];
@@ -74,23 +73,5 @@ export function validateSurface(value: unknown, file: string): Surface {
 }
 
 export function readSurfaceFile(file: string): Surface {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(file);
-  } catch (e) {
-    throw new InputError(`${file}: cannot read: ${(e as Error).message}`);
-  }
-  let text: string;
-  try {
-    text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
-  } catch (e) {
-    throw new InputError(`${file}: not valid gzip: ${(e as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: not valid JSON: ${(e as Error).message}`);
-  }
-  return validateSurface(json, file);
+  return validateSurface(readJsonFile(file), file);
 }
