@@ -10,6 +10,9 @@
 // With LIB `python`, the standard library and the builtins are checked at the Python range the tag itself declares
 // (requires-python in its pyproject.toml, else python_requires in setup.py or setup.cfg), per 1,000 resolved
 // standard-library references; the project's own top-level modules shadow standard-library ones, as at run time.
+// The deprecation tier (deprecated-api, deprecated-parameter) is counted apart: code correct for its version may
+// still use what that version deprecates (a library's tests exercise its deprecated APIs on purpose), so those
+// findings are not false positives; they are listed after the anachronism findings.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -93,8 +96,10 @@ function entriesOf(files, dir) {
   return names;
 }
 
+const DEPRECATION_TIER = new Set(['deprecated-api', 'deprecated-parameter']);
 let totalRefs = 0;
 let totalFindings = 0;
+let totalDeprecations = 0;
 for (const spec of tags) {
   const [tag, explicit] = spec.split('=');
   const version = explicit ?? tag.replace(/^v/, '');
@@ -142,12 +147,25 @@ for (const spec of tags) {
     }
   }
   src.done();
+  const deprecations = findings.filter((f) => DEPRECATION_TIER.has(f.code));
+  const anachronisms = findings.filter((f) => !DEPRECATION_TIER.has(f.code));
   totalRefs += refs;
-  totalFindings += findings.length;
+  totalFindings += anachronisms.length;
+  totalDeprecations += deprecations.length;
   const byCode = {};
-  for (const f of findings) byCode[f.code] = (byCode[f.code] ?? 0) + 1;
-  console.log(`${library} ${tag} (pinned ${checked}): ${sample.length} of ${files.length} files, ${refs} resolved references, ${findings.length} findings ` +
-    `= ${((1000 * findings.length) / Math.max(refs, 1)).toFixed(2)} per 1,000 ${JSON.stringify(byCode)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  for (const f of findings.slice(0, show)) console.log(`  ${f.file}:${f.range.start.line + 1}:${f.range.start.column + 1} ${f.code} ${f.api}${f.parameter ? ` ${f.parameter}` : ''}`);
+  for (const f of anachronisms) byCode[f.code] = (byCode[f.code] ?? 0) + 1;
+  const deprecatedApis = {};
+  for (const f of deprecations) {
+    const what = `${f.code === 'deprecated-parameter' ? `${f.api}(${f.parameter}=)` : f.api}`;
+    deprecatedApis[what] = (deprecatedApis[what] ?? 0) + 1;
+  }
+  console.log(`${library} ${tag} (pinned ${checked}): ${sample.length} of ${files.length} files, ${refs} resolved references, ${anachronisms.length} findings ` +
+    `= ${((1000 * anachronisms.length) / Math.max(refs, 1)).toFixed(2)} per 1,000 ${JSON.stringify(byCode)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const f of anachronisms.slice(0, show)) console.log(`  ${f.file}:${f.range.start.line + 1}:${f.range.start.column + 1} ${f.code} ${f.api}${f.parameter ? ` ${f.parameter}` : ''}`);
+  if (deprecations.length > 0) {
+    const top = Object.entries(deprecatedApis).sort((a, b) => b[1] - a[1]).slice(0, show).map(([k, n]) => `${k} ${n}`).join(', ');
+    console.log(`  deprecation tier, apart: ${deprecations.length} findings (${((1000 * deprecations.length) / Math.max(refs, 1)).toFixed(2)} per 1,000) on ${Object.keys(deprecatedApis).length} APIs/keywords: ${top}`);
+  }
 }
-console.log(`overall: ${totalFindings} findings over ${totalRefs} resolved references = ${((1000 * totalFindings) / Math.max(totalRefs, 1)).toFixed(2)} per 1,000`);
+console.log(`overall: ${totalFindings} findings over ${totalRefs} resolved references = ${((1000 * totalFindings) / Math.max(totalRefs, 1)).toFixed(2)} per 1,000` +
+  (totalDeprecations > 0 ? `; deprecation tier apart: ${totalDeprecations} = ${((1000 * totalDeprecations) / Math.max(totalRefs, 1)).toFixed(2)} per 1,000` : ''));

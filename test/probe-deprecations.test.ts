@@ -1,7 +1,8 @@
 // python-probe/deprecations.py on a release tag of a small library in a bare git repository: what the library's own
 // deprecation machinery says (an unconditional DeprecationWarning, a warning behind `if KEYWORD is not None`, a
 // `.. deprecated::` directive in a parameter's entry), joined to the public paths of the tag's static surface; a
-// warning conditional on a value and a directive about values are not read as deprecations.
+// warning conditional on a value, a warning after a branch that may return, and directives about values are not
+// read as deprecations.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +18,8 @@ const PROBE = join(__dirname, '..', 'python-probe');
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 
 const FILES: Record<string, string> = {
-  'dlib/__init__.py': "from ._impl import trapz, trapezoid, reshape, save, keep\n\n__all__ = [\"trapz\", \"trapezoid\", \"reshape\", \"save\", \"keep\"]\n",
-  'dlib/_impl.py': "import warnings\n\n\ndef trapz(y, x=None):\n    \"\"\"Integrate along the given axis.\n\n    .. deprecated:: 2.0\n        Use `trapezoid` instead.\n    \"\"\"\n    warnings.warn(\"`trapz` is deprecated. Use `trapezoid` instead.\", DeprecationWarning, stacklevel=2)\n    return trapezoid(y, x)\n\n\ndef trapezoid(y, x=None):\n    return 0\n\n\ndef reshape(a, shape=None, *, newshape=None):\n    if newshape is not None:\n        warnings.warn(\"`newshape` keyword argument is deprecated, use `shape=...` instead.\", DeprecationWarning, stacklevel=2)\n        shape = newshape\n    return a\n\n\ndef save(file, arr, fix_imports=True):\n    \"\"\"Save an array.\n\n    Parameters\n    ----------\n    file : str\n        Where.\n    fix_imports : bool\n        .. deprecated:: 2.1\n            This flag has no effect.\n    \"\"\"\n\n\ndef keep(x, mode=None):\n    \"\"\"Keep x.\n\n    Parameters\n    ----------\n    mode : str\n        .. deprecated:: 2.1\n            Passing booleans as mode is deprecated.\n    \"\"\"\n    if isinstance(x, bool):\n        warnings.warn(\"Passing booleans is deprecated\", DeprecationWarning, stacklevel=2)\n    return x\n",
+  'dlib/__init__.py': "from ._impl import trapz, trapezoid, reshape, save, keep, solve, comb\n\n__all__ = [\"trapz\", \"trapezoid\", \"reshape\", \"save\", \"keep\", \"solve\", \"comb\"]\n",
+  'dlib/_impl.py': "import warnings\n\n\ndef trapz(y, x=None):\n    \"\"\"Integrate along the given axis.\n\n    .. deprecated:: 2.0\n        Use `trapezoid` instead.\n    \"\"\"\n    warnings.warn(\"`trapz` is deprecated. Use `trapezoid` instead.\", DeprecationWarning, stacklevel=2)\n    return trapezoid(y, x)\n\n\ndef trapezoid(y, x=None):\n    return 0\n\n\ndef reshape(a, shape=None, *, newshape=None):\n    if newshape is not None:\n        warnings.warn(\"`newshape` keyword argument is deprecated, use `shape=...` instead.\", DeprecationWarning, stacklevel=2)\n        shape = newshape\n    return a\n\n\ndef save(file, arr, fix_imports=True):\n    \"\"\"Save an array.\n\n    Parameters\n    ----------\n    file : str\n        Where.\n    fix_imports : bool\n        .. deprecated:: 2.1\n            This flag has no effect.\n    \"\"\"\n\n\ndef keep(x, mode=None):\n    \"\"\"Keep x.\n\n    Parameters\n    ----------\n    mode : str\n        .. deprecated:: 2.1\n            Passing booleans as mode is deprecated.\n    \"\"\"\n    if isinstance(x, bool):\n        warnings.warn(\"Passing booleans is deprecated\", DeprecationWarning, stacklevel=2)\n    return x\n\n\ndef solve(c, method=\"fast\"):\n    if method == \"fast\":\n        return c\n    warnings.warn(f\"`method='{method}'` is deprecated.\", DeprecationWarning, stacklevel=2)\n    return c\n\n\ndef comb(n, k, exact=False):\n    \"\"\"Combinations.\n\n    Parameters\n    ----------\n    exact : bool\n        .. deprecated:: 1.14.0\n            ``exact=True`` is deprecated for non-integer `N` and `k`.\n    \"\"\"\n    return 0\n",
 };
 
 let work = '';
@@ -77,8 +78,8 @@ test('a keyword that warns when given, and a parameter entry with a deprecated d
   assert.match(save?.message ?? '', /no effect/);
 });
 
-test('a warning about a value and a directive about values deprecate nothing', () => {
-  assert.deepEqual(found.deprecations.filter((d) => d.path === 'dlib.keep' || d.path === 'dlib.trapezoid'), []);
+test('a warning about a value, one after a branch that returns, and directives about values deprecate nothing', () => {
+  assert.deepEqual(found.deprecations.filter((d) => ['dlib.keep', 'dlib.trapezoid', 'dlib.solve', 'dlib.comb'].includes(d.path)), []);
   assert.deepEqual(found.deprecations.map((d) => d.path).sort(), ['dlib.reshape', 'dlib.save', 'dlib.trapz']);
 });
 

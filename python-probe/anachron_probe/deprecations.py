@@ -27,7 +27,7 @@ from .ast_names import absolute_import, dotted_name
 WARNINGS = ("DeprecationWarning", "PendingDeprecationWarning")
 DECORATORS = ("deprecate", "deprecated", "_deprecated", "deprecate_with_doc")
 FORMAT = "anachron-deprecations/1"
-EXTRACTOR = "deprecations-1"
+EXTRACTOR = "deprecations-2"
 
 
 def _leaf(dotted):
@@ -179,7 +179,24 @@ def _unconditional_warning(body, module, imports, helpers):
                 return message
         if isinstance(stmt, (ast.Return, ast.Raise)):
             return None
+        # A branch that may return skips what follows on some valid calls (scipy's linprog returns for the HiGHS
+        # methods before it warns about the others): what follows is not always raised.
+        if isinstance(stmt, (ast.If, ast.For, ast.While, ast.Try)) and _may_return(stmt):
+            return None
     return None
+
+
+def _may_return(stmt):
+    """Whether a compound statement has a return in it, outside nested definitions."""
+    stack = list(ast.iter_child_nodes(stmt))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _parameter_warnings(func):
@@ -222,7 +239,7 @@ _SECTION = re.compile(r"^\s*(Parameters|Returns|Yields|Other Parameters|Raises|S
 _ENTRY = re.compile(r"^(\s*)(\*{0,2}[A-Za-z_][A-Za-z0-9_]*)(\s*,\s*\*{0,2}[A-Za-z_][A-Za-z0-9_]*)*\s*(:.*)?$")
 
 
-_CONDITIONAL = re.compile(r"^(Calling|Passing|Using|Setting|Support|Supplying|Specifying|Providing|Giving|The default|In the future|When|If)\b|\b(if|when|unless|must|values?|as an? index)\b", re.I)
+_CONDITIONAL = re.compile(r"^(Calling|Passing|Using|Setting|Support|Supplying|Specifying|Providing|Giving|The default|In the future|When|If)\b|\b(if|when|unless|must|values?|as an? index)\b|^`{1,2}\w+\s*=", re.I)
 
 
 def _whole_deprecation(text):

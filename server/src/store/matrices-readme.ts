@@ -86,6 +86,16 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
           `${num(g.apis)} APIs (${Math.round((100 * g.apis) / paper.apis)}%) and ${num(g.signatures)} signatures (${Math.round((100 * g.signatures) / paper.signatures)}%) over ${range}; ${rows}.`,
       );
     }
+    const deprecations = m.deprecationCounts();
+    if (deprecations && deprecations.runs > 0) {
+      const d = deprecations;
+      const evidence = Object.entries(d.byEvidence).sort(([a], [b]) => (a < b ? -1 : 1)).map(([e, n]) => `${e} ${num(n)}`).join(', ');
+      lines.push(
+        '',
+        `Deprecations (the library's own, read at each version's tag by python-probe/deprecations.py into \`${m.library}-VERSION.deprecations.json.gz\`): ` +
+          `${num(d.runs)} runs of versions: ${num(d.apis)} of APIs, ${num(d.keywords)} of keywords, ${num(d.members)} of every member of a module; by evidence: ${evidence}.`,
+      );
+    }
     if (m.sameSurface.size > 0) {
       const same = [...m.sameSurface].map(([release, as]) => `${release} (= ${as})`).join(', ');
       lines.push('', `Patch releases read and left out because their surface is a tracked one's (answered for as that version): ${same}.`);

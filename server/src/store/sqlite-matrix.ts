@@ -284,6 +284,22 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     return this.deprecationRuns.get(`${api}\0${parameter ?? ''}`) ?? [];
   }
 
+  /** What the deprecations table holds, for matrices/README.md; null for a matrix built before it was read. */
+  deprecationCounts(): { runs: number; apis: number; keywords: number; members: number; byEvidence: Record<string, number> } | null {
+    const table = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'deprecations'").all();
+    if (table.length === 0) return null;
+    const rows = this.db.prepare('SELECT parameter, evidence FROM deprecations').all() as { parameter: string; evidence: string }[];
+    const byEvidence: Record<string, number> = {};
+    for (const r of rows) byEvidence[r.evidence] = (byEvidence[r.evidence] ?? 0) + 1;
+    return {
+      runs: rows.length,
+      apis: rows.filter((r) => r.parameter === '').length,
+      keywords: rows.filter((r) => r.parameter !== '' && r.parameter !== '*').length,
+      members: rows.filter((r) => r.parameter === '*').length,
+      byEvidence,
+    };
+  }
+
   isUnresolved(api: string): boolean {
     for (let cut = api.length; cut > 0; cut = api.lastIndexOf('.', cut - 1)) {
       if (this.unresolved.has(api.slice(0, cut))) return true;
