@@ -116,6 +116,68 @@ describe('anachron check', () => {
   });
 });
 
+describe('anachron check --upgrade-to', () => {
+  interface UpgradeJson {
+    upgrade: { distribution: string; libraries: string[]; from: string[]; to: string }[];
+    findings: JsonFinding[]; breaks: JsonFinding[]; warns: JsonFinding[]; resolved: JsonFinding[];
+  }
+  const OLD_CODE = 'import numpy as np\na = np.trapz([1, 2])\nb = np.reshape([1, 2], newshape=(2,))\nc = np.product([1, 2])\nd = np.trapezoid([1, 2])\n';
+  const upgrade = (dir: string, ...args: string[]) => {
+    const r = runCli(['check', ...args, '--format', 'json'], dir);
+    return { code: r.code, json: r.code === 2 ? null : (JSON.parse(r.stdout) as UpgradeJson), stderr: r.stderr };
+  };
+
+  test('numpy 1.24.2 -> 2.2.4: what breaks, what warns with its fix, what goes away', () => {
+    const dir = project({ 'requirements.txt': 'numpy==1.24.2\n', 'a.py': OLD_CODE });
+    const r = upgrade(dir, '--upgrade-to', 'numpy==2.2.4');
+    assert.equal(r.code, 1);
+    const j = r.json!;
+    assert.deepEqual(j.upgrade, [{ distribution: 'numpy', libraries: ['numpy'], from: ['==1.24.2 (requirements.txt:1)'], to: '2.2.4' }]);
+    assert.deepEqual(j.breaks.map((f) => [f.line, f.code, f.api, f.replacement]), [[4, 'anachronistic-api', 'numpy.product', 'numpy.prod']]);
+    assert.deepEqual(j.warns.map((f) => [f.line, f.code, f.api, f.parameter, f.replacement]), [
+      [2, 'deprecated-api', 'numpy.trapz', null, 'numpy.trapezoid'],
+      [3, 'deprecated-parameter', 'numpy.reshape', 'newshape', 'shape'],
+    ]);
+    // numpy.trapezoid is missing at 1.24.2 and there at 2.2.4: the upgrade fixes it.
+    assert.deepEqual(j.resolved.map((f) => [f.line, f.api, f.pin]), [[5, 'numpy.trapezoid', '1.24.2']]);
+    assert.deepEqual(j.findings.map((f) => f.line), [2, 3, 4], 'findings: what the upgrade adds, in file order');
+    assert.match(j.breaks[0]!.message, / — --upgrade-to numpy==2\.2\.4;/);
+    assert.equal(j.breaks[0]!.pinSource, '--upgrade-to');
+  });
+
+  test('text: a heading per library, the two groups, and the summary', () => {
+    const dir = project({ 'requirements.txt': 'numpy==1.24.2\n', 'a.py': OLD_CODE });
+    const r = runCli(['check', '--upgrade-to', 'numpy==2.4.6'], dir);
+    assert.equal(r.code, 1);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines[0], 'upgrade numpy ==1.24.2 (requirements.txt:1) → 2.4.6');
+    assert.equal(lines[1], 'would break:');
+    assert.match(r.stdout, /a\.py:2:5: error \[anachronistic-api\] `numpy\.trapz` was removed in numpy 2\.4 \(pinned 2\.4\.6\)/);
+    assert.doesNotMatch(r.stdout, /^would warn/m, 'newshape= and trapz are gone at 2.4.6: they break, they do not warn');
+    assert.equal(lines[lines.length - 1], 'After the upgrade: 3 would break, 0 would warn (deprecated), in 1 of 1 files; 1 finding at the current pins goes away.');
+  });
+
+  test('a finding the code already has at its pin is not new; other libraries and an unused target say nothing', () => {
+    const dir = project({ 'requirements.txt': 'numpy==1.19.5\n', 'a.py': 'import numpy as np\nd = np.trapezoid([1, 2])\n' });
+    // numpy.trapezoid is missing at 1.19.5 and at 1.24.2 alike: the upgrade changes nothing.
+    const same = upgrade(dir, '--upgrade-to', 'numpy==1.24.2');
+    assert.equal(same.code, 0);
+    assert.deepEqual([same.json!.breaks, same.json!.warns, same.json!.resolved], [[], [], []]);
+    const text = runCli(['check', '--upgrade-to', 'scipy==1.12.0'], dir);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^upgrade scipy → 1\.12\.0: no checked file imports it$/m);
+    assert.match(text.stdout, /^After the upgrade: nothing breaks or warns in 1 file\.$/m);
+  });
+
+  test('--upgrade-to needs one version', () => {
+    const dir = project({ 'a.py': OLD_CODE });
+    const r = runCli(['check', '--upgrade-to', 'numpy>=2'], dir);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--upgrade-to numpy>=2: give one version, e\.g\. --upgrade-to numpy==VERSION/);
+    assert.match(runCli(['check', '--upgrade-to', 'numpy'], dir).stderr, /--upgrade-to numpy: give a version/);
+  });
+});
+
 describe('anachron history', () => {
   test('numpy.trapezoid: absent through 1.26, present from 2.0.0', () => {
     const r = runCli(['history', 'numpy.trapezoid', '--format', 'json']);

@@ -1,4 +1,4 @@
-// `anachron check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--fetch]`
+// `anachron check [PATH…] [--pin LIB==VERSION]… [--upgrade-to LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--fetch]`
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,8 @@ import { collectPythonFiles, unreadableExit, warnSkipped } from './files.js';
 import { jobsOption } from './jobs-option.js';
 import { pathInRoot, realRoot } from './repo-paths.js';
 import { toolInfo } from './tool-info.js';
+import { upgradeHeading, upgradeReport, upgradeSummary, type UpgradeReport } from '../report/upgrade.js';
+import type { Pin } from '../core/pin.js';
 import { InputError } from '../core/errors.js';
 
 /** The JSON format's finding: see README "The CLI". */
@@ -54,6 +56,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     allowPositionals: true,
     options: {
       pin: { type: 'string', multiple: true, default: [] },
+      'upgrade-to': { type: 'string', multiple: true, default: [] },
       format: { type: 'string', default: 'text' },
       matrices: { type: 'string' },
       diff: { type: 'string' },
@@ -66,6 +69,11 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
   if (!(FORMATS as readonly string[]).includes(values.format!)) throw new InputError(`--format must be text or json or sarif, not ${values.format}`);
   const format = values.format as Format;
   const overrides = pinOverrides(values.pin ?? []);
+  // The target's pins say where they come from: the message names --upgrade-to, not --pin.
+  const upgrades = new Map([...pinOverrides(values['upgrade-to'] ?? [], '--upgrade-to')].map(([d, p]): [string, Pin] => [d, { ...p, origin: { file: '--upgrade-to', line: null } }]));
+  for (const [distribution, pin] of upgrades) {
+    if (pin.exactVersion === null) throw new InputError(`--upgrade-to ${distribution}${pin.specifier}: give one version, e.g. --upgrade-to ${distribution}==VERSION`);
+  }
   if (values.diff !== undefined && values.diff.trim() === '') throw new InputError('--diff needs a revision, e.g. --diff origin/main');
   const { files: collected, missing, sizes, skipped } = collectPythonFiles(positionals.length > 0 ? positionals : ['.']);
   if (missing.length > 0) throw new InputError(`no such file or folder: ${missing.join(', ')}`);
@@ -88,14 +96,38 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
   const matricesFolder = values.matrices ? resolve(values.matrices) : defaultMatricesFolder();
   requireMatrices(matricesFolder, err);
   const store = userStoreOf(values);
-  const check = () => checkFiles(files, { matricesFolder, store, overrides, cwd, err, threads: jobsOption(values.jobs), sizes, linesOf: scope ? (f) => linesByFile.get(f) : undefined });
+  const checkWith = (pins: ReadonlyMap<string, Pin>) => () =>
+    checkFiles(files, { matricesFolder, store, overrides: pins, cwd, err, threads: jobsOption(values.jobs), sizes, linesOf: scope ? (f) => linesByFile.get(f) : undefined });
+  // With --upgrade-to the findings reported are those the upgrade adds; the check at the target is the one --fetch covers.
+  const check = checkWith(upgrades.size > 0 ? new Map([...overrides, ...upgrades]) : overrides);
   let checked = await check();
   if (values.fetch) checked = await fetchAndCheckAgain(checked, check, { ...values, matrices: matricesFolder }, err);
+  let upgrade: UpgradeReport | undefined;
+  let unreadable = checked.unreadable;
+  if (upgrades.size > 0) {
+    const before = await checkWith(overrides)();
+    upgrade = upgradeReport(
+      new Map([...upgrades].map(([d, p]) => [d, p.exactVersion!])),
+      { findings: before.results.map((r) => r.finding), coverage: before.coverage },
+      { findings: checked.results.map((r) => r.finding), coverage: checked.coverage },
+    );
+    const added = new Set([...upgrade.breaks, ...upgrade.warns]);
+    checked = { ...checked, results: checked.results.filter((r) => added.has(r.finding)) };
+    unreadable = [...new Set([...unreadable, ...before.unreadable])];
+  }
   const { results, coverage } = checked;
 
   const findings = results.map((r) => r.finding);
-  if (format === 'json') {
-    out(JSON.stringify({ findings, coverage }, null, 2));
+  if (upgrade && format === 'text') {
+    for (const step of upgrade.steps) out(upgradeHeading(step));
+    if (upgrade.breaks.length > 0) out('would break:');
+    for (const r of upgrade.breaks) out(formatFindingLine(r));
+    if (upgrade.warns.length > 0) out('would warn (deprecated at the target):');
+    for (const r of upgrade.warns) out(formatFindingLine(r));
+    for (const line of coverageSummaryLines(coverage)) out(line);
+    out(upgradeSummary(upgrade, files.length));
+  } else if (format === 'json') {
+    out(JSON.stringify(upgrade ? { upgrade: upgrade.steps, findings, breaks: upgrade.breaks, warns: upgrade.warns, resolved: upgrade.resolved, coverage } : { findings, coverage }, null, 2));
   } else if (format === 'sarif') {
     const root = scope?.root ?? realRoot(repositoryRootOrUndefined(cwd) ?? cwd);
     const tool = toolInfo();
@@ -110,7 +142,7 @@ export async function runCheck(argv: string[], out: (s: string) => void, err: (s
     for (const line of coverageSummaryLines(coverage)) out(line);
     out(summary(findings, files.length, scope?.rev));
   }
-  return unreadableExit([...skipped.filter((s) => s.unreadable).map((s) => s.path), ...checked.unreadable], err) ?? (findings.length > 0 && !values['exit-zero'] ? 1 : 0);
+  return unreadableExit([...skipped.filter((s) => s.unreadable).map((s) => s.path), ...unreadable], err) ?? (findings.length > 0 && !values['exit-zero'] ? 1 : 0);
 }
 
 function plural(n: number, word: string): string {

@@ -13,12 +13,12 @@ import { InputError } from '../core/errors.js';
 import { runJobs } from './worker-pool.js';
 
 /** `--pin LIB==VERSION`… by normalised distribution; a pin without a version is a usage error. */
-export function pinOverrides(texts: readonly string[]): Map<string, Pin> {
+export function pinOverrides(texts: readonly string[], flag = '--pin'): Map<string, Pin> {
   const overrides = new Map<string, Pin>();
   for (const text of texts) {
     const pin = parseCommandLinePin(text);
-    if ('error' in pin) throw new InputError(`--pin ${text}: ${pin.error}`);
-    if (pin.specifier === '') throw new InputError(`--pin ${text}: give a version, e.g. --pin ${pin.distribution}==1.24.2`);
+    if ('error' in pin) throw new InputError(`${flag} ${text}: ${pin.error}`);
+    if (pin.specifier === '') throw new InputError(`${flag} ${text}: give a version, e.g. ${flag} ${pin.distribution}==1.24.2`);
     overrides.set(normalizeDistributionName(pin.distribution), pin);
   }
   return overrides;

@@ -6,13 +6,15 @@ import { errorMessage, InputError, internalErrorReport, isInputError } from '../
 const USAGE = `usage: anachron [--debug] <command> [options]
 
 commands:
-  check [PATH…] [--pin LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--jobs N] [--exit-zero]
+  check [PATH…] [--pin LIB==VERSION]… [--upgrade-to LIB==VERSION]… [--format text|json|sarif] [--diff REV] [--matrices DIR] [--jobs N] [--exit-zero]
         [--fetch [--offline] [--index-url URL]…] [--user-matrices DIR]
       Check Python files (folders are searched for *.py). Pins come from the nearest requirements*.txt
       above each file; --pin overrides them. Libraries not checked at their pins are named after the findings;
       --fetch first covers them from the package index (as matrix fetch), then narrows "added between" by bisection. --diff REV reports only findings on lines added or changed
       since REV (committed, staged or not; untracked files count as added). --format sarif writes SARIF
       2.1.0 for code scanning. --jobs N: threads to use (default: one per core for large inputs).
+      --upgrade-to LIB==VERSION (repeatable): the migration preview before bumping a pin — checks the files at the
+      pins in force and at VERSION, and reports what the upgrade would break and what would warn (deprecated there).
       Exit code: 0 no findings, 1 findings (0 with --exit-zero), 2 usage or input error, 3 internal error.
   min-versions [PATH…] [--library NAME]… [--format text|json] [--matrices DIR] [--jobs N]
       For each tracked library the code uses: the lowest (and highest) tracked version with every API and

@@ -31,7 +31,8 @@ raises, a deprecation decorator, a \`.. deprecated::\` directive in its docstrin
 (numpy's \`__deprecated_attrs__\`), or a module that warns for every name it serves (numpy 2's \`numpy.core\`).`,
     why: `the code works today and breaks at an upgrade: the message names the first tracked version that no longer
 has the API, when the matrices know one, so you can plan the migration before bumping the pin
-(\`anachron check --pin LIB==VERSION\` checks the code at the version you mean to move to).`,
+(\`anachron check --upgrade-to LIB==VERSION\` lists what the code would break and what would warn at the version
+you mean to move to, with the fixes).`,
     severity: `information. Guarded code (\`try/except\`, \`hasattr\`, version checks) is not reported.`,
     example: {
       context: '`requirements.txt`: `numpy==2.2.4`',

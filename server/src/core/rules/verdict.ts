@@ -50,6 +50,7 @@ export function pinDetail(pin: Pin, matrix: MatrixFacts, states: readonly StateA
     pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${text}`
     : pin.kind === 'installed' ? `${describeOrigin(pin.origin)} has ${text} installed`
     : pin.kind === 'assumed' ? `${describeOrigin(pin.origin)} assumes ${text}`
+    : pin.origin.file === '--upgrade-to' ? `--upgrade-to ${text}`
     : `--pin ${text}`;
   const first = states[0];
   if (pin.exactVersion === null) return states.length ? `${where}, which allows ${versionList(states, matrix)}` : where;
