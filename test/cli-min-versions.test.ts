@@ -16,6 +16,7 @@ interface Requirement {
   compatibleVersions: string[]; usages: (Usage & { worksIn: string[] })[];
   declared: { requirement: string; specifier: string; source: string; lowerBound: string | null } | null;
   verdict: string; declaredAllowsFailing: string[];
+  deprecations: (Usage & { replacement: string | null; removedIn: string | null; deprecatedIn: string[] })[];
 }
 
 function minVersions(dir: string, ...args: string[]): { code: number; requirements: Requirement[]; stderr: string } {
@@ -96,6 +97,23 @@ describe('anachron min-versions', () => {
     const text = runCli(['min-versions'], dir);
     assert.match(text.stdout, /highest version: 2\.3\.5, forced by what numpy 2\.4\.0 lacks:\n\s+a\.py:2:5: `numpy\.trapz`/);
     assert.match(text.stdout, /note: the declared range also allows numpy 2\.4\.0/);
+  });
+
+  test('usages the library deprecates where the code runs are listed with the versions, the removal and the fix', () => {
+    const dir = project({ 'requirements.txt': 'numpy>=1.19\n', 'a.py': 'import numpy as np\ny = np.trapz([1, 2, 3])\nz = np.reshape([1, 2], newshape=(2,))\n' });
+    const numpy = minVersions(dir).requirements[0]!;
+    const between = (a: string, b: string) => numpy.trackedVersions.slice(numpy.trackedVersions.indexOf(a), numpy.trackedVersions.indexOf(b) + 1);
+    assert.deepEqual(numpy.deprecations.map((u) => [u.line, u.code, u.api, u.parameter, u.deprecatedIn, u.removedIn, u.replacement]), [
+      [2, 'deprecated-api', 'numpy.trapz', null, between('2.0.0', '2.3.5'), '2.4.0', 'numpy.trapezoid'],
+      [3, 'deprecated-parameter', 'numpy.reshape', 'newshape', between('2.1.0', '2.3.5'), '2.4.0', 'shape'],
+    ]);
+    const text = runCli(['min-versions'], dir);
+    assert.equal(text.code, 0, 'a deprecation is advice: the declared bound is still fine');
+    assert.match(text.stdout, /deprecated where it runs \(it warns there; plan the change before upgrading\):\n\s+a\.py:2:5: `numpy\.trapz` deprecated in numpy 2\.0\.0–2\.3\.5, gone in 2\.4\.0; use `numpy\.trapezoid`\n\s+a\.py:3:24: `numpy\.reshape\(newshape=…\)` deprecated in numpy 2\.1\.0–2\.3\.5, gone in 2\.4\.0; use `shape=`/);
+    // The same API without the deprecated keyword, and an API numpy never deprecated: nothing to advise.
+    const clean = project({ 'requirements.txt': 'numpy>=1.19\n', 'a.py': 'import numpy as np\nz = np.reshape([1, 2], (2,))\ns = np.sum([1])\n' });
+    assert.deepEqual(minVersions(clean).requirements[0]!.deprecations, []);
+    assert.doesNotMatch(runCli(['min-versions'], clean).stdout, /deprecated/);
   });
 
   test('each folder is judged against its own manifest; undeclared libraries are reported, not failed', () => {

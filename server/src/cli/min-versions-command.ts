@@ -9,6 +9,7 @@ import {
   declaredBoundIsWrong,
   formatRequirementText,
   type DeclaredRequirement,
+  type DeprecatedUsage,
   type LibraryRequirement,
   type Usage,
 } from '../report/min-versions.js';
@@ -23,7 +24,7 @@ import { runJobs } from './worker-pool.js';
 interface Group {
   matrix: LibraryMatrix;
   declared: DeclaredRequirement | null;
-  files: { shown: string; failuresAt: Map<string, Usage[]> }[];
+  files: { shown: string; failuresAt: Map<string, Usage[]>; deprecatedAt: Map<string, DeprecatedUsage[]> }[];
 }
 
 export async function runMinVersions(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
@@ -73,7 +74,7 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
         const { declared } = use;
         const key = `${matrix.library}\u0000${declared ? `${declared.source}\u0000${declared.specifier}` : ''}`;
         const group = groups.get(key) ?? { matrix, declared, files: [] };
-        group.files.push({ shown, failuresAt: new Map(use.failuresAt) });
+        group.files.push({ shown, failuresAt: new Map(use.failuresAt), deprecatedAt: new Map(use.deprecatedAt) });
         groups.set(key, group);
       }
     });
@@ -81,15 +82,19 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
     requirements = [...groups.values()].map((group) => {
       const { matrix } = group;
       const failuresAt = new Map<string, Usage[]>();
+      const deprecatedAt = new Map<string, DeprecatedUsage[]>();
       for (const version of matrix.versions) {
         const failures = group.files.flatMap((f) => f.failuresAt.get(version) ?? []);
         if (failures.length > 0) failuresAt.set(version, failures);
+        const deprecated = group.files.flatMap((f) => f.deprecatedAt.get(version) ?? []);
+        if (deprecated.length > 0) deprecatedAt.set(version, deprecated);
       }
       return computeRequirement({
         library: matrix.library,
         distribution: matrix.distribution,
         versions: matrix.versions,
         failuresAt,
+        deprecatedAt,
         files: group.files.map((f) => f.shown),
         declared: group.declared,
         versionSeries: matrix.versionSeries,

@@ -17,7 +17,7 @@ import { isSuppressed } from '../core/python/suppressions.js';
 import { judgeReferences } from '../core/checker.js';
 import { judgeSyntax } from '../core/syntax-check.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
-import type { DeclaredRequirement, Usage } from '../report/min-versions.js';
+import type { DeclaredRequirement, DeprecatedUsage, Usage } from '../report/min-versions.js';
 import { toReportedFinding, type ReportedFinding } from '../report/reported-finding.js';
 import type { GroundTruthState } from '../core/ground-truth.js';
 import { harvestApiCFile, type ApiCFileHarvest } from '../eval/libevobench/datasets/api-c.js';
@@ -131,6 +131,8 @@ export interface LibraryUse {
   declared: DeclaredRequirement | null;
   /** Tracked version -> what the file uses that the version lacks, for versions that lack something. */
   failuresAt: [string, Usage[]][];
+  /** Tracked version -> what the file uses that the library deprecates there (the deprecation tier's verdicts). */
+  deprecatedAt: [string, DeprecatedUsage[]][];
 }
 
 export interface MinVersionsResult {
@@ -194,17 +196,22 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
         for (const matrix of used.values()) {
           // The library pinned alone at each tracked version.
           const failuresAt: [string, Usage[]][] = [];
+          const deprecatedAt: [string, DeprecatedUsage[]][] = [];
           for (const version of matrix.versions) {
             const failures: Usage[] = [];
+            const deprecated: DeprecatedUsage[] = [];
             // Verdicts, not findings: no message is wanted, and rendering one per version and use dominated.
             const ctx = { catalog, pins: alone(matrix, version), localModules: manifest.localModules };
             for (const v of [...judgeReferences(syntax.references, ctx, memo), ...judgeSyntax(syntax.syntaxUses, ctx)]) {
-              if (v.matrix.library !== matrix.library || !isVersionDependent(v) || isSuppressed(syntax.suppressions, v.range.start.line, v.code)) continue;
-              failures.push({ file: shown, line: v.range.start.line + 1, column: v.range.start.column + 1, code: v.code, api: v.api, parameter: v.parameter });
+              if (v.matrix.library !== matrix.library || isSuppressed(syntax.suppressions, v.range.start.line, v.code)) continue;
+              const place = { file: shown, line: v.range.start.line + 1, column: v.range.start.column + 1, code: v.code, api: v.api, parameter: v.parameter };
+              if (v.code === 'deprecated-api' || v.code === 'deprecated-parameter') deprecated.push({ ...place, replacement: v.replacement, removedIn: v.removedIn });
+              else if (isVersionDependent(v)) failures.push(place);
             }
             if (failures.length > 0) failuresAt.push([version, failures]);
+            if (deprecated.length > 0) deprecatedAt.push([version, deprecated]);
           }
-          uses.push({ library: matrix.library, declared: declaredFrom(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt });
+          uses.push({ library: matrix.library, declared: declaredFrom(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt, deprecatedAt });
         }
         return { shown, uses, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },

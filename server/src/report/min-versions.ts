@@ -13,6 +13,14 @@ export interface Usage {
   parameter: string | null;
 }
 
+/** A usage the library deprecates at some tracked version: it works there, but warns. */
+export interface DeprecatedUsage extends Usage {
+  /** What the library says to use instead, when it names something that exists there. */
+  replacement: string | null;
+  /** The first tracked version after it that no longer has it (or takes the keyword). */
+  removedIn: string | null;
+}
+
 export interface DeclaredRequirement {
   /** As the project writes it, e.g. "numpy>=1.19". */
   requirement: string;
@@ -62,6 +70,11 @@ export interface LibraryRequirement {
   verdict: DeclaredVerdict;
   /** Tracked versions the declared range allows that lack something the code uses. */
   declaredAllowsFailing: string[];
+  /**
+   * Usages the library deprecates at versions the code runs on (compatible ones), with those versions: what an upgrade
+   * within the range would warn about, and what to use instead.
+   */
+  deprecations: (DeprecatedUsage & { deprecatedIn: string[] })[];
 }
 
 const CLAUSE = /^\s*(~=|===|==|!=|<=|>=|<|>)\s*(\S+?)\s*$/;
@@ -99,6 +112,8 @@ export interface RequirementInput {
   versions: readonly string[];
   /** What each tracked version lacks of what the code uses (absent = nothing). */
   failuresAt: ReadonlyMap<string, readonly Usage[]>;
+  /** What the library deprecates of what the code uses, per tracked version (absent = nothing). */
+  deprecatedAt?: ReadonlyMap<string, readonly DeprecatedUsage[]>;
   files: string[];
   declared: DeclaredRequirement | null;
   /** Each tracked version stands for a release series (Python's 3.9 is every 3.9.x): a range allows a series it meets. */
@@ -138,6 +153,18 @@ export function computeRequirement(input: RequirementInput): LibraryRequirement 
   else if (failsBelowMinimum !== null && (declared.lowerBound === null || compareVersions(declared.lowerBound, minimum) < 0)) verdict = 'unverified';
   else verdict = 'ok';
 
+  const deprecations = new Map<string, DeprecatedUsage & { deprecatedIn: string[] }>();
+  for (const v of compatible) {
+    for (const u of input.deprecatedAt?.get(v) ?? []) {
+      const key = usageKey(u);
+      const entry = deprecations.get(key) ?? { ...u, deprecatedIn: [] };
+      entry.deprecatedIn.push(v);
+      // The removal the newest deprecated version names (the run ends there).
+      entry.removedIn = u.removedIn;
+      deprecations.set(key, entry);
+    }
+  }
+
   return {
     library: input.library,
     distribution: input.distribution,
@@ -154,6 +181,7 @@ export function computeRequirement(input: RequirementInput): LibraryRequirement 
     declared,
     verdict,
     declaredAllowsFailing: allowsFailing,
+    deprecations: [...deprecations.values()].sort(byPlace),
   };
 }
 
@@ -221,6 +249,15 @@ export function formatRequirementText(r: LibraryRequirement): string[] {
     case 'unsatisfiable':
       lines.push(`  declared: ${where}: cannot be right, since no tracked version has everything the code uses`);
       break;
+  }
+  if (r.deprecations.length > 0) {
+    lines.push(`  deprecated where it runs (it warns there; plan the change before upgrading):`);
+    for (const u of r.deprecations) {
+      const at = u.deprecatedIn.length === 1 ? u.deprecatedIn[0]! : `${u.deprecatedIn[0]}–${u.deprecatedIn[u.deprecatedIn.length - 1]}`;
+      const gone = u.removedIn ? `, gone in ${u.removedIn}` : '';
+      const instead = u.replacement ? `; use \`${u.parameter !== null ? `${u.replacement}=` : u.replacement}\`` : '';
+      lines.push(`    ${describeUsage(u)} deprecated in ${r.distribution} ${at}${gone}${instead}`);
+    }
   }
   const newer = r.maximum === null ? [] : r.declaredAllowsFailing.filter((v) => compareVersions(v, r.maximum!) > 0);
   if (r.verdict !== 'unsatisfiable' && newer.length > 0) {
