@@ -16,14 +16,18 @@ whole process group). This file adds, from inside the interpreter:
   that wants to can find and tamper with this module's state. The boundary is what the kernel enforces
   (namespaces, read-only mounts, rlimits, cgroups); the hook turns the common cases into a clear
   `SandboxViolation` instead of an obscure OSError;
-- the classification: pass, soft-fail (passes, but the library under test raised a DeprecationWarning,
-  PendingDeprecationWarning, FutureWarning or numpy's VisibleDeprecationWarning), hard-fail (with the exception
-  type), and the phase it failed in (import, define, check).
+- the classification: pass, soft-fail (passes, but the library under test raised a DeprecationWarning: a warning
+  whose class has DeprecationWarning in its MRO, as the quantum-api-drift paper's §2.5 defines it; its other
+  warnings, PendingDeprecationWarning, FutureWarning, numpy's VisibleDeprecationWarning (a UserWarning), are recorded
+  with their MRO and leave a pass a pass), hard-fail (with the exception type), and the phase it failed in (import,
+  define, check).
 
 Request (stdin, JSON): {code, harness, entryPoint, memoryMb, cpuSeconds, maxProcesses, maxFileMb,
                         library?, resultFd? (3), readyFd? (none), auditHook? (true)}
 Result (one line on resultFd; never stdout, which the sample may fill): {outcome, errorType, errorBase, message,
-trace, warnings: [{category, message, filename, lineno, fromLibrary, caller}], phase, violations, enforced, python}
+trace, warnings: [{category, message, filename, lineno, fromLibrary, caller, mro, deprecation, count}], phase,
+violations, enforced, python}. mro: the class names of the warning's MRO, most derived first, module-qualified but
+for builtins; deprecation: DeprecationWarning is in it.
 """
 import builtins
 import json
@@ -39,8 +43,6 @@ _write = os.write
 _dumps = json.dumps
 _exit = os._exit
 
-DEPRECATION_CATEGORIES = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning",
-                          "VisibleDeprecationWarning")
 MAX_WARNINGS = 50
 MAX_MESSAGE = 2000
 MAX_TRACE = 6000
@@ -353,14 +355,14 @@ class _WarningLog:
                 caller = self.sample_files[code_file]
                 break
             frame = frame.f_back
-        cat_names = [c.__name__ for c in getattr(category, "__mro__", (category,))]
-        deprecation = any(n in DEPRECATION_CATEGORIES for n in cat_names)
+        mro = _class_names(category)
+        deprecation = isinstance(category, type) and issubclass(category, DeprecationWarning)
         from_library = self.is_library_file(filename) or self.category_from_library(category)
         if not from_library and emitter is not None:
             emitter_file = emitter.f_code.co_filename
             if self.is_library_file(emitter_file):
                 from_library = True
-            elif deprecation and emitter_file in self.sample_files:
+            elif emitter_file in self.sample_files:
                 # Raised while sample or harness code was the innermost Python frame: either the code's own
                 # warnings.warn(...) or native code it called (numpy's C-level deprecations). Tell them apart by
                 # the source line (a heuristic: a C function of the standard library counts as the library's).
@@ -380,6 +382,7 @@ class _WarningLog:
             "lineno": lineno,
             "fromLibrary": bool(from_library),
             "caller": caller,
+            "mro": mro,
             "deprecation": deprecation,
             "count": 1,
         }
@@ -392,6 +395,17 @@ class _WarningLog:
 
 # ---------------------------------------------------------------------------------------------------------------
 # Running the sample
+
+
+def _class_names(cls):
+    """The MRO of a warning class as names, most derived first: builtins bare (DeprecationWarning), others
+    module-qualified (numpy.exceptions.VisibleDeprecationWarning)."""
+    names = []
+    for c in getattr(cls, "__mro__", (cls,)):
+        module = getattr(c, "__module__", "") or ""
+        name = getattr(c, "__qualname__", None) or getattr(c, "__name__", None) or str(c)
+        names.append(name if module in ("builtins", "exceptions", "") else "%s.%s" % (module, name))
+    return names
 
 
 def _trim(text, limit):

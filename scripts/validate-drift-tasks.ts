@@ -122,7 +122,8 @@ function parseArgs(argv: string[]): Args {
 // Environments
 
 /** Which warnings make a passing run a soft fail: DeprecationWarning (the paper's rule), or the
- *  whole family (with PendingDeprecationWarning and FutureWarning, as the drift suite's sandbox counts them). */
+ *  whole family (with PendingDeprecationWarning and FutureWarning, which the drift suite's sandbox counted before it
+ *  followed the paper). */
 export type SoftRule = 'deprecation' | 'deprecation-family';
 
 export interface Environment {

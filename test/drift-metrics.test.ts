@@ -18,6 +18,7 @@ import {
   type Outcome,
   type RepairCase,
 } from '../server/src/eval/drift/metrics.js';
+import type { StoredWarning } from '../server/src/eval/drift/store.js';
 
 const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `${actual} ≠ ${expected}`);
 
@@ -171,6 +172,39 @@ describe('the error taxonomy and categories', () => {
     assert.equal(taxonomyLabel({ outcome: 'hard-fail', errorType: 'ModuleNotFoundError' }), 'ModuleNotFoundError');
     assert.equal(taxonomyLabel({ outcome: 'hard-fail', errorType: null }), 'Hard-fail (unknown)');
     assert.equal(taxonomyLabel({ outcome: 'soft-fail', errorType: null }), 'Soft-fail');
+  });
+
+  test('soft-fail is a DeprecationWarning (quantum-api-drift §2.5); another warning class from the library is a pass of its own label', () => {
+    // What the sandbox records (python-probe/sandbox_run.py): per warning its MRO, DeprecationWarning in it or not,
+    // whether the library raised it and around whose call.
+    const future = { category: 'FutureWarning', message: 'later() will change', fromLibrary: true, caller: 'sample' as const, mro: ['FutureWarning', 'Warning', 'Exception', 'BaseException', 'object'], deprecation: false };
+    const visible = { category: 'VisibleDeprecationWarning', message: 'ragged', fromLibrary: true, caller: 'sample' as const, mro: ['numpy.VisibleDeprecationWarning', 'UserWarning', 'Warning', 'Exception', 'BaseException', 'object'], deprecation: false };
+    const harnessOnly = { ...future, caller: 'harness' as const };
+    const own = { ...future, fromLibrary: false };
+    const deprecated = { category: 'LibDeprecation', message: 'old()', fromLibrary: true, caller: 'sample' as const, mro: ['fakelib.LibDeprecation', 'DeprecationWarning', 'Warning', 'Exception', 'BaseException', 'object'], deprecation: true };
+    const sets: DriftTaskSetInput[] = [{ library: 'lib', tasks: [{ id: 't', category: 'c', prompt: 'Using {library} {version}, do it.', entryPoint: 'f', harness: 'def check(c): pass', solutions: [] }] }];
+    const samples = generationSamples(sets, new Map([['lib', ['1.0']]]), 7);
+    const rows = samples.map((s) => ({ sample: s, status: 'answered' as const }));
+    const runs: { outcome: Outcome; warnings: StoredWarning[] }[] = [
+      { outcome: 'pass', warnings: [future] },
+      { outcome: 'pass', warnings: [visible, future] },
+      { outcome: 'pass', warnings: [harnessOnly] },
+      { outcome: 'pass', warnings: [own] },
+      { outcome: 'pass', warnings: [] },
+      { outcome: 'soft-fail', warnings: [future, deprecated] },
+      // Recorded before the MRO was kept: category and message only, read as it was classified.
+      { outcome: 'pass', warnings: [{ category: 'FutureWarning', message: 'x' }] },
+    ];
+    const execs = samples.map((s, i) => ({ sampleId: s.id, environment: '1.0', outcome: runs[i]!.outcome, errorType: null, extraction: 'fenced' as const, warnings: runs[i]!.warnings }));
+    const facts = driftFacts(rows, execs);
+    assert.deepEqual(facts.executions.map((f) => f.warning ?? null), ['FutureWarning', 'VisibleDeprecationWarning', null, null, null, null, null]);
+    const t = errorTaxonomy(facts.executions);
+    // By hand: 3 plain passes (harness's, the sample's own, none) + the old record = 4; one pass per other class; one soft fail.
+    assert.deepEqual(t.overall.counts, { Pass: 4, 'Pass, other warning (FutureWarning)': 1, 'Pass, other warning (VisibleDeprecationWarning)': 1, 'Soft-fail': 1 });
+    assert.deepEqual(t.overall.outcomes, { pass: 6, 'soft-fail': 1, 'hard-fail': 0, timeout: 0 });
+    // The drift matrix counts them as passes: 6 of 7.
+    assert.equal(driftMatrix('lib', facts.executions).cells[0]![0]!.pass.successes, 6);
+    assert.equal(taxonomyLabel({ outcome: 'pass', errorType: null, warning: 'PendingDeprecationWarning' }), 'Pass, other warning (PendingDeprecationWarning)');
   });
 
   test('overall, per prompted version, per category, per environment', () => {

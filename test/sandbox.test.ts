@@ -79,6 +79,14 @@ describe('sandbox', { skip: SKIP }, () => {
       'def later(x):',
       '    warnings.warn("later() will change", FutureWarning)',
       '    return x',
+      'class LibDeprecation(DeprecationWarning):',
+      '    pass',
+      'def gone_soon(x):',
+      '    warnings.warn("gone_soon() is deprecated", LibDeprecation, stacklevel=2)',
+      '    return x',
+      'def pending(x):',
+      '    warnings.warn("pending() will be deprecated", PendingDeprecationWarning, stacklevel=2)',
+      '    return x',
       'def new(x):',
       '    return x',
       '',
@@ -153,16 +161,38 @@ describe('sandbox', { skip: SKIP }, () => {
     assert.equal(r.warnings[0]!.fromLibrary, true);
     assert.equal(r.warnings[0]!.caller, 'sample');
 
-    const future = await run('import fakelib\ndef f():\n    return fakelib.later(1)\n');
-    assert.equal(future.outcome, 'soft-fail');
-    assert.equal(future.warnings[0]!.category, 'FutureWarning');
-    assert.match(future.warnings[0]!.filename ?? '', /site-packages\/fakelib\/__init__\.py$/);
+    assert.deepEqual(r.warnings[0]!.mro, ['DeprecationWarning', 'Warning', 'Exception', 'BaseException', 'object']);
+    assert.equal(r.warnings[0]!.deprecation, true);
+
+    // A class of the library's own with DeprecationWarning in its MRO is a DeprecationWarning (paper §2.5).
+    const sub = await run('import fakelib\ndef f():\n    return fakelib.gone_soon(1)\n');
+    assert.equal(sub.outcome, 'soft-fail', JSON.stringify(sub));
+    assert.deepEqual(sub.warnings[0]!.mro, ['fakelib.LibDeprecation', 'DeprecationWarning', 'Warning', 'Exception', 'BaseException', 'object']);
 
     // Outside any site-packages, the library is known by name.
     const named = await run('import fakelib\ndef f():\n    return fakelib.old(1)\n', { library: 'fakelib', pythonEnv: { PYTHONPATH: plainDir } });
     assert.equal(named.outcome, 'soft-fail', JSON.stringify(named));
     const unnamed = await run('import fakelib\ndef f():\n    return fakelib.old(1)\n', { pythonEnv: { PYTHONPATH: plainDir } });
     assert.equal(unnamed.outcome, 'pass', 'without `library`, a folder that is not a site-packages is not a library');
+  });
+
+  test('not a soft-fail: FutureWarning and PendingDeprecationWarning from the library pass, recorded with their MRO', async () => {
+    const future = await run('import fakelib\ndef f():\n    return fakelib.later(1)\n');
+    assert.equal(future.outcome, 'pass', JSON.stringify(future));
+    assert.equal(future.warnings[0]!.category, 'FutureWarning');
+    assert.match(future.warnings[0]!.filename ?? '', /site-packages\/fakelib\/__init__\.py$/);
+    assert.equal(future.warnings[0]!.fromLibrary, true);
+    assert.equal(future.warnings[0]!.deprecation, false);
+    assert.deepEqual(future.warnings[0]!.mro, ['FutureWarning', 'Warning', 'Exception', 'BaseException', 'object']);
+    const pending = await run('import fakelib\ndef f():\n    return fakelib.pending(1)\n');
+    assert.equal(pending.outcome, 'pass', JSON.stringify(pending));
+    assert.equal(pending.warnings[0]!.category, 'PendingDeprecationWarning');
+    assert.equal(pending.warnings[0]!.fromLibrary, true);
+    assert.equal(pending.warnings[0]!.deprecation, false);
+    // Both at once with a DeprecationWarning: the DeprecationWarning decides.
+    const both = await run('import fakelib\ndef f():\n    return fakelib.old(fakelib.later(1))\n');
+    assert.equal(both.outcome, 'soft-fail', JSON.stringify(both));
+    assert.deepEqual(both.warnings.map((w) => [w.category, w.deprecation]), [['FutureWarning', false], ['DeprecationWarning', true]]);
   });
 
   test('not a soft-fail: the sample\'s own warnings, the harness\'s, other categories, the new API', async () => {

@@ -68,6 +68,11 @@ export interface ExecutionWarning {
   caller?: 'sample' | 'harness' | 'other';
   /** How many times it was raised. */
   count?: number;
+  /** The class names of the warning's MRO, most derived first (builtins bare, others module-qualified). */
+  mro?: string[];
+  /** DeprecationWarning is in its MRO: what makes a soft fail (quantum-api-drift §2.5), where the library raised it
+   *  and the harness was not the caller. */
+  deprecation?: boolean;
 }
 
 export interface ExecutionOutcome {

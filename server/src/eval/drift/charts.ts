@@ -3,7 +3,7 @@
 // (Figure 4), repair success per target and round (Figure 5), and Pass@1 against Pass@k (Figure 6). Pure: results in,
 // SVG text out, built on the LibEvoBench report's primitives (eval/libevobench/reports/charts.ts); no scripts.
 import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, PALETTE, svg, type BarSeries } from '../reports/svg.js';
-import type { DriftMatrix } from './metrics.js';
+import { OTHER_WARNING_LABEL, type DriftMatrix } from './metrics.js';
 import type { DriftResults, LibraryResults } from './report.js';
 
 function n(x: number): string {
@@ -143,10 +143,11 @@ export function forwardDropSvg(runs: readonly DriftResults[]): string {
 // ---- Figure 4: error taxonomy ---------------------------------------------------------------------------------------
 
 const OUTCOME_COLORS: Record<string, string> = { Pass: '#2e7d32', 'Soft-fail': '#f9a825', Timeout: '#6d4c41' };
+const PASS_WARNING_COLORS = ['#81c784', '#aed581', '#c5e1a5'];
 const ERROR_COLORS = ['#c62828', '#ad1457', '#6a1b9a', '#283593', '#00838f', '#ef6c00', '#5d4037', '#546e7a'];
 const TOP_LABELS = 8;
 
-/** Stacked shares of Pass, Soft-fail, Timeout and the most frequent exception types: a bar per run and prompted version. */
+/** Stacked shares of Pass, passes with other warnings, Soft-fail, Timeout and the most frequent exception types: a bar per run and prompted version. */
 export function taxonomySvg(runs: readonly DriftResults[]): string {
   const title = 'Error taxonomy by prompted version (share of executions)';
   const bars = runs.flatMap((r) =>
@@ -157,11 +158,13 @@ export function taxonomySvg(runs: readonly DriftResults[]): string {
   ).filter((b) => b.row.n > 0);
   if (bars.length === 0) return emptyChart(title, 'nothing executed yet');
   const totals = new Map<string, number>();
-  for (const b of bars) for (const [k, c] of Object.entries(b.row.counts)) if (!(k in OUTCOME_COLORS)) totals.set(k, (totals.get(k) ?? 0) + c);
+  // Passes with another warning class than DeprecationWarning: their own shade of the pass colour, beside Pass.
+  const passWarnings = [...new Set(bars.flatMap((b) => Object.keys(b.row.counts)).filter((k) => k.startsWith(OTHER_WARNING_LABEL)))].sort();
+  for (const b of bars) for (const [k, c] of Object.entries(b.row.counts)) if (!(k in OUTCOME_COLORS) && !passWarnings.includes(k)) totals.set(k, (totals.get(k) ?? 0) + c);
   const errors = [...totals.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k]) => k);
   const shown = errors.slice(0, TOP_LABELS);
-  const labels = ['Pass', 'Soft-fail', 'Timeout', ...shown, ...(errors.length > TOP_LABELS ? ['other errors'] : [])];
-  const color = (label: string) => OUTCOME_COLORS[label] ?? (label === 'other errors' ? '#9e9e9e' : ERROR_COLORS[shown.indexOf(label) % ERROR_COLORS.length]!);
+  const labels = ['Pass', ...passWarnings, 'Soft-fail', 'Timeout', ...shown, ...(errors.length > TOP_LABELS ? ['other errors'] : [])];
+  const color = (label: string) => OUTCOME_COLORS[label] ?? (passWarnings.includes(label) ? PASS_WARNING_COLORS[passWarnings.indexOf(label) % PASS_WARNING_COLORS.length]! : label === 'other errors' ? '#9e9e9e' : ERROR_COLORS[shown.indexOf(label) % ERROR_COLORS.length]!);
   const left = 64;
   const top = 44;
   const plotH = 280;

@@ -173,14 +173,27 @@ export function plannedRepairs(
   return out;
 }
 
+/**
+ * The class of the first warning other than a DeprecationWarning that the library raised in a passing execution (the
+ * sandbox records it, with its MRO, as a pass: quantum-api-drift §2.5 makes only DeprecationWarning a soft fail); for
+ * the taxonomy's "Pass, other warning (CLASS)". Nothing for other outcomes, and for executions recorded before the
+ * MRO was kept.
+ */
+export function otherWarningOf(e: { outcome: Outcome; warnings?: ExecutionRecord['warnings'] }): { warning?: string } {
+  if (e.outcome !== 'pass') return {};
+  const w = (e.warnings ?? []).find((x) => x.mro !== undefined && x.fromLibrary === true && x.caller !== 'harness' && x.deprecation === false);
+  return w ? { warning: w.category } : {};
+}
+
 /** The error a repair prompt quotes for a failing execution. */
 export function errorText(e: Pick<ExecutionRecord, 'outcome' | 'errorType' | 'message' | 'trace' | 'warnings'>, timeoutMs: number): string {
   switch (e.outcome) {
     case 'timeout':
       return `Timed out after ${Math.round(timeoutMs / 1000)} s${e.message ? `: ${e.message}` : ''}`;
     case 'soft-fail': {
-      const lines = e.warnings.map((w) => `${w.category}: ${w.message}${w.filename ? ` (${w.filename})` : ''}`);
-      return ['The code passes its test but raises deprecation warnings from the library:', ...(lines.length ? lines : [e.message ?? ''])].join('\n');
+      // The DeprecationWarnings that made it a soft fail (all of them for records from before the MRO was kept).
+      const lines = e.warnings.filter((w) => w.deprecation !== false).map((w) => `${w.category}: ${w.message}${w.filename ? ` (${w.filename})` : ''}`);
+      return ['The code passes its test but raises DeprecationWarnings from the library:', ...(lines.length ? lines : [e.message ?? ''])].join('\n');
     }
     case 'hard-fail':
       return (e.trace && e.trace.trim()) || `${e.errorType ?? 'Error'}: ${e.message ?? ''}`;
@@ -216,7 +229,7 @@ export interface DriftFacts {
  */
 export function driftFacts(
   samples: readonly { sample: BenchSample; status: 'answered' | 'failed' | null }[],
-  executions: readonly Pick<ExecutionRecord, 'sampleId' | 'environment' | 'outcome' | 'errorType' | 'extraction'>[],
+  executions: readonly (Pick<ExecutionRecord, 'sampleId' | 'environment' | 'outcome' | 'errorType' | 'extraction'> & { warnings?: ExecutionRecord['warnings'] })[],
 ): DriftFacts {
   const byKey = new Map(executions.map((e) => [executionKey(e.sampleId, e.environment), e] as const));
   const bySample = new Map<string, typeof executions[number][]>();
@@ -254,7 +267,7 @@ export function driftFacts(
     else plainIds.add(sample.id);
     // Only grounded facts carry their arm (and whether the prompt drifted): plain facts stay as they were.
     const arm = t.arm === 'grounded' ? { arm: 'grounded' as const, drifted: t.drifted ?? null } : {};
-    for (const e of runs) facts.push({ sampleId: sample.id, library: t.library, taskId: t.task, category: t.category, prompted: t.version, environment: e.environment, outcome: e.outcome, errorType: e.errorType, ...arm });
+    for (const e of runs) facts.push({ sampleId: sample.id, library: t.library, taskId: t.task, category: t.category, prompted: t.version, environment: e.environment, outcome: e.outcome, errorType: e.errorType, ...otherWarningOf(e), ...arm });
   }
   const repairs: RepairCase[] = [];
   for (const list of repairSamples.values()) {
@@ -351,7 +364,15 @@ export function executionRecord(job: ExecutionJob, interpreter: string, extracte
     message: outcome.message ?? null,
     trace: outcome.trace ?? null,
     phase: outcome.phase ?? null,
-    warnings: (outcome.warnings ?? []).map((w) => ({ category: w.category, message: w.message, ...(w.filename ? { filename: w.filename } : {}) })),
+    warnings: (outcome.warnings ?? []).map((w) => ({
+      category: w.category,
+      message: w.message,
+      ...(w.filename ? { filename: w.filename } : {}),
+      ...(w.fromLibrary !== undefined ? { fromLibrary: w.fromLibrary } : {}),
+      ...(w.caller ? { caller: w.caller } : {}),
+      ...(w.mro ? { mro: w.mro } : {}),
+      ...(w.deprecation !== undefined ? { deprecation: w.deprecation } : {}),
+    })),
     durationMs: outcome.durationMs,
     isolation: outcome.isolation ?? [],
     executedAt,

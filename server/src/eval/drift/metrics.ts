@@ -86,6 +86,9 @@ export interface ExecutionFact {
   outcome: Outcome;
   /** The exception's type for hard fails (ImportError, AttributeError, …); null otherwise. */
   errorType: string | null;
+  /** Passes only: the class of a warning other than DeprecationWarning the library raised (FutureWarning,
+   *  PendingDeprecationWarning, numpy's VisibleDeprecationWarning, …); absent when none (dataset.ts otherWarningOf). */
+  warning?: string;
   /** Set on the grounded arm's executions only (drift/grounding.ts); absent: the plain arm. */
   arm?: 'grounded';
   /** Grounded executions: whether the task's code at the prompted version differs from its newest (null: unknown). */
@@ -267,11 +270,18 @@ export function driftMatrix(library: string, facts: readonly ExecutionFact[], op
 
 // ---- error taxonomy -------------------------------------------------------------------------------------------------
 
-/** An execution's taxonomy label: Pass, Soft-fail, Timeout, or the exception type of a hard fail. */
-export function taxonomyLabel(fact: Pick<ExecutionFact, 'outcome' | 'errorType'>): string {
+/** The taxonomy's label of a pass with another warning class than DeprecationWarning from the library. */
+export const OTHER_WARNING_LABEL = 'Pass, other warning';
+
+/**
+ * An execution's taxonomy label: Pass, "Pass, other warning (CLASS)" (a pass whose library raised a warning that is
+ * not a DeprecationWarning: a category of its own, not a soft fail), Soft-fail (a DeprecationWarning), Timeout, or the
+ * exception type of a hard fail.
+ */
+export function taxonomyLabel(fact: Pick<ExecutionFact, 'outcome' | 'errorType' | 'warning'>): string {
   switch (fact.outcome) {
     case 'pass':
-      return 'Pass';
+      return fact.warning ? `${OTHER_WARNING_LABEL} (${fact.warning})` : 'Pass';
     case 'soft-fail':
       return 'Soft-fail';
     case 'timeout':

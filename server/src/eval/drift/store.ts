@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS drift_executions (
   message TEXT,
   trace TEXT,                       -- the traceback (hard fails), the warnings (soft fails)
   phase TEXT,                       -- where it failed: extraction, import, define, test, …
-  warnings TEXT NOT NULL,           -- JSON: [{category, message, filename?}]
+  warnings TEXT NOT NULL,           -- JSON: [{category, message, filename?, fromLibrary?, caller?, mro?, deprecation?}]
   duration_ms REAL NOT NULL,
   isolation TEXT NOT NULL,          -- JSON: what the sandbox enforced
   extraction TEXT NOT NULL,         -- how the code was read from the response: fenced | raw | empty
@@ -27,6 +27,17 @@ CREATE TABLE IF NOT EXISTS drift_executions (
 ) WITHOUT ROWID;
 `;
 
+/** A warning as an execution keeps it. */
+export interface StoredWarning {
+  category: string;
+  message: string;
+  filename?: string;
+  fromLibrary?: boolean;
+  caller?: 'sample' | 'harness' | 'other';
+  mro?: string[];
+  deprecation?: boolean;
+}
+
 export interface ExecutionRecord {
   sampleId: string;
   environment: string;
@@ -35,7 +46,9 @@ export interface ExecutionRecord {
   message: string | null;
   trace: string | null;
   phase: string | null;
-  warnings: { category: string; message: string; filename?: string }[];
+  /** The sandbox's warnings (environments/sandbox.ts ExecutionWarning); executions recorded before the MRO was kept
+   *  have category, message and filename only. */
+  warnings: StoredWarning[];
   durationMs: number;
   isolation: string[];
   extraction: 'fenced' | 'raw' | 'empty';
