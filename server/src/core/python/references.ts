@@ -198,6 +198,47 @@ function callSiteOf(call: SyntaxNode, positions: ChunkPositions): CallSite {
   return { keywords, positionalCount, hasUnpacking, range: positions.rangeOf(call) };
 }
 
+/**
+ * Calls still being typed: in a statement tree-sitter could not parse, an ERROR node holding `callee (` and the
+ * arguments so far with no `)` (`np.unique([1, 1], equal_nan=` recovers `equal_nan` as a bare identifier before a
+ * `=` token). Their keywords are read, so a keyword is judged while the call is unclosed as once it is closed; no
+ * positional count is given (what the commas delimit is not known), so arity is not judged. Keyed by the callee's
+ * node, as closed calls are; `names` collects the keywords' identifiers, which are no value uses.
+ */
+function unclosedCalls(error: SyntaxNode, positions: ChunkPositions, calls: Map<SyntaxNode, CallSite>, keywordNames: Set<SyntaxNode>): void {
+  const copies = new Map<number, SyntaxNode>();
+  for (const c of error.namedChildren) copies.set(c.startIndex, c);
+  const kids = error.treeNode.children.filter((k): k is NonNullable<typeof k> => k !== null);
+  for (let i = 0; i + 1 < kids.length; i++) {
+    const callee = copies.get(kids[i]!.startIndex);
+    if (!callee || (callee.type !== 'identifier' && callee.type !== 'attribute') || kids[i + 1]!.type !== '(') continue;
+    const keywords: KeywordArgument[] = [];
+    const names: SyntaxNode[] = [];
+    let last: SyntaxNode = callee;
+    let closed = false;
+    for (let j = i + 2; j < kids.length; j++) {
+      const kid = kids[j]!;
+      if (kid.type === ')' || kid.type === '(') {
+        closed = kid.type === ')';
+        break; // closed (tree-sitter's trouble is elsewhere), or a call nested in it, read on its own
+      }
+      const copy = copies.get(kid.startIndex);
+      if (!copy) continue;
+      last = copy;
+      if (copy.type === 'keyword_argument') {
+        const name = copy.childForFieldName('name');
+        if (name) keywords.push({ name: name.text, range: positions.rangeOf(name) });
+      } else if (copy.type === 'identifier' && kids[j + 1]?.type === '=') {
+        keywords.push({ name: copy.text, range: positions.rangeOf(copy) });
+        names.push(copy);
+      }
+    }
+    if (closed || calls.has(callee)) continue;
+    calls.set(callee, { keywords, positionalCount: 0, hasUnpacking: false, range: positions.rangeBetween(callee, last) });
+    for (const n of names) keywordNames.add(n);
+  }
+}
+
 /** Is this identifier read as a value (not a definition, keyword name, attribute name or import name)? */
 function isValueIdentifier(node: SyntaxNode): boolean {
   const parent = node.parent;
@@ -268,9 +309,12 @@ export function referenceFacts(copy: SyntaxCopy, positions: ChunkPositions): Ref
     const fn = node.childForFieldName('function');
     if (fn) calls.set(fn, node);
   }
+  const unclosed = new Map<SyntaxNode, CallSite>();
+  const keywordNames = new Set<SyntaxNode>();
+  for (const node of ofType('ERROR')) unclosedCalls(node, positions, unclosed, keywordNames);
   const callAt = (node: SyntaxNode): CallSite | null => {
     const call = calls.get(node);
-    return call ? callSiteOf(call, positions) : null;
+    return call ? callSiteOf(call, positions) : (unclosed.get(node) ?? null);
   };
 
   const attributes: AttributeUse[] = [];
@@ -307,7 +351,7 @@ export function referenceFacts(copy: SyntaxCopy, positions: ChunkPositions): Ref
   const names: NameUse[] = [];
   for (const node of ofType('identifier')) {
     if (node.parent?.type === 'attribute') continue; // the root of a chain, or a member: handled with the chain
-    if (!isValueIdentifier(node) || isAssignmentTarget(node)) continue;
+    if (!isValueIdentifier(node) || isAssignmentTarget(node) || keywordNames.has(node)) continue;
     names.push({ name: segment(node), span: positions.spanOf(node), call: callAt(node) });
   }
   return { imports, attributes, names, polyfills };
