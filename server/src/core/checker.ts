@@ -94,6 +94,9 @@ function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistor
     scope.verdicts.push({ code: 'anachronistic-parameter', ...base, parameter: keyword.name, lacking: rejecting });
     return;
   }
+  // A private keyword (scipy's `_no_deco=`) is the library's own channel to a wrapper its signature does not show:
+  // outside the public surface, never "unknown".
+  if (keyword.name.startsWith('_')) return;
   // Only trust a signature read from the real callable or a stub to say "no version has this keyword".
   const reliable = rejecting.every((s) => s.cell?.signatureSource === 'inspect' || s.cell?.signatureSource === 'stub');
   if (reliable && rejecting.length === states.length) {
