@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import {
   commands,
   Disposable,
+  languages,
   Range,
   Selection,
   TextEditorRevealType,
@@ -42,6 +43,7 @@ import { AgentFeatures } from './agents.js';
 import { openBenchmarkReports } from './eval/reports-command.js';
 import { editorRunsFolders, runBenchmark } from './eval/run-command.js';
 import { checkWorkspace } from './check-workspace.js';
+import { chooseManifest } from './choose-manifest.js';
 import { HistoryPanel } from './history-panel.js';
 import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';
 import { createLogChannel, type LeveledChannel } from './log.js';
@@ -54,6 +56,8 @@ import { PinsStatus } from './status.js';
 /** Manifests whose edits can change the pins in force. */
 const MANIFEST_NAME = /^(requirements.*\.(txt|in)|constraints.*\.txt|pyproject\.toml|setup\.cfg|Pipfile(\.lock)?|.*\.lock|pylock(\..+)?\.toml|environment.*\.ya?ml)$/i;
 const MANIFEST_GLOB = '**/{requirements*.txt,requirements*.in,constraints*.txt,pyproject.toml,setup.cfg,Pipfile,Pipfile.lock,*.lock,pylock*.toml,environment*.yml,environment*.yaml}';
+/** Where the server's manifest search also looks (workspace/manifest-search.ts): requirements/base.txt, envs/py39.yml, dev-requirements.txt. */
+const SEARCHED_MANIFEST_GLOBS = ['**/*requirements*.{txt,in}', '**/{requirements,reqs,deps,dependencies,pip,constraints}/*.{txt,in}', '**/{envs,environments,conda,ci,binder}/*.{yml,yaml}'];
 
 /** Crashes within this window count towards giving up. */
 const CRASH_WINDOW_MS = 3 * 60_000;
@@ -298,11 +302,15 @@ async function showPins(anachron: Anachron): Promise<void> {
   }
   const pins = await anachron.pinsFor(doc);
   if (pins === undefined) return;
+  // The tracked libraries the file imports that nothing pins (not every tracked library).
+  const unpinned = [...new Set((pins?.coverage ?? []).filter((e) => e.reason === 'unpinned' && e.trackedVersions.length > 0 && e.distribution !== 'python').map((e) => e.library))];
   if (!pins || pins.pins.length === 0) {
-    void window.showInformationMessage(`anachron: no manifest pins anything for ${workspace.asRelativePath(doc.uri)}${pins?.unpinned.length ? `; ${pins.unpinned.join(', ')} are not checked` : ''}.`);
+    const choose = pins?.manifestCandidates.length ? 'Choose Manifest…' : undefined;
+    const picked = await window.showInformationMessage(`anachron: no manifest pins anything for ${workspace.asRelativePath(doc.uri)}${unpinned.length ? `; ${unpinned.join(', ')} ${unpinned.length === 1 ? 'is' : 'are'} not checked` : ''}.`, ...(choose ? [choose] : []));
+    if (picked) await commands.executeCommand('anachron.chooseManifest');
     return;
   }
-  type Item = { label: string; description?: string; detail?: string; uri?: string; line?: number; kind?: number };
+  type Item = { label: string; description?: string; detail?: string; uri?: string; line?: number; kind?: number; command?: string };
   const items: Item[] = pins.pins.map((p) => ({
     label: `${p.library ? '$(history)' : '$(dash)'} ${p.distribution}${p.specifier}`,
     description: p.origin,
@@ -312,7 +320,9 @@ async function showPins(anachron: Anachron): Promise<void> {
     uri: p.originUri ?? undefined,
     line: p.originLine ?? undefined,
   }));
-  if (pins.unpinned.length) items.push({ label: `$(circle-slash) ${pins.unpinned.join(', ')}`, description: 'tracked, but nothing pins them: not checked' });
+  if (unpinned.length) items.push({ label: `$(circle-slash) ${unpinned.join(', ')}`, description: 'imported and tracked, but nothing pins them: not checked' });
+  if (pins.found) items.push({ label: `$(file-code) pins from ${pins.found.chosen.map((u) => workspace.asRelativePath(Uri.parse(u), false)).join(', ')}`, description: pins.found.how === 'configured' ? 'anachron.manifestPaths or [tool.anachron] manifests' : pins.found.ambiguous ? 'a guess: other manifests pin other versions' : 'found in the project' });
+  if (pins.manifestCandidates.length) items.push({ label: '$(list-selection) Choose Manifest…', description: `${pins.manifestCandidates.length} found in the project`, command: 'anachron.chooseManifest' });
   for (const e of pins.coverage ?? []) {
     if (e.state === 'checked' || e.reason === 'unpinned') continue;
     items.push({ label: `$(warning) ${coverageRequirement(e)}`, description: `${e.state === 'inferred' ? 'not tracked' : 'not checked'}: ${describeCoverageReason(e)}`, detail: e.fetch ? `anachron matrix fetch ${e.fetch}` : undefined });
@@ -320,7 +330,8 @@ async function showPins(anachron: Anachron): Promise<void> {
   if (pins.manifestsOff.length) items.push({ label: `$(settings-gear) manifests switched off: ${pins.manifestsOff.join(', ')}`, description: 'anachron.manifests' });
   for (const p of pins.problems) items.push({ label: `$(warning) ${p}` });
   const picked = await window.showQuickPick(items, { title: `anachron: pins for ${workspace.asRelativePath(doc.uri)}`, placeHolder: 'Pick a pin to open where it is written', matchOnDescription: true, matchOnDetail: true });
-  if (picked?.uri) await openPinSource(picked.uri, picked.line ?? 0);
+  if (picked?.command) await commands.executeCommand(picked.command);
+  else if (picked?.uri) await openPinSource(picked.uri, picked.line ?? 0);
 }
 
 async function showHistory(anachron: Anachron, api?: string): Promise<void> {
@@ -350,6 +361,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     commands.registerCommand('anachron.restartServer', () => anachron.restart()),
     commands.registerCommand('anachron.showOutput', () => anachron.log.show(true)),
     commands.registerCommand('anachron.showPins', () => showPins(anachron)),
+    commands.registerCommand('anachron.chooseManifest', () => chooseManifest((uri) => anachron.request<PinsResult | null>(PinsRequest, { uri: uri.toString() }))),
     commands.registerCommand('anachron.openPinSource', (uri: string, line: number) => openPinSource(uri, line)),
     commands.registerCommand('anachron.showHistory', (api?: unknown) => showHistory(anachron, typeof api === 'string' ? api : undefined)),
     commands.registerCommand('anachron.checkWorkspace', () => checkWorkspace(anachron)),
@@ -383,6 +395,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
     // The server is told its workspace folders once; a new set needs a new server.
     workspace.onDidChangeWorkspaceFolders(() => anachron.scheduleRestart()),
     window.onDidChangeActiveTextEditor(() => anachron.schedulePins(0)),
+    // New diagnostics for the active file follow new pins (a manifest found, chosen or changed): the status item too.
+    languages.onDidChangeDiagnostics((e) => {
+      const active = window.activeTextEditor?.document.uri.toString();
+      if (active && e.uris.some((u) => u.toString() === active)) anachron.schedulePins();
+    }),
     workspace.onDidChangeTextDocument((e) => {
       // A manifest changes the pins; the active Python file's imports change what is covered.
       if (MANIFEST_NAME.test(path.basename(e.document.uri.fsPath))) anachron.schedulePins();
@@ -392,8 +409,10 @@ export async function activate(context: ExtensionContext): Promise<void> {
       if (MANIFEST_NAME.test(path.basename(d.uri.fsPath))) anachron.schedulePins();
     }),
   );
-  const watcher = workspace.createFileSystemWatcher(MANIFEST_GLOB);
-  anachron.watch(watcher, watcher.onDidChange(() => anachron.schedulePins()), watcher.onDidCreate(() => anachron.schedulePins()), watcher.onDidDelete(() => anachron.schedulePins()));
+  for (const glob of [MANIFEST_GLOB, ...SEARCHED_MANIFEST_GLOBS]) {
+    const watcher = workspace.createFileSystemWatcher(glob);
+    anachron.watch(watcher, watcher.onDidChange(() => anachron.schedulePins()), watcher.onDidCreate(() => anachron.schedulePins()), watcher.onDidDelete(() => anachron.schedulePins()));
+  }
 
   void anachron.interpreters.subscribe();
   await anachron.start();

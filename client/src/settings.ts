@@ -1,10 +1,11 @@
 // `anachron.*` settings, read per workspace folder (resource scope) and sent to the server as plain data.
+import { isAbsolute, join } from 'node:path';
 import { workspace, type ConfigurationChangeEvent, type Uri, type WorkspaceFolder } from 'vscode';
 import { MANIFEST_KINDS, type EditorSettings, type FolderSettings, type ManifestKind, type SeverityOverride } from '../../server/src/lsp/protocol.js';
 import type { LogLevel } from './log.js';
 
 /** Settings the server applies; a change to any of them is sent at once. */
-export const SERVER_SETTINGS = ['anachron.severity', 'anachron.ignore', 'anachron.manifests', 'anachron.assumeVersions', 'anachron.fetchColumns'];
+export const SERVER_SETTINGS = ['anachron.severity', 'anachron.ignore', 'anachron.manifests', 'anachron.manifestPaths', 'anachron.assumeVersions', 'anachron.fetchColumns'];
 /** Settings that need a new server process. */
 export const RESTART_SETTINGS = ['anachron.server.nodePath'];
 /** Settings that choose or use the interpreter. */
@@ -22,6 +23,11 @@ export function editorSettingsFor(scope: Uri | undefined): EditorSettings {
   const assume = c.get<Record<string, string>>('assumeVersions');
   if (assume && Object.keys(assume).length) out.assumeVersions = { ...assume };
   if (c.get<boolean>('fetchColumns') === false) out.fetchColumns = false;
+  // Relative to the workspace folder; absolute paths as they are.
+  const paths = (c.get<string[]>('manifestPaths') ?? []).filter((p) => typeof p === 'string' && p.trim() !== '');
+  const base = scope ? workspace.getWorkspaceFolder(scope)?.uri.fsPath : undefined;
+  const absolute = paths.map((p) => (isAbsolute(p) ? p : base ? join(base, p) : undefined)).filter((p): p is string => p !== undefined);
+  if (absolute.length) out.manifestPaths = absolute;
   return out;
 }
 

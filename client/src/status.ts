@@ -2,7 +2,7 @@
 // command opens that manifest line), the libraries the file imports that are not checked at their pins (and why),
 // and which SQLite reads the matrices, or why anachron is not running. Also the
 // shared "what state are we in".
-import { languages, LanguageStatusSeverity, type Disposable, type LanguageStatusItem } from 'vscode';
+import { languages, LanguageStatusSeverity, Uri, workspace, type Disposable, type LanguageStatusItem } from 'vscode';
 import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
 import type { PinInfo, PinsResult } from '../../server/src/lsp/protocol.js';
 
@@ -82,22 +82,33 @@ export class PinsStatus implements Disposable {
     // What the open file imports and could not be checked at its pin: a warning, with why.
     const uncovered = (pins.coverage ?? []).filter((e) => e.state !== 'checked' && e.reason !== 'unpinned');
     const coverage = uncovered.length ? ` · not checked: ${uncovered.map((e) => `${coverageRequirement(e)} (${describeCoverageReason(e)})`).join(', ')}` : '';
-    if (uncovered.length) item.severity = LanguageStatusSeverity.Warning;
+    // Tracked libraries the file imports that nothing pins (Python aside: its interpreter stands in), or a guessed manifest.
+    const missing = [...new Set((pins.coverage ?? []).filter((e) => e.reason === 'unpinned' && e.trackedVersions.length > 0 && e.distribution !== 'python').map((e) => e.library))];
+    const found = pins.found;
+    const shown = (uri: string) => workspace.asRelativePath(Uri.parse(uri), false);
+    const from = found ? ` · pins from ${found.chosen.map(shown).join(', ')} (${found.how === 'configured' ? 'anachron.manifestPaths or [tool.anachron] manifests' : found.ambiguous ? `a guess: ${found.candidates.length - 1} other manifest${found.candidates.length === 2 ? '' : 's'} found` : 'found in the project'})` : '';
+    const choose = (pins.manifestCandidates ?? []).length > 0 && (missing.length > 0 || found?.ambiguous === true);
+    const unpinnedText = missing.length ? ` · ${missing.join(', ')} imported but unpinned: not checked${choose ? ' — Choose manifest…' : ''}` : '';
+    if (uncovered.length || missing.length || found?.ambiguous) item.severity = LanguageStatusSeverity.Warning;
+    const chooseCommand = { title: 'Choose Manifest…', command: 'anachron.chooseManifest' };
     if (tracked.length === 0) {
-      item.text = `$(history) anachron: ${uncovered.length ? `${uncovered.length} not checked` : 'no pins'}`;
-      item.detail = `${pins.unpinned.length ? `${pins.unpinned.join(', ')} unpinned: not checked` : uncovered.length ? '' : 'no tracked library'}${coverage}${restricted}`.replace(/^ · /, '');
-      item.command = { title: 'Show Pins', command: 'anachron.showPins' };
+      item.text = `$(history) anachron: ${missing.length ? `${missing.join(', ')} unpinned` : uncovered.length ? `${uncovered.length} not checked` : 'no pins'}`;
+      item.detail = `${missing.length || uncovered.length ? '' : 'no tracked library pinned'}${unpinnedText}${coverage}${restricted}`.replace(/^ · /, '');
+      item.command = choose ? chooseCommand : { title: 'Show Pins', command: 'anachron.showPins' };
+      item.accessibilityInformation = { label: `anachron pins: ${item.detail}` };
       return;
     }
     const first = tracked[0]!;
-    item.text = `$(history) ${tracked.map(pinLabel).slice(0, 2).join(', ')}${tracked.length > 2 ? ` +${tracked.length - 2}` : ''}${uncovered.length ? ` · ${uncovered.length} not checked` : ''}`;
+    item.text = `$(history) ${tracked.map(pinLabel).slice(0, 2).join(', ')}${tracked.length > 2 ? ` +${tracked.length - 2}` : ''}${uncovered.length + missing.length ? ` · ${uncovered.length + missing.length} not checked` : ''}`;
     // The tracked pins the file is checked at, then those it is not (named once, under "not checked", with why).
     const notChecked = new Set(uncovered.map((e) => e.distribution));
     const checked = tracked.filter((p) => !notChecked.has(p.distribution));
-    item.detail = `${checked.length ? `checked: ${checked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}` : ''}${coverage}${restricted}`.replace(/^ · /, '');
-    item.command = first.originUri
-      ? { title: `Open ${first.origin}`, command: 'anachron.openPinSource', arguments: [first.originUri, first.originLine ?? 0] }
-      : { title: 'Show Pins', command: 'anachron.showPins' };
+    item.detail = `${checked.length ? `checked: ${checked.map((p) => `${p.distribution}${p.specifier} from ${p.origin}`).join('; ')}` : ''}${from}${unpinnedText}${coverage}${restricted}`.replace(/^ · /, '');
+    item.command = choose
+      ? chooseCommand
+      : first.originUri
+        ? { title: `Open ${first.origin}`, command: 'anachron.openPinSource', arguments: [first.originUri, first.originLine ?? 0] }
+        : { title: 'Show Pins', command: 'anachron.showPins' };
     item.accessibilityInformation = { label: `anachron pins: ${item.detail}` };
   }
 

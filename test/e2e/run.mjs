@@ -441,9 +441,9 @@ function toyInterpreter() {
   return wrapper;
 }
 
-function project(name) {
-  const dir = join(scratch, name, 'sample');
-  cpSync(join(here, 'fixture', 'sample'), dir, { recursive: true });
+function project(name, fixture = 'sample') {
+  const dir = join(scratch, name, fixture);
+  cpSync(join(here, 'fixture', fixture), dir, { recursive: true });
   return dir;
 }
 
@@ -640,6 +640,19 @@ async function trustedScenario() {
       await wb.waitForProblem('report.py');
       await wb.waitForProblem('`numpy.alltrue` was removed in numpy 2.0 (pinned 2.2.4)');
       await wb.shot('check-workspace.png');
+    });
+
+    await wb.step('a file the workspace check covered keeps its findings when it is opened and closed', async () => {
+      await wb.openFile('tools', 'report.py');
+      await wb.waitForProblem('`numpy.alltrue` was removed in numpy 2.0 (pinned 2.2.4)');
+      await page.locator('.tabs-container .tab[aria-label^="report.py"] .codicon-close').first().click({ force: true });
+      await page.locator('.tabs-container .tab[aria-label^="report.py"]').waitFor({ state: 'detached', timeout: 15_000 });
+      await wb.showProblems();
+      // The server publishes the file's text on disk again on close: give a clearing publish the time to arrive.
+      await page.waitForTimeout(1500);
+      await wb.waitForProblem('`numpy.alltrue` was removed in numpy 2.0 (pinned 2.2.4)', 10_000);
+      await wb.waitForProblem('report.py', 10_000);
+      await wb.openFile('analysis.py');
     });
 
     await wb.step('settings apply live: ignored codes, then a severity override', async () => {
@@ -951,7 +964,60 @@ async function restrictedScenario() {
   log('restricted: ok   the output says Restricted Mode and never tried the workspace nodePath');
 }
 
-// ---- scenario 3: the native module loads -------------------------------------------------------------------------
+// ---- scenario 3: a project that keeps its pins under requirements/ (issue 16) -------------------------------------
+async function layoutScenario() {
+  const folder = project('layout', 'layout');
+  const server = await startCodeServer('layout', { settings: USER_SETTINGS, trust: false });
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const wb = new Workbench(page, 'layout');
+  try {
+    await wb.step('open a project with its pins under requirements/ and no configuration', () => wb.open(server.url, folder));
+    await wb.step('findings at the pin of requirements/requirements.txt; the status item names it and the unpinned import', async () => {
+      await wb.openFile('src', 'layout', 'core.py');
+      await wb.showProblems();
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 90_000);
+      await wb.waitForProblem('requirements/requirements.txt:2 pins numpy==1.24.2');
+      const item = await wb.languageStatus('pins from requirements/requirements.txt');
+      assertIncludes(item, 'numpy==1.24.2 from requirements/requirements.txt:2', 'the status item');
+      assertIncludes(item, '(found in the project)', 'the status item');
+      assertIncludes(item, 'scipy imported but unpinned: not checked', 'the status item');
+      assertExcludes(item, 'qiskit', 'the status item (only what the file imports)');
+      await page.waitForTimeout(500);
+      await wb.shot('layout-status.png');
+      await wb.mediaShot('screenshot-status-found.png', ['.monaco-hover:visible', '.statusbar-item[id="status.languageStatus"]']);
+      await page.keyboard.press('Escape');
+    });
+    await wb.step('a second manifest of the same rank that disagrees: the status item says the choice is a guess', async () => {
+      writeFileSync(join(folder, 'requirements', 'base.txt'), 'numpy==2.2.4\n');
+      // base.txt sorts first and pins numpy 2.2.4, which has numpy.trapezoid.
+      await wb.waitForNoProblem('`numpy.trapezoid` needs numpy', 60_000);
+      const item = await wb.languageStatus('a guess');
+      assertIncludes(item, 'pins from requirements/base.txt', 'the status item');
+      await wb.shot('layout-ambiguous.png');
+      await page.keyboard.press('Escape');
+    });
+    await wb.step('anachron: Choose Manifest… picks requirements/requirements.txt; the findings follow', async () => {
+      await wb.command('anachron: Choose Manifest');
+      await wb.quickPick('which manifest pins', 'requirements/requirements.txt');
+      await waitFor('anachron.manifestPaths in the folder settings', () => {
+        const file = join(folder, '.vscode', 'settings.json');
+        return existsSync(file) && readFileSync(file, 'utf8').includes('"requirements/requirements.txt"');
+      }, 15_000);
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 60_000);
+      const item = await wb.languageStatus('anachron.manifestPaths');
+      assertIncludes(item, 'pins from requirements/requirements.txt', 'the status item');
+      await wb.shot('layout-chosen.png');
+      await page.keyboard.press('Escape');
+    });
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.stop();
+    collectLogs('layout', server.userData);
+  }
+}
+
+// ---- scenario 4: the native module loads -------------------------------------------------------------------------
 async function nativeScenario() {
   const folder = project('native');
   const server = await startCodeServer('native', { settings: USER_SETTINGS, trust: false, sqlite: 'native' });
@@ -986,6 +1052,7 @@ try {
   });
   await trustedScenario();
   await restrictedScenario();
+  await layoutScenario();
   await nativeScenario();
   await finish(0);
 } catch (e) {

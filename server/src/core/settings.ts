@@ -17,4 +17,6 @@ export interface ProjectSettings {
   assumeVersions?: Record<string, string>;
   /** Pin precedence, highest first. */
   precedence?: PrecedenceStep[];
+  /** Manifests to read besides those beside and above a file, relative to the pyproject.toml (requirements/base.txt). */
+  manifests?: string[];
 }

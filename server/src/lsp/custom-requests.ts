@@ -56,6 +56,8 @@ export interface ServerParts {
   /** Settles once the parser has loaded (or failed to). */
   analysesReady(): Promise<unknown>;
   manifestFor(file: string): { pins: ManifestPins; base: string };
+  /** The manifests a search of the file's project finds that pin a library (absolute paths, best first). */
+  manifestCandidates(file: string): string[];
   /** The server's analysis context for a file (which already went through `context` below). */
   contextFor(file: string): AnalysisContext;
   /** Where the related information of a file's diagnostics points. */
@@ -72,6 +74,13 @@ export interface EditorHooks {
   afterCheck(file: string, syntax: FileSyntax, ctx: AnalysisContext): void;
   /** Resolves when the automatic columns queued so far are made (or failed). */
   columnsIdle(): Promise<void>;
+  /** The manifests the user named for a file's folder (anachron.manifestPaths), absolute. */
+  manifestPathsFor(file: string): string[] | undefined;
+  /**
+   * A document was closed: a file a workspace check covered keeps diagnostics, those of its text on disk (as
+   * Pylance's workspace mode does); true when they were published, false when the caller should clear them.
+   */
+  closed(uri: string): boolean;
 }
 
 /** Files larger than this are not checked from disk (generated code, data dumps). */
@@ -84,6 +93,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   let layered: LayeredCatalog | undefined;
   /** Files checked from disk by anachron/checkFiles and not open: re-checked when settings change. */
   const checkedFromDisk = new Set<string>();
+  /** Every file a workspace check covered, open then or not: closing one publishes its text on disk again, not nothing. */
+  const inWorkspaceCheck = new Set<string>();
 
   const userVersionsOf = (library: string) => layered?.userVersionsOf(library) ?? [];
   let columns: AutomaticColumns | undefined;
@@ -182,6 +193,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       problems: manifest.problems.map((p) => `${p.file}:${p.line}: ${p.message}`),
       unpinned: (parts.catalog()?.libraries() ?? []).filter((m) => !pinned.has(normalizeDistributionName(m.distribution))).map((m) => m.library),
       coverage,
+      found: manifest.found ? { how: manifest.found.how, chosen: manifest.found.chosen.map((p) => pathToUri(p)), candidates: manifest.found.candidates.map((p) => pathToUri(p)), ambiguous: manifest.found.ambiguous } : null,
+      manifestCandidates: parts.manifestCandidates(file).map((p) => pathToUri(p)),
     };
   });
 
@@ -251,6 +264,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       if (!file) continue;
       try {
         const open = parts.documents.get(uri);
+        inWorkspaceCheck.add(uri);
         if (open) {
           // Open documents have their own, live diagnostics; count them without publishing over them.
           result.findings += checkText(uri, file, open.getText(), false);
@@ -319,6 +333,20 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       columns.consider(file, coverageFor(syntax, ctx));
     },
     columnsIdle: () => columns?.idle() ?? Promise.resolve(),
+    manifestPathsFor: (file) => state.settings.for(file)?.manifestPaths,
+    closed(uri) {
+      const file = filePath(uri);
+      if (!file || !inWorkspaceCheck.has(uri)) return false;
+      try {
+        if (statSync(file).size > MAX_FILE_BYTES) return false;
+        checkText(uri, file, readSourceText(file), true);
+        checkedFromDisk.add(uri);
+        return true;
+      } catch {
+        inWorkspaceCheck.delete(uri);
+        return false;
+      }
+    },
     context(file, ctx) {
       return applyEditorState(state, file, ctx, parts.manifestFor(file).pins.candidates);
     },

@@ -48,6 +48,7 @@ export function sanitizeEditorSettings(value: unknown): EditorSettings {
     out.assumeVersions = Object.fromEntries(Object.entries(v.assumeVersions as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && isValidVersion(e[1])));
   }
   if (v.fetchColumns === false) out.fetchColumns = false;
+  if (Array.isArray(v.manifestPaths)) out.manifestPaths = v.manifestPaths.filter((p): p is string => typeof p === 'string' && isAbsolute(p));
   return out;
 }
 

@@ -20,6 +20,8 @@ export interface EditorSettings {
   assumeVersions?: Record<string, string>;
   /** false: no automatic columns for pins no matrix covers (default on; never in an untrusted workspace). */
   fetchColumns?: boolean;
+  /** Absolute paths of the manifests to read besides the file's own (anachron.manifestPaths, resolved by the client). */
+  manifestPaths?: string[];
 }
 
 export interface FolderSettings {
@@ -110,6 +112,10 @@ export interface PinsResult {
   unpinned: string[];
   /** Per library the open file imports: checked at its pin, inferred from the columns around it, or not checked (why). */
   coverage: CoverageEntry[];
+  /** Manifests named in the settings or found by searching the project (as file: URIs), when the file's folders pinned no library. */
+  found: { how: 'configured' | 'searched'; chosen: string[]; candidates: string[]; ambiguous: boolean } | null;
+  /** The manifests a search of the project finds that pin a library (file: URIs, best first): what Choose manifest… offers. */
+  manifestCandidates: string[];
 }
 
 /** What the matrix says about one API, for the history webview. */

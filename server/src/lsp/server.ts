@@ -27,7 +27,8 @@ import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { chooseSqlite } from '../store/sqlite/driver.js';
 import { isInside, uriToPath } from '../workspace/file-uri.js';
-import { diskReader, pinsForFile, type ManifestReader } from '../workspace/manifests.js';
+import type { ManifestCandidate } from '../workspace/manifest-search.js';
+import { diskReader, pinsForFile, searchedManifestsFor, type ManifestReader } from '../workspace/manifests.js';
 import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
 import { DocumentAnalyses } from './document-analyses.js';
@@ -76,6 +77,8 @@ let firstPublish = true;
 const pending = new Map<string, { timer: NodeJS.Timeout; since: number }>();
 /** Pins per folder of a checked file; dropped whenever a manifest changes (watched or edited). */
 const pinsByFolder = new Map<string, ReturnType<typeof pinsForFile>>();
+/** What the manifest search found per project folder; dropped with pinsByFolder. */
+const manifestSearches = new Map<string, ManifestCandidate[]>();
 
 const filePath = (uri: string): string | undefined => uriToPath(uri);
 
@@ -96,7 +99,7 @@ function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base
   const root = rootFor(file);
   let manifest = pinsByFolder.get(folder);
   if (!manifest) {
-    manifest = pinsForFile(file, { root, displayBase: root ?? folder, reader: editorAwareReader });
+    manifest = pinsForFile(file, { root, displayBase: root ?? folder, reader: editorAwareReader, manifestPaths: editor.manifestPathsFor(file), searchCache: manifestSearches });
     pinsByFolder.set(folder, manifest);
   }
   return { pins: manifest, base: root ?? folder };
@@ -161,8 +164,14 @@ function scheduleCheck(doc: TextDocument, delay = delayFor(doc.uri)): void {
   pending.set(doc.uri, { timer, since });
 }
 
+function manifestCandidates(file: string): string[] {
+  const root = rootFor(file);
+  return searchedManifestsFor(file, { root, displayBase: root ?? dirname(file), reader: editorAwareReader, searchCache: manifestSearches });
+}
+
 function recheckAll(): void {
   pinsByFolder.clear();
+  manifestSearches.clear();
   for (const doc of documents.all()) scheduleCheck(doc, 0);
 }
 
@@ -207,7 +216,7 @@ connection.onInitialized(async () => {
   held.forEach(reportMatrixProblem);
   if (canWatchFiles) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
-      watchers: ['**/requirements*.{txt,in}', '**/constraints*.txt', '**/pyproject.toml', '**/*.lock', '**/pylock*.toml', '**/Pipfile', '**/environment*.{yml,yaml}', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
+      watchers: ['**/*requirements*.{txt,in}', '**/constraints*.txt', '**/{requirements,reqs,deps,dependencies,pip,constraints}/*.{txt,in}', '**/{envs,environments,conda,ci,binder}/*.{yml,yaml}', '**/pyproject.toml', '**/*.lock', '**/pylock*.toml', '**/Pipfile', '**/environment*.{yml,yaml}', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
     });
   }
   try {
@@ -271,7 +280,7 @@ connection.onCodeAction((params) => {
 });
 
 connection.onDidChangeWatchedFiles(() => recheckAll());
-const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, analyses: () => analyses, analysesReady: () => analysesReady, manifestFor, contextFor, placesFor, recheckAll });
+const editor = registerCustomRequests(connection, { documents, catalog: () => catalog, analyses: () => analyses, analysesReady: () => analysesReady, manifestFor, manifestCandidates, contextFor, placesFor, recheckAll });
 registerAgentRequests(connection, {
   documents,
   catalog: () => catalog,
@@ -299,7 +308,13 @@ documents.onDidClose((e) => {
   analyses?.forget(e.document.uri);
   clearTimeout(pending.get(e.document.uri)?.timer);
   pending.delete(e.document.uri);
-  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  let kept = false;
+  try {
+    kept = !shutDown && !!analyses && editor.closed(e.document.uri);
+  } catch (err) {
+    connection.console.error(internalErrorReport(err, `anachron: checking ${e.document.uri} from disk after it closed`));
+  }
+  if (!kept) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
 documents.listen(connection);

@@ -22,6 +22,7 @@ import {
 import { choosePins, type ManifestProblem, type Pin } from '../core/pins.js';
 import type { PrecedenceStep, ProjectSettings } from '../core/settings.js';
 import { MAX_MANIFEST_BYTES, readBoundedText } from './bounded-read.js';
+import { searchManifests, type ManifestCandidate } from './manifest-search.js';
 
 /** How deep -r/-c includes may nest (a chain of files each including the next). */
 export const MAX_INCLUDE_DEPTH = 32;
@@ -42,6 +43,21 @@ export interface ManifestPins {
   settingsFile: string | null;
   /** Top-level module names the project provides, which shadow standard-library modules of those names. */
   localModules: Set<string>;
+  /** Manifests named by the user or found by searching the project, when the folders at and above the file pinned no library. */
+  found: ManifestsFound | null;
+}
+
+export interface ManifestsFound {
+  /** `configured`: named by anachron.manifestPaths or [tool.anachron] manifests; `searched`: found in the project. */
+  how: 'configured' | 'searched';
+  /** Absolute paths of the manifests whose pins are taken. */
+  chosen: string[];
+  /** Absolute paths of the manifests the search found that pin a library, best first (the choices offered). */
+  candidates: string[];
+  /** Equally ranked manifests pin different versions: the one chosen is a guess the user should confirm. */
+  ambiguous: boolean;
+  /** Where the search looked. */
+  searchRoot: string | null;
 }
 
 export interface ManifestReader {
@@ -63,6 +79,10 @@ export interface PinsOptions {
   extraPins?: Pin[];
   /** Folders outside the project that includes may read; default: those ANACHRON_INCLUDE_PATHS names. */
   includePaths?: string[];
+  /** Manifests the user named (absolute paths: the editor's anachron.manifestPaths); they win over [tool.anachron] manifests. */
+  manifestPaths?: string[];
+  /** The manifest search's results per folder searched, kept between calls by a caller that drops it when files change. */
+  searchCache?: Map<string, ManifestCandidate[]>;
 }
 
 /** The folders ANACHRON_INCLUDE_PATHS names (absolute ones only). */
@@ -225,22 +245,7 @@ export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
   const root = options.root ? resolve(options.root) : undefined;
   const session = new ManifestSession(options.reader ?? diskReader, options.displayBase, root, options.includePaths ?? includePathsFromEnvironment());
   const folders = foldersUp(dirname(resolve(file)), root);
-
-  let files: string[] = [];
-  let projectFolder: string | undefined;
-  for (const dir of folders) {
-    const here = session.manifestsIn(dir);
-    files = here.filter((f) => countsAsManifest(session, f));
-    if (files.length > 0) {
-      files = here.filter((f) => files.includes(f) || isCompanionFormat(manifestFormatOf(f)));
-      projectFolder = dir;
-      if (!files.some((f) => isLockFormat(manifestFormatOf(f)))) {
-        const lock = workspaceLockFor(session, dir, root);
-        if (lock) files.unshift(lock);
-      }
-      break;
-    }
-  }
+  const { files, projectFolder } = nearestProject(session, folders, root);
 
   let settingsFile: string | null = null;
   for (const dir of folders) {
@@ -250,9 +255,107 @@ export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
       break;
     }
   }
-  const collected = collect(session, files, settingsFile, options.extraPins ?? []);
+  const named = options.manifestPaths?.length
+    ? options.manifestPaths.map((p) => resolve(p))
+    : settingsFile
+      ? (session.parse(settingsFile)?.settings?.manifests ?? []).map((p) => resolve(dirname(settingsFile!), p))
+      : [];
+  const searchRoot = searchRootOf(session, folders, root, projectFolder);
+  let found: ManifestsFound | null = null;
+  let extra: NamedManifest[] = [];
+  if (named.length) {
+    // The user's own setting reads where it says; a project's [tool.anachron] only inside that project.
+    const within = options.manifestPaths?.length ? undefined : session.boundaryOf(dirname(settingsFile!));
+    extra = named.map((f) => ({ file: f, format: manifestFormatOf(f) ?? 'requirements', within }));
+    found = { how: 'configured', chosen: named, candidates: searchRoot ? pinningCandidates(session, searchRoot, options.searchCache).map((c) => c.file) : [], ambiguous: false, searchRoot };
+  } else if (searchRoot && !pinsALibrary(session, files)) {
+    const candidates = pinningCandidates(session, searchRoot, options.searchCache);
+    const best = candidates[0];
+    if (best) {
+      extra = [{ file: best.file, format: best.format, within: session.boundaryOf(searchRoot) }];
+      found = { how: 'searched', chosen: [best.file], candidates: candidates.map((c) => c.file), ambiguous: false, searchRoot };
+    }
+  }
+  const collected = collect(session, files, settingsFile, options.extraPins ?? [], extra);
   collected.localModules = localModulesFor(session.reader, dirname(resolve(file)), projectFolder);
+  if (found?.how === 'searched') found.ambiguous = isAmbiguous(session, pinningCandidates(session, searchRoot!, options.searchCache), collected.manifests);
+  collected.found = found;
   return collected;
+}
+
+/** The manifests of the nearest folder at or above the file that holds one that makes it a project, and that folder. */
+function nearestProject(session: ManifestSession, folders: string[], root: string | undefined): { files: string[]; projectFolder: string | undefined } {
+  for (const dir of folders) {
+    const here = session.manifestsIn(dir);
+    const own = here.filter((f) => countsAsManifest(session, f));
+    if (own.length === 0) continue;
+    const files = here.filter((f) => own.includes(f) || isCompanionFormat(manifestFormatOf(f)));
+    if (!files.some((f) => isLockFormat(manifestFormatOf(f)))) {
+      const lock = workspaceLockFor(session, dir, root);
+      if (lock) files.unshift(lock);
+    }
+    return { files, projectFolder: dir };
+  }
+  return { files: [], projectFolder: undefined };
+}
+
+/** Where the project is searched for manifests: the root given (the workspace folder), else the git repository, else the project folder. */
+function searchRootOf(session: ManifestSession, folders: string[], root: string | undefined, projectFolder: string | undefined): string | null {
+  return root ?? folders.find((d) => session.reader.listDir(d).includes('.git')) ?? projectFolder ?? null;
+}
+
+/** The manifests a search of `file`'s project finds that pin a library (absolute paths, best first): the choices for a user picking one. */
+export function searchedManifestsFor(file: string, options: PinsOptions): string[] {
+  const root = options.root ? resolve(options.root) : undefined;
+  const session = new ManifestSession(options.reader ?? diskReader, options.displayBase, root, options.includePaths ?? includePathsFromEnvironment());
+  const folders = foldersUp(dirname(resolve(file)), root);
+  const searchRoot = searchRootOf(session, folders, root, nearestProject(session, folders, root).projectFolder);
+  return searchRoot ? pinningCandidates(session, searchRoot, options.searchCache).map((c) => c.file) : [];
+}
+
+interface NamedManifest {
+  file: string;
+  format: ManifestFormat;
+  /** The project folder it must lie in; default: its own folder's. */
+  within?: string[];
+}
+
+/** Whether the manifests (without their includes) pin any distribution besides Python. */
+function pinsALibrary(session: ManifestSession, files: string[]): boolean {
+  return files.some((f) => (session.parse(f)?.pins ?? []).some((p) => p.distribution !== 'python') || (session.parse(f)?.includes ?? []).length > 0);
+}
+
+/** The searched candidates that pin a library, best first. */
+function pinningCandidates(session: ManifestSession, searchRoot: string, cache: Map<string, ManifestCandidate[]> | undefined): ManifestCandidate[] {
+  let all = cache?.get(searchRoot);
+  if (!all) {
+    all = searchManifests(searchRoot, session.reader);
+    cache?.set(searchRoot, all);
+  }
+  const kept = all.filter((c) => {
+    const parsed = session.parse(c.file, c.format);
+    return !!parsed && (parsed.pins.some((p) => p.distribution !== 'python') || (parsed.includes ?? []).length > 0);
+  });
+  // A file another candidate pulls in with -r/-c is part of that one: the top of a chain comes first within its rank.
+  const included = new Set(kept.flatMap((c) => (session.parse(c.file, c.format)?.includes ?? []).map((inc) => resolve(dirname(c.file), inc.target))));
+  return kept
+    .map((c, i) => ({ c, i, inner: included.has(c.file) ? 1 : 0 }))
+    .sort((a, b) => a.c.rank - b.c.rank || a.inner - b.inner || a.i - b.i)
+    .map((e) => e.c);
+}
+
+/** Another candidate ranked as the chosen one, not read with it, pins different versions or other libraries. */
+function isAmbiguous(session: ManifestSession, candidates: ManifestCandidate[], read: string[]): boolean {
+  const [best, ...rest] = candidates;
+  if (!best) return false;
+  const specifiers = (c: ManifestCandidate) => new Map((session.parse(c.file, c.format)?.pins ?? []).map((p) => [p.distribution, p.specifier]));
+  const chosen = specifiers(best);
+  return rest
+    .filter((c) => c.rank === best.rank && c.depth === best.depth && !read.includes(c.file))
+    .some((c) => {
+      const other = specifiers(c);
+      return other.size !== chosen.size || [...other].some(([d, s]) => chosen.get(d) !== s);
+    });
 }
 
 /**
@@ -290,7 +393,7 @@ export function readManifests(files: string[], displayBase: string, reader: Mani
   return result;
 }
 
-function collect(session: ManifestSession, files: string[], settingsFile: string | null, extraPins: Pin[]): ManifestPins {
+function collect(session: ManifestSession, files: string[], settingsFile: string | null, extraPins: Pin[], named: NamedManifest[] = []): ManifestPins {
   const pins: Pin[] = [];
   const problems: ManifestProblem[] = [];
   const seenProblems = new Set<string>();
@@ -306,7 +409,7 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
   const visited = new Set<string>();
 
   /** Files pulled in with -r/-c are requirements files whatever their names, and must lie in the project of the manifest that started the chain. */
-  const visit = (file: string, stack: string[], boundary: string[], via?: { from: string; line: number; option: string }) => {
+  const visit = (file: string, stack: string[], boundary: string[], via?: { from: string; line: number; option: string }, format?: ManifestFormat) => {
     if (stack.includes(file)) {
       const cycle = [...stack.slice(stack.indexOf(file)), file].map((f) => session.shown(f)).join(' → ');
       addProblems([{ file: session.shown(via!.from), line: via!.line, message: `${via!.option} ${session.shown(file)} closes a cycle of includes: ${cycle}` }]);
@@ -319,7 +422,7 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
     }
     visited.add(file);
     read.push(file);
-    const parsed = session.parse(file, via ? 'requirements' : undefined, boundary);
+    const parsed = session.parse(file, via ? 'requirements' : format, boundary);
     if (!parsed) {
       const shown = session.shown(file);
       const why = session.whyNot(file);
@@ -335,6 +438,8 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
       visit(resolve(dirname(file), inc.target), [...stack, file], boundary, { from: file, line: inc.line, option: inc.constraint ? '-c' : '-r' });
     }
   };
+  // Manifests named or found elsewhere in the project come first: the user named them, or nothing nearer pins a library.
+  for (const { file, format, within } of named) visit(file, [], within ?? session.boundaryOf(dirname(file)), undefined, format);
   for (const file of files) visit(file, [], session.boundaryOf(dirname(file)));
 
   let settings: ProjectSettings = {};
@@ -348,5 +453,5 @@ function collect(session: ManifestSession, files: string[], settingsFile: string
   }
   for (const p of extraPins) pins.push(p);
   const chosen = choosePins(pins, settings.precedence);
-  return { pins: chosen.pins, candidates: chosen.candidates, problems, manifests: read, settings, settingsFile, localModules: new Set() };
+  return { pins: chosen.pins, candidates: chosen.candidates, problems, manifests: read, settings, settingsFile, localModules: new Set(), found: null };
 }

@@ -9,7 +9,7 @@ import { makePin } from './requirement.js';
 import { isTable, type TomlPath } from './toml.js';
 
 const SEVERITIES: readonly (Severity | 'off')[] = ['error', 'warning', 'information', 'hint', 'off'];
-const KEYS = ['libraries', 'ignore', 'severity', 'assume-versions', 'precedence'] as const;
+const KEYS = ['libraries', 'ignore', 'severity', 'assume-versions', 'precedence', 'manifests'] as const;
 
 const quoteList = (items: readonly string[]) => items.map((i) => `"${i}"`).join(', ');
 
@@ -109,6 +109,11 @@ export function readAnachronSettings(
           return null;
         });
         if (steps) settings.precedence = steps as PrecedenceStep[];
+        break;
+      }
+      case 'manifests': {
+        const paths = stringArray(key, (item) => (item.trim() === '' || item.includes('\0') ? `manifests: "${item}" is not a path` : null));
+        if (paths) settings.manifests = paths;
         break;
       }
       default:
