@@ -15,6 +15,7 @@ import { withLoneCrAsNewline } from '../core/manifests/index.js';
 import { findingRule, type Verdict } from '../core/rules/index.js';
 import { isSuppressed } from '../core/python/suppressions.js';
 import { judgeReferences } from '../core/checker.js';
+import { isVersionDependent } from '../core/lowest-version.js';
 import { judgeSyntax } from '../core/syntax-check.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { DeclaredRequirement, DeprecatedUsage, Usage } from '../report/min-versions.js';
@@ -147,10 +148,6 @@ export interface MinVersionsResult {
   unreadable?: true;
 }
 
-/** Verdicts that say the code would work at another tracked version: the ones a version choice can fix. */
-function isVersionDependent(v: Verdict): boolean {
-  return findingRule(v.code)!.versionBound && v.availableIn.length > 0;
-}
 
 function declaredFrom(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequirement | null {
   if (!pin) return null;

@@ -3,6 +3,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { FindingCode } from './findings.js';
 import { findingRule } from './rules/index.js';
+import type { FixKind } from './rules/rule.js';
 import { compareVersions, isValidVersion } from './versions.js';
 import type { SourceRange } from './source-range.js';
 import { leafName } from './api-path.js';
@@ -14,11 +15,15 @@ export interface TextEdit {
 
 export interface Fix {
   title: string;
+  /** What it does: the rule's fix kind, or silencing the line. */
+  kind: FixKind | 'suppress';
   preferred: boolean;
   /** Edits to the checked file. */
   edits: TextEdit[];
   /** Edits to a manifest: its path as the finding names it (relative to the workspace root), and the edits. */
   manifest?: { file: string; edits: TextEdit[] };
+  /** A raised pin at which every use of the library in the file works (not just this finding's). */
+  forAllUses?: boolean;
 }
 
 /** What a fix needs to know about a finding (the diagnostic's data carries it). */
@@ -50,6 +55,7 @@ function replaceApi(f: FixableFinding, text: string): Fix | null {
   if (lineOf(text, f.range.end.line).slice(start, end) !== old) return null;
   return {
     title: `Use \`${f.replacement}\`, which exists at ${f.library} ${f.pin}`,
+    kind: 'use-replacement',
     preferred: true,
     edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leafName(f.replacement) }],
   };
@@ -61,6 +67,7 @@ function renameKeyword(f: FixableFinding, text: string): Fix | null {
   if (lineOf(text, f.range.start.line).slice(f.range.start.column, f.range.end.column) !== f.parameter) return null;
   return {
     title: `Use \`${f.replacement}=\` instead of the deprecated \`${f.parameter}=\``,
+    kind: 'rename-keyword',
     preferred: true,
     edits: [{ range: f.range, newText: f.replacement }],
   };
@@ -82,6 +89,7 @@ function dropKeyword(f: FixableFinding, tree: Tree): Fix | null {
   const to = prev ? arg.endPosition : next ? next.startPosition : arg.endPosition;
   return {
     title: `Remove \`${f.parameter}=\`, which ${f.library} ${f.pin} does not accept`,
+    kind: 'drop-keyword',
     preferred: true,
     edits: [{ range: { start: { line: from.row, column: from.column }, end: { line: to.row, column: to.column } }, newText: '' }],
   };
@@ -92,29 +100,40 @@ function dropKeyword(f: FixableFinding, tree: Tree): Fix | null {
  * `">=3.11"` for tomllib). Only where every version with the API is above the bound: for a removed API, raising
  * the bound cannot help.
  */
-function raiseLowerBound(f: FixableFinding, file: string, line: number, content: string): Fix | null {
+function raiseLowerBound(f: FixableFinding, file: string, line: number, content: string, raiseTo: string | null | undefined): Fix | null {
   const bound = /(^|,)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*(?=,|$)/.exec(f.pin);
-  const target = [...f.availableIn].sort(compareVersions)[0];
+  const target = raiseTo ?? [...f.availableIn].sort(compareVersions)[0];
   if (!bound || !target || compareVersions(target, bound[2]!) <= 0) return null;
   const at = content.search(new RegExp(`>=\\s*${bound[2]!.replace(/[.+*?^$()[\]{}|\\]/g, '\\$&')}(?![\\w.])`));
   if (at < 0) return null;
   const old = />=\s*[0-9][0-9A-Za-z.]*/.exec(content.slice(at))![0];
   return {
-    title: `Raise the lower bound to ${f.library}>=${target} in ${file} (lowest tracked version that has \`${leafName(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''})`,
+    title: `Raise the lower bound to ${f.library}>=${target} in ${file} (${why(f, raiseTo)})`,
+    kind: 'raise-pin',
+    forAllUses: typeof raiseTo === 'string',
     preferred: false,
     edits: [],
     manifest: { file, edits: [{ range: { start: { line, column: at }, end: { line, column: at + old.length } }, newText: `>=${target}` }] },
   };
 }
 
-function raisePin(f: FixableFinding, readManifest: (file: string) => string | undefined): Fix | null {
+/** Why the version a pin is raised to: the lowest that has this use, or (raiseTo given) every use of the library in the file. */
+function why(f: FixableFinding, raiseTo: string | null | undefined): string {
+  return typeof raiseTo === 'string' ? `lowest tracked version where every use of ${f.library} in this file works` : `lowest tracked version that has \`${leafName(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''}`;
+}
+
+/**
+ * `raiseTo`: the lowest tracked version at which every use of the library in the file works (core/lowest-version.ts),
+ * when the caller worked it out; null when no tracked version has them all (then the lowest that has this use).
+ */
+function raisePin(f: FixableFinding, readManifest: (file: string) => string | undefined, raiseTo: string | null | undefined): Fix | null {
   const m = /^(.*):(\d+)$/.exec(f.pinSource);
   if (!m) return null;
   if (!isValidVersion(f.pin)) {
     const text = readManifest(m[1]!);
-    return text === undefined ? null : raiseLowerBound(f, m[1]!, Number(m[2]) - 1, lineOf(text, Number(m[2]) - 1));
+    return text === undefined ? null : raiseLowerBound(f, m[1]!, Number(m[2]) - 1, lineOf(text, Number(m[2]) - 1), raiseTo);
   }
-  const target = f.availableIn.filter((v) => compareVersions(v, f.pin) > 0).sort(compareVersions)[0];
+  const target = typeof raiseTo === 'string' && compareVersions(raiseTo, f.pin) > 0 ? raiseTo : f.availableIn.filter((v) => compareVersions(v, f.pin) > 0).sort(compareVersions)[0];
   if (!target) return null;
   const file = m[1]!;
   const line = Number(m[2]) - 1;
@@ -125,7 +144,9 @@ function raisePin(f: FixableFinding, readManifest: (file: string) => string | un
   if (at < 0) return null;
   const old = /==\s*\S+?(?=[\s,;#]|$)/.exec(content.slice(at))![0];
   return {
-    title: `Raise the pin to ${f.library}==${target} in ${file} (lowest tracked version that has \`${leafName(f.api)}\`${f.parameter ? `(${f.parameter}=)` : ''})`,
+    title: `Raise the pin to ${f.library}==${target} in ${file} (${why(f, target === raiseTo ? raiseTo : undefined)})`,
+    kind: 'raise-pin',
+    forAllUses: target === raiseTo,
     preferred: false,
     edits: [],
     manifest: { file, edits: [{ range: { start: { line, column: at }, end: { line, column: at + old.length } }, newText: `==${target}` }] },
@@ -140,25 +161,32 @@ function suppress(f: FixableFinding, text: string): Fix {
     const closing = existing.index + existing[0].length - 1;
     return {
       title: `Ignore \`${f.code}\` on this line`,
+      kind: 'suppress',
       preferred: false,
       edits: [{ range: { start: { line, column: closing }, end: { line, column: closing } }, newText: `, ${f.code}` }],
     };
   }
   return {
     title: `Ignore \`${f.code}\` on this line`,
+    kind: 'suppress',
     preferred: false,
     edits: [{ range: { start: { line, column: content.length }, end: { line, column: content.length } }, newText: `  # anachron: ignore[${f.code}]` }],
   };
 }
 
-export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManifest: (file: string) => string | undefined): Fix[] {
+export interface FixOptions {
+  /** The lowest tracked version at which every use of the finding's library in the file works; null: none has them all. */
+  raiseTo?: string | null;
+}
+
+export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManifest: (file: string) => string | undefined, options: FixOptions = {}): Fix[] {
   const fixes: (Fix | null)[] = [];
   // The rule says which fixes its findings may offer, in the order they are listed; silencing the line always fits.
   for (const kind of findingRule(f.code)?.fixes ?? []) {
     if (kind === 'use-replacement') fixes.push(replaceApi(f, text));
     else if (kind === 'drop-keyword') fixes.push(dropKeyword(f, tree));
     else if (kind === 'rename-keyword') fixes.push(renameKeyword(f, text));
-    else fixes.push(raisePin(f, readManifest));
+    else fixes.push(raisePin(f, readManifest, options.raiseTo));
   }
   fixes.push(suppress(f, text));
   return fixes.filter((x): x is Fix => x !== null);

@@ -19,7 +19,11 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fixesFor, type FixableFinding, type TextEdit } from '../core/fixes.js';
+import { planFixAll } from '../core/fix-all.js';
+import { findingData } from '../core/findings.js';
+import { fixesFor, type Fix, type FixableFinding, type TextEdit } from '../core/fixes.js';
+import { lowestVersionForAllUses } from '../core/lowest-version.js';
+import { compareVersions, isValidVersion } from '../core/versions.js';
 import { hoverFor } from '../core/hover.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
@@ -35,6 +39,9 @@ import { DocumentAnalyses } from './document-analyses.js';
 import { openDocumentAt, uriOfFile } from './open-documents.js';
 import type { ServerInitializationInfo } from './protocol.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type DiagnosticPlaces, type FindingData } from './to-diagnostic.js';
+import { findingRule } from '../core/rules/index.js';
+
+const findingRuleFixes = (code: string) => findingRule(code)?.fixes ?? [];
 
 interface InitializationOptions {
   matricesFolder?: string;
@@ -193,7 +200,7 @@ connection.onInitialize(async (params: InitializeParams) => {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       hoverProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL] },
     },
     serverInfo: { name: 'anachron', version: '0.1.0' },
   };
@@ -251,6 +258,31 @@ const toLsp = (e: TextEdit): LspTextEdit => ({
   newText: e.newText,
 });
 
+/** "Fix all in file": on save (editor.codeActionsOnSave) and from the source action menu. */
+const FIX_ALL = `${CodeActionKind.SourceFixAll}.anachron`;
+/** Whether a request restricted to `only` kinds (absent: any) asks for `kind`. */
+const asksFor = (only: string[] | undefined, kind: string) => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
+
+/** The raise-to-every-use version per document version, library and pin (code actions are asked for on every cursor move). */
+const raiseTargets = new Map<string, string | null>();
+
+/** The lowest tracked version at which every use of the finding's library in the document works (core/lowest-version.ts). */
+function raiseTargetFor(doc: TextDocument, file: string, f: FixableFinding): string | null | undefined {
+  if (!analyses || !catalog) return undefined;
+  const ctx = contextFor(file);
+  const matrix = ctx.catalog.libraries().find((m) => m.library === f.library);
+  if (!matrix) return undefined;
+  const key = `${doc.uri}\0${doc.version}\0${f.library}\0${f.pin}`;
+  if (raiseTargets.has(key)) return raiseTargets.get(key);
+  const exact = isValidVersion(f.pin);
+  // Versions below the lowest that has this finding's use are not worth trying.
+  const floor = f.availableIn.filter((v) => !exact || compareVersions(v, f.pin) > 0).sort(compareVersions)[0] ?? null;
+  const target = lowestVersionForAllUses(analyses.syntaxFor(doc.uri, doc.getText()), matrix, { above: exact ? f.pin : null, floor, catalog: ctx.catalog, localModules: ctx.localModules });
+  if (raiseTargets.size >= 64) raiseTargets.clear();
+  raiseTargets.set(key, target);
+  return target;
+}
+
 connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
@@ -259,22 +291,50 @@ connection.onCodeAction((params) => {
   let tree: ReturnType<typeof analyses.trees.treeFor> | undefined;
   const base = manifestFor(file).base;
   const manifestPath = (shown: string) => (isAbsolute(shown) ? shown : join(base, shown));
+  const fixesOf = (finding: FixableFinding): Fix[] => {
+    tree ??= analyses!.trees.treeFor(doc.uri, doc.getText());
+    const raiseTo = findingRuleFixes(finding.code).includes('raise-pin') ? raiseTargetFor(doc, file, finding) : undefined;
+    return fixesFor(finding, doc.getText(), tree, (shown) => editorAwareReader.readText(manifestPath(shown)), { raiseTo });
+  };
+  const changesOf = (edits: TextEdit[], manifests: Iterable<[string, TextEdit[]]>) => {
+    const changes: Record<string, LspTextEdit[]> = {};
+    if (edits.length) changes[doc.uri] = edits.map(toLsp);
+    for (const [shown, list] of manifests) changes[uriOfFile(documents, manifestPath(shown))] = list.map(toLsp);
+    return changes;
+  };
+  const only = params.context.only;
   const actions: CodeAction[] = [];
+  // Fix all in file: every finding of the document, not only those at the cursor.
+  const fixAll = () => {
+    if (!catalog) return undefined;
+    const findings = analyses!.findings(doc.uri, doc.getText(), contextFor(file)).map((f): FixableFinding => ({ ...findingData(f), code: f.code, range: f.range }));
+    const plan = planFixAll(findings, fixesOf);
+    return plan.fixed === 0 ? undefined : { plan, changes: changesOf(plan.edits, plan.manifests) };
+  };
+  if (only && !asksFor(only, CodeActionKind.QuickFix)) {
+    const all = asksFor(only, FIX_ALL) ? fixAll() : undefined;
+    if (all) actions.push({ title: `Fix all anachron findings in this file (${all.plan.summary.join('; ')})`, kind: FIX_ALL, edit: { changes: all.changes } });
+    return actions;
+  }
+  let anachron = 0;
   for (const diagnostic of params.context.diagnostics) {
     if (diagnostic.source !== 'anachron' || !diagnostic.data) continue;
+    anachron++;
     const data = diagnostic.data as FindingData;
     const finding: FixableFinding = {
       ...data,
       code: String(diagnostic.code),
       range: { start: { line: diagnostic.range.start.line, column: diagnostic.range.start.character }, end: { line: diagnostic.range.end.line, column: diagnostic.range.end.character } },
     };
-    tree ??= analyses.trees.treeFor(doc.uri, doc.getText());
-    for (const fix of fixesFor(finding, doc.getText(), tree, (shown) => editorAwareReader.readText(manifestPath(shown)))) {
-      const changes: Record<string, LspTextEdit[]> = {};
-      if (fix.edits.length) changes[doc.uri] = fix.edits.map(toLsp);
-      if (fix.manifest) changes[uriOfFile(documents, manifestPath(fix.manifest.file))] = fix.manifest.edits.map(toLsp);
+    for (const fix of fixesOf(finding)) {
+      const changes = changesOf(fix.edits, fix.manifest ? [[fix.manifest.file, fix.manifest.edits]] : []);
       actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred, edit: { changes } });
     }
+  }
+  // Beside the fixes at the cursor: all of the file's at once, where that is more than one finding.
+  if (anachron > 0) {
+    const all = fixAll();
+    if (all && all.plan.fixed > 1) actions.push({ title: `Fix all ${all.plan.fixed} anachron findings in this file (${all.plan.summary.join('; ')})`, kind: CodeActionKind.QuickFix, edit: { changes: all.changes } });
   }
   return actions;
 });
