@@ -48,7 +48,7 @@ import { HistoryPanel } from './history-panel.js';
 import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';
 import { createLogChannel, type LeveledChannel } from './log.js';
 import { chooseRuntime, describeRuntime, type Runtime } from './server-runtime.js';
-import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, logLevel, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
+import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
 import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
 import type { AnachronSession } from './session.js';
 import { PinsStatus } from './status.js';
@@ -58,6 +58,17 @@ const MANIFEST_NAME = /^(requirements.*\.(txt|in)|constraints.*\.txt|pyproject\.
 const MANIFEST_GLOB = '**/{requirements*.txt,requirements*.in,constraints*.txt,pyproject.toml,setup.cfg,Pipfile,Pipfile.lock,*.lock,pylock*.toml,environment*.yml,environment*.yaml}';
 /** Where the server's manifest search also looks (workspace/manifest-search.ts): requirements/base.txt, envs/py39.yml, dev-requirements.txt. */
 const SEARCHED_MANIFEST_GLOBS = ['**/*requirements*.{txt,in}', '**/{requirements,reqs,deps,dependencies,pip,constraints}/*.{txt,in}', '**/{envs,environments,conda,ci,binder}/*.{yml,yaml}'];
+
+/**
+ * The language client logs every exit of the server process as an error, a normal stop (restart, reload, a
+ * settings change that needs a new process) too: that one, code 0, is an info line.
+ */
+class AnachronLanguageClient extends LanguageClient {
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    if (message === 'Server process exited with code 0.') this.info(message, data, false);
+    else super.error(message, data, showNotification);
+  }
+}
 
 /** Crashes within this window count towards giving up. */
 const CRASH_WINDOW_MS = 3 * 60_000;
@@ -81,7 +92,6 @@ export class Anachron implements Disposable, AnachronSession {
 
   constructor(readonly context: ExtensionContext) {
     this.log = createLogChannel();
-    this.log.setLevel(logLevel());
     this.interpreters = new Interpreters((m) => this.log.info(m));
     this.history = new HistoryPanel(context, (params) => this.request<HistoryResponse | null>(HistoryRequest, params));
     this.status.setRestricted(!workspace.isTrusted);
@@ -168,7 +178,7 @@ export class Anachron implements Disposable, AnachronSession {
         },
       },
     };
-    const client = new LanguageClient('anachron', 'anachron', serverOptions, clientOptions);
+    const client = new AnachronLanguageClient('anachron', 'anachron', serverOptions, clientOptions);
     this.client = client;
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
@@ -378,7 +388,6 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   anachron.watch(
     workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('anachron.logLevel')) anachron.log.setLevel(logLevel());
       if (affectsAny(e, RESTART_SETTINGS)) anachron.scheduleRestart();
       else if (affectsAny(e, SERVER_SETTINGS)) anachron.sendSettings();
       if (affectsAny(e, INTERPRETER_SETTINGS)) void anachron.refreshEnvironments();

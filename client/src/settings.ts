@@ -2,10 +2,9 @@
 import { isAbsolute, join } from 'node:path';
 import { workspace, type ConfigurationChangeEvent, type Uri, type WorkspaceFolder } from 'vscode';
 import { MANIFEST_KINDS, type EditorSettings, type FolderSettings, type ManifestKind, type SeverityOverride } from '../../server/src/lsp/protocol.js';
-import type { LogLevel } from './log.js';
 
 /** Settings the server applies; a change to any of them is sent at once. */
-export const SERVER_SETTINGS = ['anachron.severity', 'anachron.ignore', 'anachron.manifests', 'anachron.manifestPaths', 'anachron.assumeVersions', 'anachron.fetchColumns'];
+export const SERVER_SETTINGS = ['anachron.severity', 'anachron.ignore', 'anachron.manifests', 'anachron.manifestPaths', 'anachron.assumeVersions', 'anachron.fetchColumns', 'anachron.hover'];
 /** Settings that need a new server process. */
 export const RESTART_SETTINGS = ['anachron.server.nodePath'];
 /** Settings that choose or use the interpreter. */
@@ -23,6 +22,8 @@ export function editorSettingsFor(scope: Uri | undefined): EditorSettings {
   const assume = c.get<Record<string, string>>('assumeVersions');
   if (assume && Object.keys(assume).length) out.assumeVersions = { ...assume };
   if (c.get<boolean>('fetchColumns') === false) out.fetchColumns = false;
+  const hover = c.get<string>('hover');
+  if (hover === 'always' || hover === 'never') out.hover = hover;
   // Relative to the workspace folder; absolute paths as they are.
   const paths = (c.get<string[]>('manifestPaths') ?? []).filter((p) => typeof p === 'string' && p.trim() !== '');
   const base = scope ? workspace.getWorkspaceFolder(scope)?.uri.fsPath : undefined;
@@ -41,9 +42,6 @@ export function affectsAny(e: ConfigurationChangeEvent, sections: string[]): boo
   return sections.some((s) => e.affectsConfiguration(s));
 }
 
-export function logLevel(): LogLevel {
-  return workspace.getConfiguration('anachron').get<LogLevel>('logLevel') ?? 'info';
-}
 
 export function nodePathSetting(): string | undefined {
   const value = workspace.getConfiguration('anachron').get<string>('server.nodePath')?.trim();

@@ -566,6 +566,17 @@ async function trustedScenario() {
       await page.keyboard.press('Escape');
     });
 
+    await wb.step('hover np.product, valid at the pin: no timeline (anachron.hover = flagged)', async () => {
+      await wb.goto(10, 15); // in `product`
+      await page.mouse.move(5, 5);
+      await wb.hoverAtCursor();
+      // The hover of the flagged line above came within a second or two; give this one longer, then expect none.
+      await page.waitForTimeout(3000);
+      assertExcludes(await wb.hoverText(), 'numpy.product', 'the hover over a valid call');
+      await page.mouse.move(5, 5);
+      await page.keyboard.press('Escape');
+    });
+
     await wb.step('the status item shows the pin and where it comes from', async () => {
       const item = await wb.languageStatus('numpy 1.24.2');
       assertIncludes(item, 'numpy==1.24.2 from requirements.txt:2', 'the status item');
@@ -1010,11 +1021,28 @@ async function layoutScenario() {
       await wb.shot('layout-chosen.png');
       await page.keyboard.press('Escape');
     });
+    await wb.step('anachron: Restart Server: the findings come back', async () => {
+      await wb.command('anachron: Restart Server');
+      await waitFor('the restart in the log', () => {
+        try {
+          return readLog(server.userData, 'anachron').includes('Server process exited with code 0.');
+        } catch {
+          return false;
+        }
+      }, 30_000, 500);
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 60_000);
+    });
   } finally {
     await context.close().catch(() => undefined);
     await server.stop();
     collectLogs('layout', server.userData);
   }
+  // A LogOutputChannel (its level set with Developer: Set Log Level…): each line carries its level; a normal stop is no error.
+  const output = readLog(server.userData, 'anachron');
+  assertIncludes(output, '[info] client: server running on', 'the anachron output');
+  assertIncludes(output, '[info] Server process exited with code 0.', 'the anachron output');
+  assertExcludes(output, '[error] Server process exited', 'the anachron output');
+  log('layout: ok   the output is a log channel with levels; the restart logged no error');
 }
 
 // ---- scenario 4: the native module loads -------------------------------------------------------------------------

@@ -36,6 +36,20 @@ export function apiAt(refs: readonly ApiReference[], pos: SourcePosition): { pat
   return best;
 }
 
+/**
+ * Where the findings about the API at `range` (what apiAt gave) may lie: the name itself, and the call the reference
+ * makes with it (its keywords, its arguments). A hover shown only for flagged references checks these.
+ */
+export function spansOfApiAt(refs: readonly ApiReference[], range: SourceRange): SourceRange[] {
+  const same = (a: SourceRange, b: SourceRange) => a.start.line === b.start.line && a.start.column === b.start.column && a.end.line === b.end.line && a.end.column === b.end.column;
+  const out = [range];
+  for (const ref of refs) {
+    const last = ref.prefixes[ref.prefixes.length - 1];
+    if (ref.call && last && same(last.range, range)) out.push(ref.call.range);
+  }
+  return out;
+}
+
 function parameterNames(sig: Signature | null): Set<string> {
   return new Set((sig?.parameters ?? []).map((p) => p.name));
 }

@@ -33,6 +33,7 @@ import {
   type DidChangeEnvironmentsParams,
   type HistoryParams,
   type HistoryResponse,
+  type HoverMode,
   type LibraryInfo,
   type PinInfo,
   type PinsParams,
@@ -76,6 +77,8 @@ export interface EditorHooks {
   columnsIdle(): Promise<void>;
   /** The manifests the user named for a file's folder (anachron.manifestPaths), absolute. */
   manifestPathsFor(file: string): string[] | undefined;
+  /** anachron.hover for the file's folder. */
+  hoverModeFor(file: string): HoverMode;
   /**
    * A document was closed: a file a workspace check covered keeps diagnostics, those of its text on disk (as
    * Pylance's workspace mode does); true when they were published, false when the caller should clear them.
@@ -334,6 +337,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     },
     columnsIdle: () => columns?.idle() ?? Promise.resolve(),
     manifestPathsFor: (file) => state.settings.for(file)?.manifestPaths,
+    hoverModeFor: (file) => state.settings.for(file)?.hover ?? 'flagged',
     closed(uri) {
       const file = filePath(uri);
       if (!file || !inWorkspaceCheck.has(uri)) return false;

@@ -11,7 +11,7 @@ import { choosePins, type Pin } from '../core/pins.js';
 import type { ProjectSettings } from '../core/settings.js';
 import { isValidVersion } from '../core/versions.js';
 import { installedPins } from '../environments/installed-versions.js';
-import { MANIFEST_KINDS, type EditorSettings, type FolderEnvironment, type FolderSettings, type ManifestKind } from './protocol.js';
+import { HOVER_MODES, MANIFEST_KINDS, type HoverMode, type EditorSettings, type FolderEnvironment, type FolderSettings, type ManifestKind } from './protocol.js';
 
 const KIND_OF_FORMAT: Record<ManifestFormat, ManifestKind> = {
   'uv.lock': 'lock',
@@ -48,6 +48,7 @@ export function sanitizeEditorSettings(value: unknown): EditorSettings {
     out.assumeVersions = Object.fromEntries(Object.entries(v.assumeVersions as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && isValidVersion(e[1])));
   }
   if (v.fetchColumns === false) out.fetchColumns = false;
+  if ((HOVER_MODES as readonly unknown[]).includes(v.hover)) out.hover = v.hover as HoverMode;
   if (Array.isArray(v.manifestPaths)) out.manifestPaths = v.manifestPaths.filter((p): p is string => typeof p === 'string' && isAbsolute(p));
   return out;
 }

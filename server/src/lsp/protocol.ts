@@ -22,7 +22,12 @@ export interface EditorSettings {
   fetchColumns?: boolean;
   /** Absolute paths of the manifests to read besides the file's own (anachron.manifestPaths, resolved by the client). */
   manifestPaths?: string[];
+  /** Which references get the timeline hover: only those with a finding (default), every tracked one, none. */
+  hover?: HoverMode;
 }
+
+export const HOVER_MODES = ['flagged', 'always', 'never'] as const;
+export type HoverMode = (typeof HOVER_MODES)[number];
 
 export interface FolderSettings {
   /** file: URI of a workspace folder; null for files outside every folder. */

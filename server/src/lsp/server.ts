@@ -24,7 +24,8 @@ import { findingData } from '../core/findings.js';
 import { fixesFor, type Fix, type FixableFinding, type TextEdit } from '../core/fixes.js';
 import { lowestVersionForAllUses } from '../core/lowest-version.js';
 import { compareVersions, isValidVersion } from '../core/versions.js';
-import { hoverFor } from '../core/hover.js';
+import { hoverFor, spansOfApiAt } from '../core/hover.js';
+import type { SourceRange } from '../core/source-range.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
@@ -244,14 +245,28 @@ connection.onHover((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
   if (!doc || !file || doc.languageId !== 'python' || !analyses || !catalog) return null;
+  // By default only a reference with a finding gets the timeline: a valid call's hover would sit on the language server's own.
+  const mode = editor.hoverModeFor(file);
+  if (mode === 'never') return null;
   const refs = analyses.syntaxFor(doc.uri, doc.getText()).references;
-  const hover = hoverFor(refs, { line: params.position.line, column: params.position.character }, contextFor(file));
+  const ctx = contextFor(file);
+  const hover = hoverFor(refs, { line: params.position.line, column: params.position.character }, ctx);
   if (!hover) return null;
+  if (mode === 'flagged') {
+    const spans = spansOfApiAt(refs, hover.range);
+    if (!analyses.findings(doc.uri, doc.getText(), ctx).some((f) => spans.some((s) => overlaps(f.range, s)))) return null;
+  }
   return {
     contents: { kind: MarkupKind.Markdown, value: hover.markdown },
     range: { start: { line: hover.range.start.line, character: hover.range.start.column }, end: { line: hover.range.end.line, character: hover.range.end.column } },
   };
 });
+
+/** Whether two ranges share a character (or touch, for empty ones). */
+function overlaps(a: SourceRange, b: SourceRange): boolean {
+  const before = (x: SourceRange['start'], y: SourceRange['start']) => x.line < y.line || (x.line === y.line && x.column < y.column);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
 
 const toLsp = (e: TextEdit): LspTextEdit => ({
   range: { start: { line: e.range.start.line, character: e.range.start.column }, end: { line: e.range.end.line, character: e.range.end.column } },
