@@ -103,15 +103,15 @@ async function flow(anachron: AnachronSession): Promise<void> {
 
   // 1. suite
   const suiteItems: Item<SuiteChoice | 'samples'>[] = [
-    { label: '$(database) LibEvoBench: API-I and SR', description: 'from the matrices', detail: 'Module path + description → API name (API-I); API name + version → signature (SR). No code is read.', value: { kind: 'libevobench', corpus: 'none' } },
+    { label: '$(database) LibEvoBench: API-I and SR', description: 'from the matrices', detail: 'LibEvoBench asks a model about APIs at given library versions and scores its answers against the matrices. API-I (API identification): from a module and a description, name the API. SR (signature recall): from an API and a version, write its parameters. No code is read.', value: { kind: 'libevobench', corpus: 'none' } },
   ];
   if (tracked.some((l) => l.library === 'numpy' && l.source === 'bundled')) {
-    suiteItems.push({ label: '$(file-code) LibEvoBench: all tasks, API-C on the example corpus', description: 'numpy', detail: 'API-C (levels L0–L3) on generated numpy projects written in each version\'s idioms, plus API-I and SR. No workspace code is read.', value: { kind: 'libevobench', corpus: 'example' } });
+    suiteItems.push({ label: '$(file-code) LibEvoBench: all tasks, API-C on the example corpus', description: 'numpy', detail: 'API-C (API calling): fill in a masked library call, given L0 the code only, L1 + what the API does, L2 + the version, L3 + the API\'s name; on generated numpy projects written in each version\'s idioms. Plus API-I and SR. No workspace code is read.', value: { kind: 'libevobench', corpus: 'example' } });
   }
   if (trusted) {
     for (const f of workspace.workspaceFolders ?? []) {
       if (f.uri.scheme !== 'file') continue;
-      suiteItems.push({ label: `$(folder) LibEvoBench: all tasks, API-C on the code of ${f.name}`, description: 'this workspace', detail: 'Masked calls from its Python files that manifests pin exactly, plus API-I and SR. That code is sent to the model you pick.', value: { kind: 'libevobench', corpus: 'workspace', folder: f.uri.fsPath, folderName: f.name } });
+      suiteItems.push({ label: `$(folder) LibEvoBench: all tasks, API-C on the code of ${f.name}`, description: 'this workspace', detail: 'API-C (API calling, levels L0–L3: code only, + description, + version, + name) on masked calls from its Python files that manifests pin exactly, plus API-I and SR. That code is sent to the model you pick.', value: { kind: 'libevobench', corpus: 'workspace', folder: f.uri.fsPath, folderName: f.name } });
     }
   }
   suiteItems.push({ label: '$(json) Samples file (.jsonl)…', description: 'your own samples', detail: 'BenchSample objects, one a line (docs/benchmark-models.md).', value: 'samples' });

@@ -26,8 +26,8 @@ export interface Size {
 }
 
 export const SIZES: readonly Size[] = [
-  { id: 'quick', label: 'Quick', limit: 200, detail: 'about 200 samples: a first look, a minute or less with the built-in models' },
-  { id: 'standard', label: 'Standard', limit: 2000, detail: 'about 2,000 samples across the tasks and levels: figures worth comparing' },
+  { id: 'quick', label: 'Quick', limit: 200, detail: 'about 200 samples: a first look, under a minute with the built-in models; a remote model takes as long as 200 of its answers' },
+  { id: 'standard', label: 'Standard', limit: 2000, detail: 'about 2,000 samples across the tasks and levels: figures worth comparing (SEUS, one score that rewards knowing each version and penalises anachronisms, with its interval); about a minute with the built-in models, ten times the quick size\'s answers' },
   { id: 'full', label: 'Full', detail: 'the whole dataset (thousands of samples per library): the paper-sized run' },
 ];
 
