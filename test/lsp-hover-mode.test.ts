@@ -36,3 +36,26 @@ describe('anachron.hover', () => {
     }
   });
 });
+
+describe('hover on a pin', () => {
+  test('an exact pin between tracked versions, a range, an untracked distribution', async () => {
+    const dir = writeProject({ 'requirements.txt': 'numpy==1.26.1\nscipy>=1.10\nrequests==2.0\n' });
+    const session = new LspSession();
+    try {
+      await session.initialize(dir);
+      const file = join(dir, 'requirements.txt');
+      const uri = pathToFileURL(file).toString();
+      await session.open(file, 'numpy==1.26.1\nscipy>=1.10\nrequests==2.0\n', 'pip-requirements');
+      const hover = async (line: number) =>
+        ((await session.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 2 } })) as { contents: { value: string } } | null)?.contents.value ?? null;
+      const numpy = (await hover(0))!;
+      assert.match(numpy, /^\*\*numpy==1\.26\.1\*\* — anachron tracks \d+ versions of numpy \(1\.16\.0–/);
+      assert.match(numpy, /1\.26\.1 is not tracked: judged where 1\.26\.0 and 1\.26\.\d+ agree/);
+      assert.match(numpy, /Around it: 1\.26\.0 · \*\*1\.26\.1\*\* · 1\.26\.\d+/);
+      assert.match((await hover(1))!, /Checked at the \d+ tracked versions it allows: 1\.10\.\d+/);
+      assert.equal(await hover(2), null, 'no matrix tracks requests');
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -115,6 +115,11 @@ export class Anachron implements Disposable, AnachronSession {
   }
 
   start(): Promise<void> {
+    if (!workspace.getConfiguration('anachron').get<boolean>('enable', true)) {
+      this.status.setState({ kind: 'disabled' });
+      this.log.info('anachron.enable is off: the server is not started');
+      return Promise.resolve();
+    }
     this.starting ??= this.doStart().finally(() => {
       this.starting = undefined;
     });
@@ -388,7 +393,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   anachron.watch(
     workspace.onDidChangeConfiguration((e) => {
-      if (affectsAny(e, RESTART_SETTINGS)) anachron.scheduleRestart();
+      if (affectsAny(e, RESTART_SETTINGS) || e.affectsConfiguration('anachron.enable')) anachron.scheduleRestart();
       else if (affectsAny(e, SERVER_SETTINGS)) anachron.sendSettings();
       if (affectsAny(e, INTERPRETER_SETTINGS)) void anachron.refreshEnvironments();
     }),

@@ -6,7 +6,7 @@ import { languages, LanguageStatusSeverity, Uri, workspace, type Disposable, typ
 import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
 import type { PinInfo, PinsResult } from '../../server/src/lsp/protocol.js';
 
-export type ServerState = { kind: 'starting' } | { kind: 'running' } | { kind: 'restarting'; reason: string } | { kind: 'failed'; reason: string } | { kind: 'stopped' };
+export type ServerState = { kind: 'starting' } | { kind: 'running' } | { kind: 'restarting'; reason: string } | { kind: 'failed'; reason: string } | { kind: 'stopped' } | { kind: 'disabled' };
 
 export function pinLabel(p: PinInfo): string {
   return p.exactVersion ? `${p.library ?? p.distribution} ${p.exactVersion}` : `${p.library ?? p.distribution}${p.specifier || ' (any version)'}`;
@@ -51,6 +51,7 @@ export class PinsStatus implements Disposable {
     item.busy = this.state.kind === 'starting' || this.state.kind === 'restarting';
     item.severity = LanguageStatusSeverity.Information;
     item.command = undefined;
+    item.accessibilityInformation = undefined;
     switch (this.state.kind) {
       case 'starting':
         item.text = '$(history) anachron';
@@ -61,6 +62,11 @@ export class PinsStatus implements Disposable {
         item.detail = `restarting: ${this.state.reason}`;
         item.severity = LanguageStatusSeverity.Warning;
         item.command = { title: 'Show Output', command: 'anachron.showOutput' };
+        return;
+      case 'disabled':
+        item.text = '$(circle-slash) anachron: off';
+        item.detail = 'anachron.enable is off';
+        item.command = { title: 'Turn On', command: 'workbench.action.openSettings', arguments: ['anachron.enable'] };
         return;
       case 'failed':
       case 'stopped':

@@ -400,7 +400,9 @@ class Workbench {
   async languageStatus(expect) {
     const status = this.page.locator('.statusbar-item[id="status.languageStatus"]');
     await status.waitFor({ timeout: 15_000 });
-    await status.click();
+    // A hover the item opened before may still be up (it follows the item's text): clicking would close it.
+    const open = this.page.locator('.hover-language-status:visible');
+    if (!(await open.first().isVisible().catch(() => false))) await status.click();
     return waitFor('the anachron language status item', async () => {
       const t = text(await this.page.locator('.monaco-hover:visible, .hover-language-status:visible').first().innerText().catch(() => ''));
       return t.includes(expect) ? t : false;
@@ -1020,6 +1022,40 @@ async function layoutScenario() {
       assertIncludes(item, 'pins from requirements/requirements.txt', 'the status item');
       await wb.shot('layout-chosen.png');
       await page.keyboard.press('Escape');
+    });
+    await wb.step('anachron.enable off stops the server and clears its findings; on brings them back', async () => {
+      const file = join(folder, '.vscode', 'settings.json');
+      const settings = JSON.parse(readFileSync(file, 'utf8'));
+      writeFileSync(file, JSON.stringify({ ...settings, 'anachron.enable': false }, null, 2));
+      await wb.waitForNoProblem('`numpy.trapezoid` needs numpy', 30_000);
+      // The status item's hover from the step before may still be open over the item: close it first.
+      await page.mouse.move(5, 5);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      await wb.languageStatus('anachron: off');
+      await wb.shot('layout-disabled.png');
+      await page.mouse.move(5, 5);
+      await page.keyboard.press('Escape');
+      writeFileSync(file, JSON.stringify(settings, null, 2));
+      await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 60_000);
+    });
+    await wb.step('hover on the pin in requirements/requirements.txt: the tracked versions around it', async () => {
+      await wb.openFile('requirements', 'requirements.txt');
+      await wb.goto(2, 3);
+      await page.mouse.move(5, 5);
+      await wb.hoverAtCursor();
+      const hover = await waitFor('the pin hover', async () => {
+        const t = await wb.hoverText();
+        if (t.includes('numpy==1.24.2')) return t;
+        await page.mouse.move(5, 5);
+        await wb.hoverAtCursor();
+        return false;
+      }, 30_000, 1000);
+      assertIncludes(hover, '1.24.2 is tracked', 'the pin hover');
+      await wb.shot('layout-pin-hover.png');
+      await page.mouse.move(5, 5);
+      await page.keyboard.press('Escape');
+      await wb.openFile('core.py'); // its folder is expanded already
     });
     await wb.step('anachron: Restart Server: the findings come back', async () => {
       await wb.command('anachron: Restart Server');

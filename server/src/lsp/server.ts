@@ -23,7 +23,8 @@ import { planFixAll } from '../core/fix-all.js';
 import { findingData } from '../core/findings.js';
 import { fixesFor, type Fix, type FixableFinding, type TextEdit } from '../core/fixes.js';
 import { lowestVersionForAllUses } from '../core/lowest-version.js';
-import { compareVersions, isValidVersion } from '../core/versions.js';
+import { compareVersions, isValidVersion, satisfies } from '../core/versions.js';
+import { normalizeDistributionName } from '../core/library-names.js';
 import { hoverFor, spansOfApiAt } from '../core/hover.js';
 import type { SourceRange } from '../core/source-range.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
@@ -241,9 +242,35 @@ connection.onInitialized(async () => {
   recheckAll();
 });
 
+/**
+ * A hover on a pin in a manifest (issue 16, point 9): the tracked versions around it, and which of them the
+ * checker applies; nothing for a distribution no matrix tracks.
+ */
+function pinHover(doc: TextDocument, file: string, line: number) {
+  if (!catalog) return null;
+  const pin = parseManifest(basename(file), doc.getText(), basename(file)).pins.find((p) => p.origin.line === line + 1);
+  const matrix = pin && catalog.libraries().find((m) => normalizeDistributionName(m.distribution) === pin.distribution);
+  if (!pin || !matrix) return null;
+  const versions = matrix.versions;
+  const lines = [`**${matrix.distribution}${pin.specifier}** — anachron tracks ${versions.length} versions of ${matrix.library} (${versions[0]}–${versions[versions.length - 1]})`, ''];
+  if (pin.exactVersion) {
+    const below = [...versions].reverse().find((v) => compareVersions(v, pin.exactVersion!) < 0);
+    const above = versions.find((v) => compareVersions(v, pin.exactVersion!) > 0);
+    if (versions.includes(pin.exactVersion)) lines.push(`${pin.exactVersion} is tracked: checked against its own column.`);
+    else lines.push(`${pin.exactVersion} is not tracked: judged where ${below ?? 'the oldest'} and ${above ?? 'the newest'} agree (anachron matrix fetch ${matrix.distribution}==${pin.exactVersion} covers it).`);
+    lines.push('', `Around it: ${[below, pin.exactVersion, above].filter((v): v is string => !!v).map((v) => (v === pin.exactVersion ? `**${v}**` : v)).join(' · ')}`);
+  } else {
+    const allowed = pin.specifier ? versions.filter((v) => satisfies(v, pin.specifier)) : [];
+    lines.push(pin.specifier ? `Checked at the ${allowed.length} tracked versions it allows${allowed.length ? `: ${allowed.length > 8 ? `${allowed.slice(0, 4).join(', ')} … ${allowed.slice(-3).join(', ')}` : allowed.join(', ')}` : ''}.` : 'A bare name pins no version: nothing is checked.');
+  }
+  const text = doc.getText().split(/\r?\n/)[line] ?? '';
+  return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: { start: { line, character: 0 }, end: { line, character: text.length } } };
+}
+
 connection.onHover((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
+  if (doc && file && isManifestName(basename(file))) return pinHover(doc, file, params.position.line);
   if (!doc || !file || doc.languageId !== 'python' || !analyses || !catalog) return null;
   // By default only a reference with a finding gets the timeline: a valid call's hover would sit on the language server's own.
   const mode = editor.hoverModeFor(file);

@@ -83,11 +83,13 @@ export function reportHtml(title: string, figures: readonly ReportFigure[], mark
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeXml(title)}</title>
 <style>
-body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+body { font-family: var(--vscode-font-family, system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif); margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: var(--vscode-foreground, #222); background: var(--vscode-editor-background, #fff); }
+a { color: var(--vscode-textLink-foreground, #0645ad); }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-size: 1rem; }
-figure { margin: 1.5rem 0; overflow-x: auto; } figcaption { color: #555; font-size: 0.9rem; }
-table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.85rem; }
-th, td { border: 1px solid #ddd; padding: 0.2rem 0.5rem; } th { background: #f5f5f5; }
+figure { margin: 1.5rem 0; overflow-x: auto; } figcaption { color: var(--vscode-descriptionForeground, #555); font-size: 0.9rem; }
+svg { max-width: 100%; height: auto; border-radius: 4px; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.85rem; display: block; max-width: 100%; overflow-x: auto; }
+th, td { border: 1px solid var(--vscode-panel-border, #ddd); padding: 0.2rem 0.5rem; } th { background: var(--vscode-editorWidget-background, #f5f5f5); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 </style>
 </head>
