@@ -83,6 +83,8 @@ export interface PinsOptions {
   manifestPaths?: string[];
   /** The manifest search's results per folder searched, kept between calls by a caller that drops it when files change. */
   searchCache?: Map<string, ManifestCandidate[]>;
+  /** false: never search the project for manifests (a corpus of many projects side by side); default true. */
+  searchProject?: boolean;
 }
 
 /** The folders ANACHRON_INCLUDE_PATHS names (absolute ones only). */
@@ -268,7 +270,7 @@ export function pinsForFile(file: string, options: PinsOptions): ManifestPins {
     const within = options.manifestPaths?.length ? undefined : session.boundaryOf(dirname(settingsFile!));
     extra = named.map((f) => ({ file: f, format: manifestFormatOf(f) ?? 'requirements', within }));
     found = { how: 'configured', chosen: named, candidates: searchRoot ? pinningCandidates(session, searchRoot, options.searchCache).map((c) => c.file) : [], ambiguous: false, searchRoot };
-  } else if (searchRoot && !pinsALibrary(session, files)) {
+  } else if (searchRoot && options.searchProject !== false && !pinsALibrary(session, files)) {
     const candidates = pinningCandidates(session, searchRoot, options.searchCache);
     const best = candidates[0];
     if (best) {

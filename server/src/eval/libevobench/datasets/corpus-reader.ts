@@ -37,10 +37,11 @@ export function readCorpusFolder(folder: string, options: CorpusFolderOptions = 
   for (const path of listPythonFiles(root, options)) {
     const full = join(root, ...path.split('/'));
     const dir = dirname(full);
+    // A corpus is many projects side by side: a file gets its own folders' pins only, never a neighbour's found by search.
     let pins = pinsByFolder.get(dir);
     if (!pins) {
       pins = {};
-      for (const [distribution, pin] of pinsForFile(full, { root, displayBase: root }).pins) {
+      for (const [distribution, pin] of pinsForFile(full, { root, displayBase: root, searchProject: false }).pins) {
         if (pin.exactVersion !== null) pins[distribution] = pin.exactVersion;
       }
       pinsByFolder.set(dir, pins);
