@@ -12,7 +12,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import { analyzeTree } from '../server/src/core/analyze.js';
+import { analyzeSyntaxWhole } from '../server/src/core/analyze.js';
+import { fileSyntax } from '../server/src/core/python/file-syntax.js';
 import { findingToDiagnostic, setRulesFolder } from '../server/src/lsp/to-diagnostic.js';
 import { loadPythonParser, type PythonParser } from '../server/src/parser/python-parser.js';
 import { openMatrixCatalog, type LoadedCatalog } from '../server/src/store/catalog.js';
@@ -90,6 +91,34 @@ const DOCUMENTS = [
     '    area = np.trapz',
     'np.trapezoid = np.trapz',
   ],
+  // Chunks that keep their references only while nothing else changes what they read: identical chunks, a decorated
+  // class under a version check (its guard reaches over its body's chunks), builtins a later line may shadow,
+  // exception aliases, instances, postponed annotations.
+  [
+    'from __future__ import annotations',
+    'import sys',
+    'import numpy as np',
+    '_ERRORS = (ImportError, AttributeError)',
+    '',
+    'def first(y) -> np.ndarray:',
+    '    return np.trapezoid(y)',
+    '',
+    'def first(y) -> np.ndarray:',
+    '    return np.trapezoid(y)',
+    '',
+    '@np.testing.dec.skipif(sys.version_info < (3, 11), reason="old")',
+    'class TestGroups:',
+    '    def test_group(self):',
+    '        raise ExceptionGroup("e", [ValueError()])',
+    '',
+    'try:',
+    '    from numpy import in1d',
+    'except _ERRORS:',
+    '    in1d = None',
+    '',
+    'rng = np.random.default_rng(0)',
+    'pairs = list(zip(rng.integers(0, 3, size=2), "ab".removeprefix("a")))',
+  ],
 ];
 
 /** Pieces typed or pasted: names that rebind, imports, guards, calls, keywords, brackets, quotes and line breaks. */
@@ -99,7 +128,7 @@ const PIECES = [
   'from numpy import *\n', 'from numpy import trapezoid\n', 'np = None\n', 'la = np.linalg\n', 'trapz = 3\n', 'def f(np):\n    ',
   'class C:\n    ', 'class D(np.ndarray):\n    x = np.float_\n', 'try:\n    ', 'except ImportError:\n    pass\n',
   'if not hasattr(np, "trapezoid"):\n    raise ImportError\n', 'NP2 = np.__version__ >= "2"\n', 'if NP2:\n    ', 'rng = np.random.default_rng()\n',
-  'rng.integers(', 'lambda np: np.pi', 'é', '𝔘', '\\\n', '*args', '**kw', 'f"{np.pi}"', '@np.vectorize\n',
+  'rng.integers(', 'rng = 3\n', 'zip = None\n', 'from __future__ import annotations\n', '_ERRORS = ValueError\n', 'lambda np: np.pi', 'é', '𝔘', '\\\n', '*args', '**kw', 'f"{np.pi}"', '@np.vectorize\n',
 ];
 
 const REQUIREMENTS = ['numpy==1.24.2\nscipy==1.10.1\n', 'numpy==2.2.4\nscipy==1.15.3\n', 'numpy>=1.19,<2\n', 'numpy==1.26.0\n', 'scipy==1.6.0\n'];
@@ -176,14 +205,17 @@ before(async () => {
 });
 after(() => catalog.close());
 
-/** A full analysis of `text` as the server would publish it, from nothing: fresh parse, no caches. */
+/**
+ * A full analysis of `text` as the server would publish it, from nothing: fresh parse, no caches, the file's placed
+ * references checked as one list (the server checks chunk by chunk, relative to each chunk).
+ */
 function expected(file: string, text: string, root: string, reader: ManifestReader): Diagnostic[] {
   const manifest = pinsForFile(file, { root, displayBase: root, reader });
   const tree = parser.parse(text);
   // the pin's note points at the manifest line, the others at the finding
   const places = { uri: pathToFileURL(file).toString(), manifestUri: (shown: string) => pathToFileURL(isAbsolute(shown) ? shown : join(root, shown)).toString() };
   try {
-    return JSON.parse(JSON.stringify(analyzeTree(tree, { catalog, pins: manifest.pins, settings: manifest.settings }).map((f) => findingToDiagnostic(f, places))));
+    return JSON.parse(JSON.stringify(analyzeSyntaxWhole(fileSyntax(tree, text), { catalog, pins: manifest.pins, settings: manifest.settings }).map((f) => findingToDiagnostic(f, places))));
   } finally {
     tree.delete();
   }

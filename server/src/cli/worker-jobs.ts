@@ -5,7 +5,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { analyzeSyntax } from '../core/analyze.js';
 import { CheckMemo } from '../core/check-memo.js';
 import { coverageOf, type CoverageEntry } from '../core/coverage.js';
-import { importRootsOf } from '../core/python/import-roots.js';
+import { importRootsOfChunks } from '../core/python/import-roots.js';
 import { distributionsOfImport } from '../libraries/import-distributions.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { normalizeDistributionName } from '../core/library-names.js';
@@ -112,7 +112,7 @@ const checkFiles: JobKind<CheckSetup, string, CheckResult> = {
         const shown = relative(cwd, resolve(file)) || file;
         const syntax = parseFile(parser, text);
         const findings = analyzeSyntax(syntax, { catalog, pins, settings: manifest.settings, localModules: manifest.localModules }, memo);
-        const coverage = coverageOf({ importRoots: importRootsOf(syntax.references), pins, catalog, distributionsOf: (root) => distributionsOf(root, pins.keys()) });
+        const coverage = coverageOf({ importRoots: importRootsOfChunks(syntax.referenceChunks), pins, catalog, distributionsOf: (root) => distributionsOf(root, pins.keys()) });
         return { findings: findings.map((f) => toReportedFinding(shown, f)), coverage, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },
       close: () => catalog.close(),

@@ -2,7 +2,7 @@
 import type { Tree } from 'web-tree-sitter';
 import { applySettings } from './apply-settings.js';
 import type { CheckMemo } from './check-memo.js';
-import { checkReferences, type CheckContext } from './checker.js';
+import { checkReferenceChunks, checkReferences, type CheckContext } from './checker.js';
 import type { Finding } from './findings.js';
 import { fileSyntax, type FileSyntax } from './python/file-syntax.js';
 import { isSuppressed } from './python/suppressions.js';
@@ -19,10 +19,22 @@ export interface AnalysisContext extends CheckContext {
  * `memo` remembers verdicts across calls.
  */
 export function analyzeSyntax(syntax: FileSyntax, ctx: AnalysisContext, memo?: CheckMemo): Finding[] {
+  return withSyntaxFindings(checkReferenceChunks(syntax.referenceChunks, ctx, memo), syntax, ctx);
+}
+
+/**
+ * The same findings from the file's placed references checked as one list (checkReferences), which the chunk-wise
+ * check of analyzeSyntax must equal (test/lsp-incremental.test.ts compares them).
+ */
+export function analyzeSyntaxWhole(syntax: FileSyntax, ctx: AnalysisContext): Finding[] {
+  return withSyntaxFindings(checkReferences(syntax.references, ctx), syntax, ctx);
+}
+
+function withSyntaxFindings(ofReferences: Finding[], syntax: FileSyntax, ctx: AnalysisContext): Finding[] {
   const ofSyntax = judgeSyntax(syntax.syntaxUses, ctx).map(findingOf);
   const findings = ofSyntax.length === 0
-    ? checkReferences(syntax.references, ctx, memo)
-    : [...checkReferences(syntax.references, ctx, memo), ...ofSyntax].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || a.code.localeCompare(b.code));
+    ? ofReferences
+    : [...ofReferences, ...ofSyntax].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || a.code.localeCompare(b.code));
   const { suppressions } = syntax;
   const kept = suppressions.size === 0 ? findings : findings.filter((f) => !isSuppressed(suppressions, f.range.start.line, f.code));
   return applySettings(kept, ctx.settings);

@@ -4,6 +4,7 @@
 // plain data keyed by plain data; the language server keeps one for its lifetime, the CLI one per run.
 import type { MatrixCatalog } from './api-model.js';
 import type { Pin } from './pins.js';
+import { placeRange, type ChunkOrigin } from './python/chunk-position.js';
 import type { ApiReference } from './python/references.js';
 import type { Finding } from './findings.js';
 import type { Verdict } from './rules/index.js';
@@ -62,6 +63,8 @@ export class CheckMemo {
   private readonly findings = new WeakMap<Verdict, Finding>();
   /** A remembered verdict placed at another reference's range: what it was placed from. */
   private readonly placedFrom = new WeakMap<Verdict, Remembered>();
+  /** By a chunk's finding: where it was last placed, and the placed finding. */
+  private readonly placings = new WeakMap<Finding, { line: number; column: number; placed: Finding }>();
   private size = 0;
 
   /** At most this many references are remembered; past it the memo starts again. */
@@ -92,6 +95,15 @@ export class CheckMemo {
     } else f = make(verdict);
     this.findings.set(verdict, f);
     return f;
+  }
+
+  /** A chunk's finding (relative to the chunk) placed at `origin`: the same object while the chunk's line and column stay. */
+  placed(finding: Finding, origin: ChunkOrigin): Finding {
+    const last = this.placings.get(finding);
+    if (last && last.line === origin.line && last.column === origin.column) return last.placed;
+    const placed = { ...finding, range: placeRange(finding.range, origin) };
+    this.placings.set(finding, { line: origin.line, column: origin.column, placed });
+    return placed;
   }
 
   private lookUp(byPin: Map<string, Map<string, Remembered[]>>, pinKey: string, ref: ApiReference, check: () => Verdict[]): Verdict[] {

@@ -3,7 +3,8 @@
 import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature, VersionCell } from './api-model.js';
 import { acceptsKeyword, hasVarKeyword, rootIsVersioned } from './api-model.js';
 import type { Pin } from './pins.js';
-import type { ApiReference, KeywordArgument } from './python/references.js';
+import { placeRange } from './python/chunk-position.js';
+import type { ApiReference, ChunkReferences, KeywordArgument } from './python/references.js';
 import { findingOf, type Finding, type Verdict } from './rules/index.js';
 import type { VerdictBase } from './rules/verdict.js';
 import type { SourceRange } from './source-range.js';
@@ -350,9 +351,7 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
   if (history) checkCall(scope, ref, history, false);
 }
 
-/** What the checker decides about each reference, as data: one verdict per place and code, in source order. */
-export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext, memo?: CheckMemo): Verdict[] {
-  const verdicts: Verdict[] = [];
+function judgeInto(refs: readonly ApiReference[], ctx: CheckContext, memo: CheckMemo | undefined, verdicts: Verdict[]): void {
   for (const ref of refs) {
     const library = libraryOf(ref, ctx);
     if (!library) continue;
@@ -366,7 +365,11 @@ export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext
       })) verdicts.push(v);
     }
   }
-  // One verdict per place and code: the same chain can be reached twice (e.g. two star imports).
+}
+
+/** One verdict per place and code (the same chain can be reached twice, e.g. two star imports), in source order. */
+function settled(verdicts: Verdict[]): Verdict[] {
+  if (verdicts.length === 0) return verdicts;
   const seen = new Set<string>();
   return verdicts
     .filter((f) => {
@@ -376,6 +379,41 @@ export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext
       return true;
     })
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || a.code.localeCompare(b.code));
+}
+
+/** What the checker decides about each reference, as data: one verdict per place and code, in source order. */
+export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext, memo?: CheckMemo): Verdict[] {
+  const verdicts: Verdict[] = [];
+  judgeInto(refs, ctx, memo, verdicts);
+  return settled(verdicts);
+}
+
+/**
+ * The findings of a file's references as linking gives them, chunk by chunk relative to each chunk's start
+ * (references.ts ChunkReferences), placed in the file. Equal to checkReferences on the placed references: a verdict
+ * lies where its reference is written, chunks do not overlap and come in document order, so settling each chunk's
+ * verdicts (one per place and code, in source order) settles the file's. With `memo`, a chunk's unchanged references
+ * are the same objects wherever it moved, and their verdicts and findings are found by identity.
+ */
+export function checkReferenceChunks(chunks: readonly ChunkReferences[], ctx: CheckContext, memo?: CheckMemo): Finding[] {
+  const out: Finding[] = [];
+  const verdicts: Verdict[] = [];
+  for (const { origin, refs } of chunks) {
+    verdicts.length = 0;
+    judgeInto(refs.imports, ctx, memo, verdicts);
+    judgeInto(refs.fromImports, ctx, memo, verdicts);
+    judgeInto(refs.attributes, ctx, memo, verdicts);
+    judgeInto(refs.names, ctx, memo, verdicts);
+    if (verdicts.length === 0) continue;
+    for (const v of settled(verdicts)) {
+      if (memo) out.push(memo.placed(memo.finding(v, findingOf), origin));
+      else {
+        const f = findingOf(v);
+        out.push({ ...f, range: placeRange(f.range, origin) });
+      }
+    }
+  }
+  return out;
 }
 
 /**

@@ -41,7 +41,7 @@ import {
 } from './protocol.js';
 import { findingToDiagnostic, type DiagnosticPlaces } from './to-diagnostic.js';
 import { coverageOf } from '../core/coverage.js';
-import { importRootsOf } from '../core/python/import-roots.js';
+import { importRootsOfChunks } from '../core/python/import-roots.js';
 import { distributionsOfImport } from '../libraries/import-distributions.js';
 import { openLayeredCatalog, type LayeredCatalog } from '../store/layered-catalog.js';
 import { defaultUserMatricesFolder, UserMatrixStore } from '../store/user-store.js';
@@ -104,7 +104,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   let userStores: UserMatrixStore[] = [];
   const distributionsOf = distributionsOfImport((root) => [...new Set(userStores.flatMap((s) => s.distributionsOfImport(root)))]);
   const coverageFor = (syntax: FileSyntax, ctx: AnalysisContext) =>
-    coverageOf({ importRoots: importRootsOf(syntax.references), pins: ctx.pins, catalog: ctx.catalog, distributionsOf: (root) => distributionsOf(root, ctx.pins.keys()) });
+    coverageOf({ importRoots: importRootsOfChunks(syntax.referenceChunks), pins: ctx.pins, catalog: ctx.catalog, distributionsOf: (root) => distributionsOf(root, ctx.pins.keys()) });
 
   function matrixForDistribution(distribution: string): LibraryMatrix | undefined {
     return parts.catalog()?.libraries().find((m) => normalizeDistributionName(m.distribution) === distribution);

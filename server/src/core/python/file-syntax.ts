@@ -6,7 +6,7 @@ import { ChunkPositions, placeRange } from './chunk-position.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { guardFacts, type GuardFacts } from './guards.js';
 import { bindingFacts, type BindingFacts } from './local-bindings.js';
-import { linkReferences, newLinkMemo, referenceFacts, type ApiReference, type LinkMemo, type ReferenceFacts } from './references.js';
+import { linkReferenceChunks, newLinkMemo, placeReferences, referenceFacts, type ApiReference, type ChunkReferences, type LinkMemo, type ReferenceFacts } from './references.js';
 import { addSuppressions, suppressionFacts, type SuppressionFact, type Suppressions } from './suppressions.js';
 import { findSyntaxUses, type SyntaxUse } from './syntax-features.js';
 import { copySubtree } from './syntax-tree.js';
@@ -35,7 +35,10 @@ export function chunkFacts(chunk: Chunk): ChunkFacts {
 
 /** What a parsed file says: its references into libraries, the version-bound syntax it uses, its suppression comments. */
 export interface FileSyntax {
-  references: ApiReference[];
+  /** Each chunk's references, relative to its start (what the checker reads: core/checker.ts checkReferenceChunks). */
+  referenceChunks: ChunkReferences[];
+  /** The same references placed in the file, made when first read. */
+  readonly references: ApiReference[];
   syntaxUses: SyntaxUse[];
   suppressions: Suppressions;
 }
@@ -96,9 +99,18 @@ export function syntaxOfChunks(chunks: readonly Chunk[], cache?: ChunkFactsCache
   }
   const suppressions: Suppressions = new Map();
   for (const { facts, chunk } of placed) addSuppressions(suppressions, facts.suppressions, chunk.origin.line);
-  const references = linkReferences(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.end })), cache?.links);
-  const syntaxUses = placed.flatMap(({ facts, chunk }) => facts.syntaxUses.map((u) => ({ feature: u.feature, range: placeRange(u.range, chunk.origin) })));
-  return { references, syntaxUses, suppressions };
+  const referenceChunks = linkReferenceChunks(placed.map(({ facts, chunk }) => ({ references: facts.references, bindings: facts.bindings, guards: facts.guards, origin: chunk.origin, parent: chunk.parent, end: chunk.end })), cache?.links);
+  const syntaxUses: SyntaxUse[] = [];
+  for (const { facts, chunk } of placed) for (const u of facts.syntaxUses) syntaxUses.push({ feature: u.feature, range: placeRange(u.range, chunk.origin) });
+  let references: ApiReference[] | undefined;
+  return {
+    referenceChunks,
+    get references() {
+      return (references ??= placeReferences(referenceChunks));
+    },
+    syntaxUses,
+    suppressions,
+  };
 }
 
 /** Every reference a parsed file makes into libraries (see references.ts). */

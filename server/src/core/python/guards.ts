@@ -373,6 +373,12 @@ export class GuardIndex {
     return own;
   }
 
+  /** Does a region of some chunk that reaches over others (regionsOf) meet the file offsets [start, end]? */
+  spansOver(start: number, end: number): boolean {
+    for (const r of this.spanning) if (r.start <= end && start <= r.end) return true;
+    return false;
+  }
+
   isGuarded(own: readonly Region[], start: number, end: number, segments: readonly string[], failure: Failure): boolean {
     return holds(own, start, end, segments, failure) || (this.spanning.length > 0 && holds(this.spanning, start, end, segments, failure));
   }

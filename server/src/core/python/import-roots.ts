@@ -1,6 +1,6 @@
 // The top-level modules a Python file imports (`import a.b`, `from a.b import c`; relative imports stay inside the
 // project and are no references): what coverage asks the matrices and pins about, read from the file's references.
-import type { ApiReference } from './references.js';
+import type { ApiReference, ChunkReferences } from './references.js';
 
 export function importRootsOf(references: readonly ApiReference[]): string[] {
   const roots = new Set<string>();
@@ -10,4 +10,9 @@ export function importRootsOf(references: readonly ApiReference[]): string[] {
     if (root) roots.add(root);
   }
   return [...roots].sort();
+}
+
+/** The same from a file's chunk-wise references (FileSyntax.referenceChunks), without placing them. */
+export function importRootsOfChunks(chunks: readonly ChunkReferences[]): string[] {
+  return importRootsOf(chunks.flatMap((c) => [...c.refs.imports, ...c.refs.fromImports]));
 }

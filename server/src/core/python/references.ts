@@ -392,69 +392,140 @@ export interface PlacedFacts {
   end: number;
 }
 
-/** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
 /**
- * What linking made of one use the last time, kept by a caller that links the same facts again after an edit (the
- * language server: the facts of the chunks an edit left alone are the same objects). A use whose placement, binding
- * and guards are as they were gives the same reference object again, which the checker's memo knows by identity.
+ * One chunk's references, relative to its start (positions as its facts hold them: chunk-position.ts), in the order
+ * linking makes them: the file's references are every chunk's `imports`, then every chunk's `fromImports`, then
+ * `attributes`, then `names`. A chunk an edit left alone and whose names mean what they meant keeps these objects
+ * wherever the edit moved it (LinkMemo), so what the checker said about them is found again by identity.
  */
-export type LinkMemo = WeakMap<AttributeUse | NameUse, LinkedUse>;
+export interface LinkedReferences {
+  imports: readonly ApiReference[];
+  fromImports: readonly ApiReference[];
+  attributes: readonly ApiReference[];
+  names: readonly ApiReference[];
+}
+
+export interface ChunkReferences {
+  origin: ChunkOrigin;
+  refs: LinkedReferences;
+}
+
+/** What linking made of one chunk's facts, and the names it read the file's bindings of. */
+interface ChunkLink {
+  generation: number;
+  names: readonly string[];
+  refs: LinkedReferences;
+}
+
+/** What a chunk's links depend on beyond its own facts, for the whole file: compared with the last linking's. */
+interface LinkState {
+  /** Star modules, version flags, exception aliases, postponed annotations. */
+  env: string;
+  table: BindingTable;
+  instances: Map<string, string>;
+  boundNames: Set<string>;
+  singles: Map<string, unknown>;
+  parameterScopes: Map<string, unknown>;
+  /** Names some parameter binds over a whole block (error recovery): where they reach is not the chunk's own business. */
+  blockParameters: Set<string>;
+}
+
+/**
+ * What linking made of each chunk's facts the last time, kept by a caller that links the same document again after
+ * an edit (the language server: the facts of the chunks an edit left alone are the same objects). A chunk whose facts
+ * are the same object, that no guard of another chunk reaches into, and none of whose names changed meaning gives the
+ * same reference objects again, relative to its start, wherever it moved.
+ */
+export interface LinkMemo {
+  chunks: WeakMap<ReferenceFacts, ChunkLink>;
+  generation: number;
+  last: LinkState | null;
+  /** Chunks whose links were made again by the last linking (the rest were reused), for figures and tests. */
+  linked: number;
+}
 
 export function newLinkMemo(): LinkMemo {
-  return new WeakMap();
+  return { chunks: new WeakMap(), generation: 0, last: null, linked: 0 };
 }
 
-interface LinkedUse {
-  /** The binding's path and first segment to check, which the reference was made from. */
-  path: string;
-  checkFrom: number | undefined;
-  /** The reference's dotted path, split. */
-  segments: string[];
-  index: number;
-  line: number;
-  column: number;
-  ref: ApiReference;
+function sameBinding(a: Binding | null | undefined, b: Binding | null | undefined): boolean {
+  return a === b || (!!a && !!b && a.path === b.path && a.checkFrom === b.checkFrom);
 }
 
-/** The reference `memo` holds for `use`, when it was made from the same binding at the same place with the same guards. */
-function reused(entry: LinkedUse | undefined, origin: ChunkOrigin, binding: Binding, guarded: boolean, callGuarded: boolean): ApiReference | null {
-  if (!entry || entry.index !== origin.index || entry.line !== origin.line || entry.column !== origin.column) return null;
-  if (entry.checkFrom !== binding.checkFrom || entry.ref.guarded !== guarded || entry.ref.callGuarded !== callGuarded) return null;
-  return entry.ref;
+/** Names whose meaning to linking differs between two linkings of a file. */
+function changedNames(last: LinkState, now: LinkState): Set<string> {
+  const changed = new Set<string>();
+  const keys = <V>(a: Map<string, V> | Set<string>, b: Map<string, V> | Set<string>) => {
+    for (const k of a.keys()) if (!b.has(k)) changed.add(k);
+    for (const k of b.keys()) if (!a.has(k)) changed.add(k);
+  };
+  keys(last.boundNames, now.boundNames);
+  keys(last.singles, now.singles);
+  keys(last.parameterScopes, now.parameterScopes);
+  for (const [k, v] of last.table) if (!sameBinding(v, now.table.get(k)) || !now.table.has(k)) changed.add(k);
+  for (const k of now.table.keys()) if (!last.table.has(k)) changed.add(k);
+  for (const [k, v] of last.instances) if (now.instances.get(k) !== v) changed.add(k);
+  for (const k of now.instances.keys()) if (!last.instances.has(k)) changed.add(k);
+  for (const k of last.blockParameters) changed.add(k);
+  for (const k of now.blockParameters) changed.add(k);
+  return changed;
 }
 
+const placePrefix = (p: PathPrefix, origin: ChunkOrigin): PathPrefix => ({ path: p.path, range: placeRange(p.range, origin) });
+
+/** A chunk's reference placed in its file (a copy: the relative one may be reused by later linkings). */
+export function placeReference(ref: ApiReference, origin: ChunkOrigin): ApiReference {
+  const out: ApiReference = { ...ref, prefixes: ref.prefixes.map((p) => placePrefix(p, origin)) };
+  if (ref.call) {
+    const call = ref.call;
+    out.call = { keywords: call.keywords.map((k) => ({ name: k.name, range: placeRange(k.range, origin) })), positionalCount: call.positionalCount, hasUnpacking: call.hasUnpacking, range: placeRange(call.range, origin) };
+  }
+  if (ref.receiver) out.receiver = { producer: ref.receiver.producer, members: ref.receiver.members.map((m) => ({ name: m.name, range: placeRange(m.range, origin) })) };
+  return out;
+}
+
+/** The file's references in file positions, in linking's order (see LinkedReferences). */
+export function placeReferences(chunks: readonly ChunkReferences[]): ApiReference[] {
+  const out: ApiReference[] = [];
+  for (const part of ['imports', 'fromImports', 'attributes', 'names'] as const) {
+    for (const { origin, refs } of chunks) for (const ref of refs[part]) out.push(placeReference(ref, origin));
+  }
+  return out;
+}
+
+/** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
 export function linkReferences(chunks: readonly PlacedFacts[], memo?: LinkMemo): ApiReference[] {
+  return placeReferences(linkReferenceChunks(chunks, memo));
+}
+
+/** Resolves every chunk's uses against the names the whole file binds: each chunk's references, relative to it. */
+export function linkReferenceChunks(chunks: readonly PlacedFacts[], memo?: LinkMemo): ChunkReferences[] {
   const versionFlags = new Set(chunks.flatMap((c) => c.guards.versionFlags));
   const exceptionAliases = new Map<string, string[] | null>();
   for (const c of chunks) {
     for (const [name, names] of c.guards.exceptionAliases) exceptionAliases.set(name, exceptionAliases.has(name) ? null : names);
   }
   const aliases = new Map([...exceptionAliases].filter((e): e is [string, string[]] => e[1] !== null));
-  const guards = new GuardIndex(versionFlags, chunks.some((c) => c.guards.postponesAnnotations), aliases);
-  const regions = chunks.map((c) => guards.regionsOf(c.guards, { start: c.origin.index, end: c.end, parentEnd: c.parent.end }));
+  const postponed = chunks.some((c) => c.guards.postponesAnnotations);
+  const guards = new GuardIndex(versionFlags, postponed, aliases);
+  // Regions reaching over other chunks (after an early exit) are known only once every chunk that may have one is read.
+  const regions: (GuardRegion[] | undefined)[] = chunks.map((c) => (maySpan(c.guards) ? guards.regionsOf(c.guards, placement(c)) : undefined));
+  const regionsOf = (c: number) => (regions[c] ??= guards.regionsOf(chunks[c]!.guards, placement(chunks[c]!)));
   const isGuarded = (chunk: number, span: Span, segments: readonly string[], failure: Failure) => {
     const start = span.start + chunks[chunk]!.origin.index;
-    return guards.isGuarded(regions[chunk] as GuardRegion[], start, span.end + chunks[chunk]!.origin.index, segments, failure);
+    return guards.isGuarded(regionsOf(chunk), start, span.end + chunks[chunk]!.origin.index, segments, failure);
   };
 
-  const refs: ApiReference[] = [];
   const table: BindingTable = new Map();
   const starModules: string[] = [];
   for (const statement of ['import', 'from'] as const) {
-    chunks.forEach((chunk, c) => {
+    for (const chunk of chunks) {
       for (const fact of chunk.references.imports) {
         if (fact.statement !== statement) continue;
-        for (const ref of fact.refs) {
-          const prefixes = ref.prefixes.map((p) => ({ path: p.path, range: placeRange(p.range, chunk.origin) }));
-          const guarded = isGuarded(c, fact.span, ref.segments, ref.failure);
-          const out: ApiReference = { prefixes, firstToCheck: 1, origin: 'import', call: null, guarded };
-          if (!guarded && ref.moduleLength && isGuarded(c, fact.span, ref.segments, 'module-import')) out.guardedPrefixes = ref.moduleLength;
-          refs.push(out);
-        }
         for (const b of fact.bindings) bind(table, b.name, b.path);
         if (fact.star !== null) starModules.push(fact.star);
       }
-    });
+    }
   }
 
   const { boundNames, singleAssignments, boundOutsideParameters, parameterScopes } = joinBindings(chunks.map((c) => ({ facts: c.bindings, start: c.origin.index, parent: c.parent })));
@@ -489,113 +560,136 @@ export function linkReferences(chunks: readonly PlacedFacts[], memo?: LinkMemo):
     if (producer) instances.set(name, producer);
   }
 
-  const placeCall = (call: CallSite | null, origin: ChunkOrigin): CallSite | null =>
-    call && {
-      keywords: call.keywords.map((k) => ({ name: k.name, range: placeRange(k.range, origin) })),
-      positionalCount: call.positionalCount,
-      hasUnpacking: call.hasUnpacking,
-      range: placeRange(call.range, origin),
+  // What the chunks' links depend on beyond their facts, and the names whose meaning changed since the last linking.
+  let reuse: ((c: number, facts: ReferenceFacts) => LinkedReferences | null) | null = null;
+  if (memo) {
+    const blockParameters = new Set<string>();
+    for (const c of chunks) for (const p of c.bindings.parameters) if (p.scope === null) blockParameters.add(p.name);
+    const env = JSON.stringify([starModules, [...versionFlags].sort(), [...aliases].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), postponed]);
+    const now: LinkState = { env, table, instances, boundNames, singles: singleAssignments, parameterScopes, blockParameters };
+    const last = memo.last;
+    const generation = ++memo.generation;
+    memo.last = now;
+    const changed = last && last.env === env ? changedNames(last, now) : null;
+    reuse = (c, facts) => {
+      const entry = memo.chunks.get(facts);
+      if (!entry || guards.spansOver(chunks[c]!.origin.index, chunks[c]!.end)) return null;
+      if (entry.generation !== generation) {
+        if (entry.generation !== generation - 1 || !changed) return null;
+        if (changed.size > 0 && entry.names.some((n) => changed.has(n))) return null;
+        entry.generation = generation;
+      }
+      return entry.refs;
     };
+    memo.linked = 0;
+  }
 
-  chunks.forEach((chunk, c) => {
+  const linkChunk = (c: number): { refs: LinkedReferences; names: string[] } => {
+    const chunk = chunks[c]!;
     const { origin } = chunk;
+    const read = new Set<string>();
+    const imports: ApiReference[] = [];
+    const fromImports: ApiReference[] = [];
+    for (const fact of chunk.references.imports) {
+      for (const ref of fact.refs) {
+        const guarded = isGuarded(c, fact.span, ref.segments, ref.failure);
+        const out: ApiReference = { prefixes: ref.prefixes.map((p) => ({ path: p.path, range: p.range })), firstToCheck: 1, origin: 'import', call: null, guarded };
+        if (!guarded && ref.moduleLength && isGuarded(c, fact.span, ref.segments, 'module-import')) out.guardedPrefixes = ref.moduleLength;
+        (fact.statement === 'import' ? imports : fromImports).push(out);
+      }
+    }
+    const attributes: ApiReference[] = [];
     for (const use of chunk.references.attributes) {
       const on = use.onCall ?? use.onLiteral;
       if (on) {
+        if (use.onCall) read.add(use.onCall.callee[0]!);
         const producer = use.onCall ? producerOf(use.onCall.callee, use.onCall.span, origin.index) : use.onLiteral!.producer;
         if (!producer) continue;
-        const members = on.members.map((m) => ({ name: m.text, range: placeRange(m.range, origin) }));
+        const members = on.members.map((m) => ({ name: m.text, range: m.range }));
         const names = members.map((m) => m.name);
-        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: placeCall(use.call, origin), guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer, members } });
+        attributes.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: use.call, guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer, members } });
         continue;
       }
       const parts = use.parts!;
       const root = parts[0]!;
+      read.add(root.text);
       const instanceProducer = instances.get(root.text);
       if (instanceProducer) {
-        const members = parts.slice(1).map((p) => ({ name: p.text, range: placeRange({ start: root.range.start, end: p.range.end }, origin) }));
+        const members = parts.slice(1).map((p) => ({ name: p.text, range: { start: root.range.start, end: p.range.end } }));
         const names = members.map((m) => m.name);
-        refs.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: placeCall(use.call, origin), guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer: instanceProducer, members } });
+        attributes.push({ prefixes: [], firstToCheck: 0, origin: 'instance', call: use.call, guarded: isGuarded(c, use.span, names, 'attribute'), callGuarded: isGuarded(c, use.span, names, 'call'), receiver: { producer: instanceProducer, members } });
         continue;
       }
       const binding = bindingAt(root.text, use.span.start + origin.index, use.span.end + origin.index);
       if (!binding) continue;
-      const entry = memo?.get(use);
-      if (entry && entry.path === binding.path) {
-        const guarded = isGuarded(c, use.span, entry.segments, 'attribute');
-        const callGuarded = isGuarded(c, use.span, entry.segments, 'call');
-        const again = reused(entry, origin, binding, guarded, callGuarded);
-        if (again) {
-          refs.push(again);
-          continue;
-        }
-      }
       const rootSegments = binding.path.split('.');
-      const rootRange = placeRange(root.range, origin);
+      const rootRange = root.range;
       const prefixes: PathPrefix[] = rootSegments.map((_, i) => ({ path: rootSegments.slice(0, i + 1).join('.'), range: rootRange }));
       for (let i = 1; i < parts.length; i++) {
-        prefixes.push({ path: `${binding.path}.${parts.slice(1, i + 1).map((p) => p.text).join('.')}`, range: placeRange({ start: root.range.start, end: parts[i]!.range.end }, origin) });
+        prefixes.push({ path: `${binding.path}.${parts.slice(1, i + 1).map((p) => p.text).join('.')}`, range: { start: root.range.start, end: parts[i]!.range.end } });
       }
       const segments = prefixes[prefixes.length - 1]!.path.split('.');
       const ref: ApiReference = {
         prefixes,
         firstToCheck: binding.checkFrom ?? rootSegments.length,
         origin: 'attribute',
-        call: placeCall(use.call, origin),
+        call: use.call,
         guarded: isGuarded(c, use.span, segments, 'attribute'),
         callGuarded: isGuarded(c, use.span, segments, 'call'),
       };
       if (binding.checkFrom !== undefined) ref.builtin = true;
-      refs.push(ref);
-      memo?.set(use, { path: binding.path, checkFrom: binding.checkFrom, segments, index: origin.index, line: origin.line, column: origin.column, ref });
+      attributes.push(ref);
     }
-  });
-  chunks.forEach((chunk, c) => {
-    const { origin } = chunk;
+    const names: ApiReference[] = [];
     for (const use of chunk.references.names) {
       const name = use.name.text;
+      read.add(name);
       const binding = bindingAt(name, use.span.start + origin.index, use.span.end + origin.index);
       if (binding) {
         // An imported name is checked where it is imported, so only its calls matter here; a builtin is checked
         // wherever it is used (`except ExceptionGroup:`, `anext` passed along).
         const builtin = binding.checkFrom !== undefined;
         if (!use.call && !builtin) continue;
-        const entry = memo?.get(use);
-        if (entry && entry.path === binding.path) {
-          const again = reused(entry, origin, binding, isGuarded(c, use.span, entry.segments, builtin ? 'name' : 'attribute'), isGuarded(c, use.span, entry.segments, 'call'));
-          if (again) {
-            refs.push(again);
-            continue;
-          }
-        }
-        const range = placeRange(use.name.range, origin);
+        const range = use.name.range;
         const segments = binding.path.split('.');
         const ref: ApiReference = {
           prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range })),
           firstToCheck: binding.checkFrom ?? segments.length,
           origin: 'name',
-          call: placeCall(use.call, origin),
+          call: use.call,
           guarded: isGuarded(c, use.span, segments, builtin ? 'name' : 'attribute'),
           callGuarded: isGuarded(c, use.span, segments, 'call'),
         };
         if (builtin) ref.builtin = true;
-        refs.push(ref);
-        memo?.set(use, { path: binding.path, checkFrom: binding.checkFrom, segments, index: origin.index, line: origin.line, column: origin.column, ref });
+        names.push(ref);
       } else if (binding === undefined && starModules.length > 0 && !boundNames.has(name) && !singleAssignments.has(name) && !BUILTINS.has(name)) {
-        const range = placeRange(use.name.range, origin);
+        const range = use.name.range;
         for (const module of starModules) {
           const segments = [...module.split('.'), name];
-          refs.push({
+          names.push({
             prefixes: segments.map((_, i) => ({ path: segments.slice(0, i + 1).join('.'), range })),
             firstToCheck: segments.length - 1,
             origin: 'star',
-            call: placeCall(use.call, origin),
+            call: use.call,
             guarded: isGuarded(c, use.span, segments, 'name'),
             callGuarded: isGuarded(c, use.span, segments, 'call'),
           });
         }
       }
     }
+    return { refs: { imports, fromImports, attributes, names }, names: [...read] };
+  };
+
+  const out: ChunkReferences[] = chunks.map((chunk, c) => {
+    const again = reuse?.(c, chunk.references);
+    if (again) return { origin: chunk.origin, refs: again };
+    const linked = linkChunk(c);
+    if (memo) {
+      memo.linked++;
+      // A chunk that a guard of another chunk reaches into is linked again every time (where that guard lies moves).
+      if (!guards.spansOver(chunk.origin.index, chunk.end)) memo.chunks.set(chunk.references, { generation: memo.generation, names: linked.names, refs: linked.refs });
+    }
+    return { origin: chunk.origin, refs: linked.refs };
   });
 
   // `np.trapezoid = np.trapz` (a polyfill, usually under `if not hasattr(…)`): the file provides the name itself.
@@ -606,7 +700,18 @@ export function linkReferences(chunks: readonly PlacedFacts[], memo?: LinkMemo):
       if (binding) polyfilled.add([binding.path, ...parts.slice(1)].join('.'));
     }
   }
-  // A copy, not the reference itself: a reference may be one `memo` holds, met again in later analyses.
-  if (polyfilled.size > 0) return refs.map((ref) => (ref.prefixes.some((p) => polyfilled.has(p.path)) ? { ...ref, guarded: true } : ref));
-  return refs;
+  if (polyfilled.size === 0) return out;
+  // Copies, not the references themselves: a reference may be one `memo` holds, met again in later linkings.
+  const polyfill = (list: readonly ApiReference[]) => list.map((ref) => (ref.prefixes.some((p) => polyfilled.has(p.path)) ? { ...ref, guarded: true } : ref));
+  return out.map(({ origin, refs }) => ({ origin, refs: { imports: polyfill(refs.imports), fromImports: polyfill(refs.fromImports), attributes: polyfill(refs.attributes), names: polyfill(refs.names) } }));
+}
+
+function placement(c: PlacedFacts): { start: number; end: number; parentEnd: number } {
+  return { start: c.origin.index, end: c.end, parentEnd: c.parent.end };
+}
+
+/** May a chunk's guards reach over other chunks (after an early exit, a decorated class's body)? */
+function maySpan(g: GuardFacts): boolean {
+  const spans = (r: { end: number | string }) => typeof r.end !== 'number';
+  return g.regions.some(spans) || g.conditionals.some((c) => c.toChunkEnd || c.probes.some(spans));
 }
