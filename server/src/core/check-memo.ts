@@ -5,7 +5,7 @@
 import type { MatrixCatalog } from './api-model.js';
 import type { Pin } from './pins.js';
 import { placeRange, type ChunkOrigin } from './python/chunk-position.js';
-import type { ApiReference } from './python/references.js';
+import type { ApiReference, LinkedReferences } from './python/references.js';
 import type { Finding } from './findings.js';
 import type { Verdict } from './rules/index.js';
 import type { SourceRange } from './source-range.js';
@@ -63,6 +63,8 @@ export class CheckMemo {
   private readonly findings = new WeakMap<Verdict, Finding>();
   /** A remembered verdict placed at another reference's range: what it was placed from. */
   private readonly placedFrom = new WeakMap<Verdict, Remembered>();
+  /** By a chunk's references (the same object while linking reuses them): their findings, relative to the chunk. */
+  private readonly ofChunks = new WeakMap<LinkedReferences, { catalog: MatrixCatalog; contextKey: string; findings: readonly Finding[] }>();
   /** By a chunk's finding: where it was last placed, and the placed finding. */
   private readonly placings = new WeakMap<Finding, { line: number; column: number; placed: Finding }>();
   private size = 0;
@@ -95,6 +97,31 @@ export class CheckMemo {
     } else f = make(verdict);
     this.findings.set(verdict, f);
     return f;
+  }
+
+  /**
+   * What a file's context says to the checker besides the catalog: the pins of every library and the project's own
+   * modules (checker.ts libraryOf). A chunk's findings are remembered under it (chunkFindings).
+   */
+  contextKey(ctx: { pins: ReadonlyMap<string, Pin>; localModules?: ReadonlySet<string> }): string {
+    let key = '';
+    for (const [name, pin] of ctx.pins) {
+      let pinKey = this.pinKeys.get(pin);
+      if (pinKey === undefined) this.pinKeys.set(pin, (pinKey = JSON.stringify(pin)));
+      key += `${name}=${pinKey};`;
+    }
+    if (ctx.localModules) for (const m of ctx.localModules) key += `|${m}`;
+    return key;
+  }
+
+  /** The findings (relative to their chunk) last made of a chunk's references under this catalog and context key. */
+  chunkFindings(refs: LinkedReferences, catalog: MatrixCatalog, contextKey: string): readonly Finding[] | undefined {
+    const last = this.ofChunks.get(refs);
+    return last && last.catalog === catalog && last.contextKey === contextKey ? last.findings : undefined;
+  }
+
+  rememberChunkFindings(refs: LinkedReferences, catalog: MatrixCatalog, contextKey: string, findings: readonly Finding[]): void {
+    this.ofChunks.set(refs, { catalog, contextKey, findings });
   }
 
   /** A chunk's finding (relative to the chunk) placed at `origin`: the same object while the chunk's line and column stay. */

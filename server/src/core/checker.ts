@@ -398,20 +398,20 @@ export function judgeReferences(refs: readonly ApiReference[], ctx: CheckContext
 export function checkReferenceChunks(chunks: readonly ChunkReferences[], ctx: CheckContext, memo?: CheckMemo): Finding[] {
   const out: Finding[] = [];
   const verdicts: Verdict[] = [];
+  // A chunk's references met again (the same object) under the same context have the same findings, relative to it.
+  const contextKey = memo?.contextKey(ctx) ?? '';
   for (const { origin, refs } of chunks) {
-    verdicts.length = 0;
-    judgeInto(refs.imports, ctx, memo, verdicts);
-    judgeInto(refs.fromImports, ctx, memo, verdicts);
-    judgeInto(refs.attributes, ctx, memo, verdicts);
-    judgeInto(refs.names, ctx, memo, verdicts);
-    if (verdicts.length === 0) continue;
-    for (const v of settled(verdicts)) {
-      if (memo) out.push(memo.placed(memo.finding(v, findingOf), origin));
-      else {
-        const f = findingOf(v);
-        out.push({ ...f, range: placeRange(f.range, origin) });
-      }
+    let findings = memo?.chunkFindings(refs, ctx.catalog, contextKey);
+    if (!findings) {
+      verdicts.length = 0;
+      judgeInto(refs.imports, ctx, memo, verdicts);
+      judgeInto(refs.fromImports, ctx, memo, verdicts);
+      judgeInto(refs.attributes, ctx, memo, verdicts);
+      judgeInto(refs.names, ctx, memo, verdicts);
+      findings = verdicts.length === 0 ? [] : settled(verdicts).map((v) => (memo ? memo.finding(v, findingOf) : findingOf(v)));
+      memo?.rememberChunkFindings(refs, ctx.catalog, contextKey, findings);
     }
+    for (const f of findings) out.push(memo ? memo.placed(f, origin) : { ...f, range: placeRange(f.range, origin) });
   }
   return out;
 }

@@ -22,7 +22,14 @@ let ruleUris = new Map<string, string>();
 export function setRulesFolder(folder: string): void {
   rulesFolder = folder;
   ruleUris = new Map();
+  converted = new WeakMap();
 }
+
+/**
+ * Diagnostics by finding, without their related information (which depends on where they are published): the
+ * analysis hands an unchanged finding of an edited document over as the same object (core/check-memo.ts placed).
+ */
+let converted = new WeakMap<Finding, Diagnostic>();
 
 function ruleUri(code: string): string {
   let uri = ruleUris.get(code);
@@ -49,6 +56,14 @@ function relatedInformation(f: Finding, places: DiagnosticPlaces, range: Diagnos
 }
 
 export function findingToDiagnostic(f: Finding, places?: DiagnosticPlaces): Diagnostic {
+  let diagnostic = converted.get(f);
+  if (!diagnostic) converted.set(f, (diagnostic = withoutPlaces(f)));
+  if (!places || f.notes.length === 0) return diagnostic;
+  const { range, severity, code, codeDescription, source, message, tags, data } = diagnostic;
+  return { range, severity, code, codeDescription, source, message, tags, relatedInformation: relatedInformation(f, places, range), data };
+}
+
+function withoutPlaces(f: Finding): Diagnostic {
   const data: FindingData = findingData(f);
   const range = {
     start: { line: f.range.start.line, character: f.range.start.column },
@@ -62,7 +77,6 @@ export function findingToDiagnostic(f: Finding, places?: DiagnosticPlaces): Diag
     source: 'anachron',
     message: f.message,
     tags: findingRule(f.code)?.isRemoval?.(f) ? [DiagnosticTag.Deprecated] : undefined,
-    ...(places && f.notes.length ? { relatedInformation: relatedInformation(f, places, range) } : {}),
     data,
   };
 }

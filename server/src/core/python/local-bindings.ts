@@ -29,9 +29,12 @@ export interface BindingFacts {
 }
 
 export interface LocalBindings {
-  /** Names bound in any way other than a single plain `name = value` assignment. */
-  boundNames: Set<string>;
-  /** name -> the values of its plain `name = value` assignments (call spans in file offsets). */
+  /** Names bound in any way other than a single plain `name = value` assignment (parameters too). */
+  boundNames: { has(name: string): boolean };
+  /**
+   * name -> the values of its plain `name = value` assignments. Only a lone value is read as such (an alias, an
+   * instance): its call span is in file offsets; of several, only their number counts.
+   */
   singleAssignments: Map<string, AssignedValue[]>;
   /** Names bound some way other than as a parameter (a subset of boundNames). */
   boundOutsideParameters: Set<string>;
@@ -170,32 +173,38 @@ export function bindingFacts(copy: SyntaxCopy, positions: ChunkPositions): Bindi
 
 /** The bindings of a whole file, from its chunks' facts, each with its start offset and the span of its block. */
 export function joinBindings(chunks: readonly { facts: BindingFacts; start: number; parent: Span }[]): LocalBindings {
-  const boundNames = new Set<string>();
+  const boundOutsideParameters = new Set<string>();
   const singleAssignments = new Map<string, AssignedValue[]>();
-  const parameterNames = new Set<string>();
+  /** Where the chunk of a name's first plain assignment starts. */
+  const firstAt = new Map<string, number>();
   const parameterScopes = new Map<string, Span[]>();
   for (const { facts, start, parent } of chunks) {
-    for (const name of facts.bound) boundNames.add(name);
-    for (const single of facts.singles) {
-      const { name } = single;
-      const call = single.value.call;
-      // Facts stay as read (an unchanged chunk's are reused): the placed value is a copy.
-      const value = call ? { ...single.value, call: { callee: call.callee, span: { start: call.span.start + start, end: call.span.end + start } } } : single.value;
+    for (const name of facts.bound) boundOutsideParameters.add(name);
+    for (const { name, value } of facts.singles) {
       const list = singleAssignments.get(name);
       if (list) list.push(value);
-      else singleAssignments.set(name, [value]);
+      else {
+        singleAssignments.set(name, [value]);
+        firstAt.set(name, start);
+      }
     }
     for (const { name, scope } of facts.parameters) {
-      parameterNames.add(name);
       const owners = parameterScopes.get(name);
       const placed = scope === null ? parent : { start: scope.start + start, end: scope.end + start };
       if (owners) owners.push(placed);
       else parameterScopes.set(name, [placed]);
     }
   }
-  // A name assigned more than once is not a stable alias.
-  for (const [name, values] of singleAssignments) if (values.length > 1) boundNames.add(name);
-  const boundOutsideParameters = new Set(boundNames);
-  parameterNames.forEach((n) => boundNames.add(n));
+  for (const [name, values] of singleAssignments) {
+    // A name assigned more than once is not a stable alias.
+    if (values.length > 1) boundOutsideParameters.add(name);
+    else {
+      // Facts stay as read (an unchanged chunk's are reused): the placed value is a copy.
+      const call = values[0]!.call;
+      const by = firstAt.get(name)!;
+      if (call) values[0] = { ...values[0]!, call: { callee: call.callee, span: { start: call.span.start + by, end: call.span.end + by } } };
+    }
+  }
+  const boundNames = { has: (name: string) => boundOutsideParameters.has(name) || parameterScopes.has(name) };
   return { boundNames, singleAssignments, boundOutsideParameters, parameterScopes };
 }

@@ -365,7 +365,7 @@ const BUILTINS = new Set(('abs aiter all anext any ascii bin bool breakpoint byt
   'True False None').split(' '));
 
 /** Resolves single-assignment aliases such as `fft = np.fft` to more bindings, to a fixed point. */
-function addAliases(assignments: Map<string, { chain: string[] | null }[]>, locallyBound: Set<string>, table: BindingTable): void {
+function addAliases(assignments: Map<string, { chain: string[] | null }[]>, locallyBound: { has(name: string): boolean }, table: BindingTable): void {
   for (let changed = true; changed; ) {
     changed = false;
     for (const [name, values] of assignments) {
@@ -423,6 +423,7 @@ interface LinkState {
   env: string;
   table: BindingTable;
   instances: Map<string, string>;
+  /** Names bound other than as parameters (with parameterScopes' names, every name bound other than by a lone assignment). */
   boundNames: Set<string>;
   singles: Map<string, unknown>;
   parameterScopes: Map<string, unknown>;
@@ -531,7 +532,7 @@ export function linkReferenceChunks(chunks: readonly PlacedFacts[], memo?: LinkM
   const { boundNames, singleAssignments, boundOutsideParameters, parameterScopes } = joinBindings(chunks.map((c) => ({ facts: c.bindings, start: c.origin.index, parent: c.parent })));
   // A name both imported and bound some other way (assigned, a loop variable …) is ambiguous; a parameter of the
   // same name shadows the import only inside its function.
-  for (const name of [...boundOutsideParameters, ...singleAssignments.keys()]) if (table.has(name)) table.set(name, null);
+  for (const name of table.keys()) if (boundOutsideParameters.has(name) || singleAssignments.has(name)) table.set(name, null);
   addAliases(singleAssignments, boundNames, table);
   // A name the file never binds is Python's builtin of that name; a star import could bring any name, so with one
   // no name is taken for a builtin.
@@ -566,7 +567,7 @@ export function linkReferenceChunks(chunks: readonly PlacedFacts[], memo?: LinkM
     const blockParameters = new Set<string>();
     for (const c of chunks) for (const p of c.bindings.parameters) if (p.scope === null) blockParameters.add(p.name);
     const env = JSON.stringify([starModules, [...versionFlags].sort(), [...aliases].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), postponed]);
-    const now: LinkState = { env, table, instances, boundNames, singles: singleAssignments, parameterScopes, blockParameters };
+    const now: LinkState = { env, table, instances, boundNames: boundOutsideParameters, singles: singleAssignments, parameterScopes, blockParameters };
     const last = memo.last;
     const generation = ++memo.generation;
     memo.last = now;
