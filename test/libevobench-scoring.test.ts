@@ -325,6 +325,36 @@ describe('scoring samples', () => {
     assert.deepEqual([failed.score, failed.scores?.precision, failed.failure?.kind], [0, 0, 'no-call']);
   });
 
+  test('API-C@L3: a call of another API scores 0 on the parameters, its arguments read through its own signature (issue 22, point 5)', () => {
+    const t = lookup();
+    const l3 = sample('cw', { task: 'API-C', level: 'L3', library: 'lib', version: '1.0', api: 'lib.linalg.norm', ...CODE }, 'lib.linalg.norm', { api: 'lib.linalg.norm', call: 'norm(x, order=2)' });
+    // lib.mean(a, axis) called with (x, 2): through norm's signature these would be x and order, the expected keys
+    // exactly (recall 1, precision 1); through mean's own they are a and axis, and the API is wrong: 0.
+    const wrong = scoreEntry(l3, answered('cw', 'lb.mean(x, 2)'), 0, t);
+    assert.equal(wrong.prediction?.task === 'API-C' && wrong.prediction.api, 'lib.mean');
+    assert.deepEqual(wrong.prediction?.task === 'API-C' && wrong.prediction.keys, ['a', 'axis']);
+    assert.deepEqual([wrong.score, wrong.scores?.recall, wrong.scores?.precision, wrong.scores?.f1, wrong.scores?.exact], [0, 0, 0, 0, 0]);
+    assert.deepEqual(wrong.taxonomy?.parameters, [], 'no parameter verdicts about another API');
+    // An unresolved callee: positions only, and 0.
+    const unresolved = scoreEntry(l3, answered('cw', 'other.norm(x, 2)'), 0, t);
+    assert.deepEqual([unresolved.prediction?.task === 'API-C' && unresolved.prediction.keys, unresolved.score], [['#0', '#1'], 0]);
+    // The right API still maps positions through its signature: recall 1.
+    assert.equal(scoreEntry(l3, answered('cw', 'norm(x, 2)'), 0, t).score, 1);
+  });
+
+  test('API-C extraction reads the whole chained call from the answer alone', () => {
+    const ctx = { prefix: 'import numpy as np\nv = ', suffix: '\n' };
+    const x = extractCall('np.random.default_rng(0).normal(size=3)', ctx);
+    assert.ok(x.ok);
+    assert.deepEqual([x.value.callee, x.value.arguments, x.value.text], ['np.random.default_rng(0).normal', [{ kind: 'keyword', name: 'size', value: '3' }], 'np.random.default_rng(0).normal(size=3)']);
+    const y = extractCall('v = np.asarray(a) . sum(axis=0).round(2)', ctx);
+    assert.ok(y.ok);
+    assert.deepEqual([y.value.callee, y.value.text], ['np.asarray(a).sum(axis=0).round', 'np.asarray(a) . sum(axis=0).round(2)']);
+    const plain = extractCall('np.sort(values)', ctx);
+    assert.ok(plain.ok);
+    assert.equal(plain.value.callee, 'np.sort');
+  });
+
   test("the dataset builder's ground truth: absent API-I cells, equivalents, API-C call arguments", () => {
     // API-I asked at a version where the API is absent: only its equivalent present there is right.
     const absent = sample('ia', { task: 'API-I', library: 'lib', version: '1.0', module: 'lib', description: 'Integrate along the given axis.' }, 'lib.trapezoid', {

@@ -52,15 +52,29 @@ function removeEcho(text: string, context: CallContext): string {
   return lines.slice(start).join('\n');
 }
 
-/** The call of `callee` that opens `line`: its arguments and text; null when no parenthesis follows the callee. */
-function argumentsOf(line: string, callee: string): { arguments: CallSite['arguments']; text: string } | null {
-  const rest = line.slice(callee.length);
-  const open = rest.search(/\S/);
-  if (open < 0 || rest[open] !== '(') return null;
-  const at = callee.length + open;
-  const close = matchBracket(line, at);
-  if (close < 0) return null;
-  return { arguments: splitTopLevel(line.slice(at + 1, close)).filter((a) => a !== '').map(parseArgument), text: line.slice(0, close + 1) };
+/**
+ * The whole call expression a first call opens: `np.random.default_rng(0).normal(size=3)` is a call of
+ * `np.random.default_rng(0).normal`, not of `np.random.default_rng`; each `.name(…)` that follows the call is taken.
+ * Read from the answer alone, never from the ground truth's callee (issue 22, point 5).
+ */
+function outermostCall(line: string, call: CallSite): CallSite {
+  const start = line.indexOf(call.text);
+  if (start < 0) return call;
+  let end = start + call.text.length;
+  let result = call;
+  for (;;) {
+    const m = /^\s*\.\s*[A-Za-z_]\w*\s*\(/.exec(line.slice(end));
+    if (!m) return result;
+    const open = end + m[0].length - 1;
+    const close = matchBracket(line, open);
+    if (close < 0) return result;
+    result = {
+      callee: line.slice(start, open).replace(/\s+/g, ''),
+      arguments: splitTopLevel(line.slice(open + 1, close)).filter((a) => a !== '').map(parseArgument),
+      text: line.slice(start, close + 1),
+    };
+    end = close + 1;
+  }
 }
 
 /** The fill within a line that repeats the code around the mask: `y = <FILL>)` answered as `y = f(x))`. */
@@ -76,11 +90,12 @@ function isolateFill(line: string, context: CallContext): string {
 /**
  * API-C: the call that replaces the mask. (1) Markdown fences are unwrapped, (2) inline backticks stripped, (3) an
  * echo of the prompt's code removed, (4) the answer is read line by line (a call over several lines is one line) and
- * the first line that is an expression with a call gives the call; an assignment, `return` or `await` in front is read
- * past, and so is the code around the mask when the model repeated it. Failure when no call can be extracted (prose,
+ * the first line that is an expression with a call gives the call (with the calls chained after it: the outermost); an
+ * assignment, `return` or `await` in front is read past, and so is the code around the mask when the model repeated
+ * it. The ground truth plays no part. Failure when no call can be extracted (prose,
  * another approach, an empty answer) or the call never closes.
  */
-export function extractCall(response: string, context: CallContext, knownCallee: string | null = null): Extraction<CallSite> {
+export function extractCall(response: string, context: CallContext): Extraction<CallSite> {
   let text = stripBackticks(unwrapFences(response));
   if (text.trim() === '') return fail('empty', 'the answer is empty');
   text = removeEcho(text, context);
@@ -92,11 +107,6 @@ export function extractCall(response: string, context: CallContext, knownCallee:
     if (eq >= 0) line = line.slice(eq + 1).trim();
     line = line.replace(/^(?:return|await|yield)\s+/, '').replace(/[;.]+$/, '').trim();
     if (line === '') continue;
-    // The snippet's own callee (`rng.normal`, `np.random.default_rng(0).normal`) as the answer begins: that call.
-    if (knownCallee && line.startsWith(knownCallee)) {
-      const args = argumentsOf(line, knownCallee);
-      if (args) return { ok: true, value: { callee: knownCallee.replace(/\s+/g, ''), arguments: args.arguments, text: args.text } };
-    }
     const found = firstCall(line);
     if (found && 'incomplete' in found) {
       sawIncomplete = true;
@@ -104,7 +114,7 @@ export function extractCall(response: string, context: CallContext, knownCallee:
     }
     if (!found) continue;
     if (!looksLikeExpression(line)) continue;
-    return { ok: true, value: found.call };
+    return { ok: true, value: outermostCall(line, found.call) };
   }
   return sawIncomplete ? fail('incomplete-call', 'the call never closes') : fail('no-call', 'no API call in the answer');
 }

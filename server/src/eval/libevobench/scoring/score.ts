@@ -167,19 +167,26 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
     }
   } else {
     const context = apiCContext(sample);
-    const x = extractCall(response, context, truth.callee);
+    const x = extractCall(response, context);
     const matrix = lookup.matrix(sample.library);
     if (x.ok) {
       const code = context.prefix + '\n' + context.suffix;
       const known = matrix ? (path: string) => lookup.history(sample.library, path) !== undefined : undefined;
       const api = resolveCallee(x.value.callee, code, sample.library, truth, known);
-      const keys = callKeys(x.value.arguments, targetSignature, otherSignatures);
+      const right = isExpected(api, truth) === 1;
+      // The predicted call's arguments are read through the predicted API's signatures, never the ground truth's
+      // when the model called another API (issue 22, point 5); a wrong API scores 0 on the L3 parameters.
+      const ownSignature = api === null ? null : api === truth.api ? targetSignature : lookup.signatureAt(sample.library, api, sample.version);
+      const ownOthers = api === null ? [] : api === truth.api ? otherSignatures : lookup.otherSignatures(sample.library, api, sample.version);
+      const keys = callKeys(x.value.arguments, ownSignature, ownOthers);
       prediction = { task: 'API-C', call: x.value.text, callee: x.value.callee, api, arguments: x.value.arguments, keys };
-      scores = { exact: isExpected(api, truth) };
-      if (sample.level === 'L3') Object.assign(scores, keyScores(keys));
+      scores = { exact: right ? 1 : 0 };
+      if (sample.level === 'L3') Object.assign(scores, keyScores(right ? keys : null));
       if (hasMatrix) {
         taxonomy = { api: lookup.classifyApi(sample.library, sample.version, api, truth.accepted), parameters: null };
-        if (sample.level === 'L3') {
+        // Parameter verdicts are about the ground truth's API: none for a call of another one.
+        if (sample.level === 'L3' && !right) taxonomy.parameters = [];
+        else if (sample.level === 'L3') {
           const target = [...(targetSignature ? signatureKeys(targetSignature) : []), ...(expectedKeys ?? [])];
           taxonomy.parameters = lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target);
         }
