@@ -22,7 +22,7 @@ import { DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from
 import { leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
 import { renderMarkdown, reportHtml } from '../server/src/eval/reports/html.js';
 import { pctCi, toCsv } from '../server/src/eval/reports/tables.js';
-import { runCsvFiles, runMarkdown } from '../server/src/eval/libevobench/reports/tables.js';
+import { comparisonMarkdown, runCsvFiles, runMarkdown } from '../server/src/eval/libevobench/reports/tables.js';
 
 // ---- a synthetic matrix -------------------------------------------------------------------------------------------
 
@@ -536,6 +536,35 @@ describe('statistics', () => {
     assert.equal(comparison.sweep.length, 25);
     assert.equal(comparison.minSpearman, 1);
     assert.equal(compareRuns([weak]).minSpearman, null);
+  });
+
+  test('leaderboards compare like with like: other tasks or versions are ranked in tables of their own (issue 22, point 8)', () => {
+    const options = { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 };
+    const weak = aggregateResults(records, options, { label: 'weak' });
+    const strong = aggregateResults(records.map((r) => ({ ...r, score: r.group === 'evolving' ? Math.min(1, r.score! + 0.3) : r.score })), options, { label: 'strong' });
+    // API-I alone: a SEUS over one task; version 2.0 alone: another set of versions. Neither is ranked against weak.
+    const apiIOnly = aggregateResults(records.filter((r) => r.unit === 'API-I'), options, { label: 'api-i only' });
+    const newest = aggregateResults(records.filter((r) => r.version === '2.0'), options, { label: 'newest only' });
+    const c = compareRuns([apiIOnly, weak, newest, strong]);
+    const tables = new Map(c.tables.map((t) => [t.coverage, t.runs]));
+    assert.deepEqual([...tables.keys()].sort(), ['lib 1.0, 2.0 · API-I', 'lib 1.0, 2.0 · API-I, SR', 'lib 2.0 · API-I, SR']);
+    assert.deepEqual([tables.get('lib 1.0, 2.0 · API-I'), tables.get('lib 1.0, 2.0 · API-I, SR'), tables.get('lib 2.0 · API-I, SR')], [1, 2, 1]);
+    const row = (label: string) => c.leaderboard.find((r) => r.label === label)!;
+    // strong and weak share a table, ranked 1 and 2; each other run is first of its own table.
+    assert.equal(row('strong').table, row('weak').table);
+    assert.deepEqual([row('strong').rank, row('weak').rank, row('api-i only').rank, row('newest only').rank], [1, 2, 1, 1]);
+    assert.equal(new Set([row('weak').table, row('api-i only').table, row('newest only').table]).size, 3);
+    // The paper's SEUS is of four tasks: a subset says which.
+    assert.equal(row('api-i only').subset, 'of API-I only');
+    assert.equal(row('weak').subset, 'of API-I, SR only');
+    // Rows come table by table; the rank correlation is taken within the table of two.
+    assert.deepEqual(c.leaderboard.map((r) => r.table), [...c.leaderboard.map((r) => r.table)].sort());
+    assert.equal(c.minSpearman, 1);
+    assert.equal(compareRuns([apiIOnly, newest]).minSpearman, null, 'no table holds two runs');
+    const md = comparisonMarkdown(c, [apiIOnly, weak, newest, strong]);
+    assert.match(md, /### Table 3: /);
+    assert.match(md, /\(of API-I only\)/);
+    assert.match(runMarkdown(apiIOnly), /Over lib 1\.0, 2\.0 · API-I — a SEUS of API-I only, not of the paper's four tasks/);
   });
 });
 

@@ -29,6 +29,7 @@ import { BENCH_TASKS, CORPUS_TASKS, type LibEvoBenchSample } from './prompt-cont
 import { matrixSource, scoreRunDatabase, writeComparisonReport, writeScoredReport, type ScoredRun } from './reports/run-report.js';
 import { executeRun } from './run.js';
 import { aggregateResults } from './scoring/aggregate.js';
+import { runCoverage } from './scoring/compare.js';
 import { DEFAULT_SCORING_OPTIONS, type RunResults, type ScoringOptions } from './scoring/types.js';
 import { syntheticSamples } from './synthetic.js';
 
@@ -216,7 +217,7 @@ function summaryLines(results: RunResults, dir: string): string[] {
     `scored: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending`,
     s.value === null
       ? `SEUS: not available (${s.excluded.map((e) => `${e.library} ${e.unit}: ${e.reason}`).join('; ') || 'no SEUS task scored'})`
-      : `SEUS ${pctCi(s.value, s.ci)}  stable ${pct(h.stable)}  evolving ${pct(h.evolving)}  retention ${pct(h.retention)}  penalties: stability ${pct(h.stabilityPenalty)}, anachronism ${pct(h.anachronismPenalty)}`,
+      : `SEUS ${pctCi(s.value, s.ci)}${runCoverage(results).subset ? ` (${runCoverage(results).subset})` : ''}  stable ${pct(h.stable)}  evolving ${pct(h.evolving)}  retention ${pct(h.retention)}  penalties: stability ${pct(h.stabilityPenalty)}, anachronism ${pct(h.anachronismPenalty)}`,
     ...(results.arms ? armsLines(results) : []),
     `report: ${join(dir, 'report.html')}`,
   ];
@@ -287,7 +288,11 @@ export const LIBEVOBENCH_SUITE: Suite<LibEvoBenchSample[], Scored> = {
     const options = scoringOptions(context.flags, undefined);
     const { comparison } = writeComparisonReport(dir, runs, options.lambda, options.gamma);
     const lines = [`compared ${runs.length} runs (λ = ${options.lambda}, γ = ${options.gamma}):`];
-    for (const r of comparison.leaderboard) lines.push(`  ${r.rank}. ${r.label}: SEUS ${pctCi(r.seus, r.ci)} (stable ${pct(r.stable)}, evolving ${pct(r.evolving)})`);
+    for (const t of comparison.tables) {
+      // Runs over other libraries, versions or tasks are ranked apart (their SEUS values do not compare).
+      if (comparison.tables.length > 1) lines.push(` table ${t.table}: ${t.coverage}`);
+      for (const r of comparison.leaderboard.filter((x) => x.table === t.table)) lines.push(`  ${r.rank}. ${r.label}: SEUS ${pctCi(r.seus, r.ci)}${r.subset ? ` (${r.subset})` : ''} (stable ${pct(r.stable)}, evolving ${pct(r.evolving)})`);
+    }
     if (comparison.minSpearman !== null) lines.push(`  rank correlation with the default weights over the (λ, γ) grid: min Spearman ${comparison.minSpearman.toFixed(3)}`);
     lines.push(`report: ${join(dir, 'report.html')}`);
     return lines;

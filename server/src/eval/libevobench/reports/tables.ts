@@ -1,6 +1,6 @@
 // CSV and Markdown tables of a run's results and of a comparison of runs, laid out like the paper's tables (3, 5, 6,
 // 7, 14 and the Figure 3 staircase). Pure: results in, text out.
-import type { Comparison } from '../scoring/compare.js';
+import { runCoverage, type Comparison } from '../scoring/compare.js';
 import { ALL, PRIMARY_METRIC, SCORING_UNITS, SEUS_UNITS, type MetricRow, type RunResults, type ScoringUnit } from '../scoring/types.js';
 import { FIGURES_MARKER, markdownTable, pct, pctCi, toCsv } from '../../reports/tables.js';
 
@@ -100,8 +100,8 @@ export function armsMarkdown(results: RunResults): string {
 export function comparisonCsvFiles(comparison: Comparison): Record<string, string> {
   return {
     'leaderboard.csv': toCsv(
-      ['rank', 'run', 'model', 'seus', 'ci_low', 'ci_high', 'stable', 'evolving', 'retention', 'stability_penalty', 'anachronism_penalty', 'samples'],
-      comparison.leaderboard.map((r) => [r.rank, r.label, r.model, r.seus, r.ci?.[0], r.ci?.[1], r.stable, r.evolving, r.retention, r.stabilityPenalty, r.anachronismPenalty, r.samples]),
+      ['rank', 'run', 'model', 'seus', 'ci_low', 'ci_high', 'stable', 'evolving', 'retention', 'stability_penalty', 'anachronism_penalty', 'samples', 'table', 'coverage', 'subset'],
+      comparison.leaderboard.map((r) => [r.rank, r.label, r.model, r.seus, r.ci?.[0], r.ci?.[1], r.stable, r.evolving, r.retention, r.stabilityPenalty, r.anachronismPenalty, r.samples, r.table, r.coverage, r.subset]),
     ),
     'sweep.csv': toCsv(
       ['lambda', 'gamma', 'spearman', ...comparison.leaderboard.map((r) => `seus:${r.label}`)],
@@ -140,6 +140,8 @@ export function runMarkdown(results: RunResults): string {
   );
 
   out.push('## SEUS\n\n');
+  const coverage = runCoverage(results);
+  out.push(`Over ${coverage.text}${coverage.subset ? ` — a SEUS ${coverage.subset}, not of the paper's four tasks` : ''}.\n\n`);
   out.push(seusSummaryTable(results));
   if (results.seus.excluded.length) out.push(`\nLeft out of SEUS: ${results.seus.excluded.map((e) => `${e.library} ${e.unit} (${e.reason})`).join('; ')}.\n\n`);
   out.push('\n### Components\n\n');
@@ -258,13 +260,20 @@ export function comparisonMarkdown(comparison: Comparison, runs: readonly RunRes
   const out: string[] = [];
   out.push(`# Benchmark comparison: ${runs.length} runs\n\n`);
   out.push(`## SEUS leaderboard (Table 7), λ = ${comparison.lambda}, γ = ${comparison.gamma}\n\n`);
-  out.push(
-    markdownTable(
-      ['rank', 'run', 'model', 'SEUS', 'Stable', 'Evolving', 'Retention', 'Stability', 'Anach.', 'samples'],
-      comparison.leaderboard.map((r) => [String(r.rank), r.label, r.model ?? '–', pctCi(r.seus, r.ci), pct(r.stable), pct(r.evolving), pct(r.retention), pct(r.stabilityPenalty), pct(r.anachronismPenalty), String(r.samples)]),
-      ['r', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
-  );
+  // Runs are ranked only against runs over the same libraries, versions and tasks: one table each.
+  if (comparison.tables.length > 1) out.push(`The runs cover ${comparison.tables.length} different sets of libraries, versions and tasks: each is ranked in its own table, and SEUS values from different tables do not compare.\n\n`);
+  for (const t of comparison.tables) {
+    if (comparison.tables.length > 1) out.push(`### Table ${t.table}: ${t.coverage}\n\n`);
+    else out.push(`Over ${t.coverage}.\n\n`);
+    out.push(
+      markdownTable(
+        ['rank', 'run', 'model', 'SEUS', 'Stable', 'Evolving', 'Retention', 'Stability', 'Anach.', 'samples'],
+        comparison.leaderboard.filter((r) => r.table === t.table).map((r) => [String(r.rank), r.label, r.model ?? '–', `${pctCi(r.seus, r.ci)}${r.subset ? ` (${r.subset})` : ''}`, pct(r.stable), pct(r.evolving), pct(r.retention), pct(r.stabilityPenalty), pct(r.anachronismPenalty), String(r.samples)]),
+        ['r', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
+    );
+    if (comparison.tables.length > 1) out.push('\n');
+  }
   out.push(`\n${FIGURES_MARKER}\n`);
   out.push(`\n## Per task, stable and evolving\n\n`);
   const rows: string[][] = [];
@@ -282,7 +291,7 @@ export function comparisonMarkdown(comparison: Comparison, runs: readonly RunRes
   out.push(
     comparison.minSpearman === null
       ? 'Rank correlation needs at least two runs with a SEUS.\n\n'
-      : `Spearman rank correlation with the ranking at the default weights: minimum ${comparison.minSpearman.toFixed(3)} over ${comparison.sweep.length} settings.\n\n`,
+      : `Spearman rank correlation with the ranking at the default weights${comparison.tables.length > 1 ? ', within each table' : ''}: minimum ${comparison.minSpearman.toFixed(3)} over ${comparison.sweep.length} settings.\n\n`,
   );
   out.push(
     markdownTable(
