@@ -136,7 +136,7 @@ export function runMarkdown(results: RunResults): string {
   const c = results.counts;
   out.push(`# Benchmark results: ${results.run.label}\n\n`);
   out.push(
-    `Model ${results.run.model ?? 'unknown'}; suite ${results.run.suite ?? 'unknown'}; ${c.samples} samples: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending. Scores in percent; brackets are the 95% percentile bootstrap interval [low, high] (${results.options.bootstrap} resamples, seed ${results.options.seed}), not symmetric about the estimate in general.\n\n`,
+    `Model ${results.run.model ?? 'unknown'}; suite ${results.run.suite ?? 'unknown'}; ${c.samples} samples: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending. Scores in percent; brackets are the 95% percentile bootstrap interval [low, high] (${results.options.bootstrap} resamples, seed ${results.options.seed}; SEUS's the basic bootstrap interval, which corrects for its replicates sitting below the estimate), not symmetric about the estimate in general.\n\n`,
   );
 
   out.push('## SEUS\n\n');

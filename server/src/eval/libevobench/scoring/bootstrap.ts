@@ -49,6 +49,16 @@ export function percentileInterval(replicates: Float64Array, confidence = 0.95):
 }
 
 /**
+ * The basic (reverse-percentile) bootstrap interval [2θ̂ − q_hi, 2θ̂ − q_lo]: right where the replicates sit to one
+ * side of the estimate by about as much as the estimate sits from the true value, as SEUS's do (its Std_v(E_v) term
+ * grows with every resample's noise).
+ */
+export function basicInterval(estimate: number, replicates: Float64Array, confidence = 0.95): [number, number] {
+  const [lo, hi] = percentileInterval(replicates, confidence);
+  return [2 * estimate - hi, 2 * estimate - lo];
+}
+
+/**
  * The draws of a bootstrap: mulberry32 (the same generator as seededRandom) with its state held here, so the
  * resampling loops draw indexes without a call per draw. Seeded like randomFor.
  */

@@ -6,7 +6,7 @@
 // t ranges over the four task-level metrics (API-C@L2 exact, API-C@L3 recall, API-I exact, SR F1); S_v and E_v are
 // the mean primary score on stable and evolving APIs at version v; A is the anachronistic error rate on evolving APIs.
 import { compareVersions } from '../../../core/versions.js';
-import { mean, percentileInterval, populationStd, Resampler } from './bootstrap.js';
+import { basicInterval, mean, populationStd, Resampler } from './bootstrap.js';
 import { ANACHRONISM_LEVEL, SEUS_UNITS, type PredictionRecord, type ScoringOptions, type ScoringUnit, type SeusComponent, type SeusResult } from './types.js';
 
 export const SWEEP_GRID: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
@@ -191,7 +191,12 @@ export function computeSeus(records: readonly PredictionRecord[], options: Scori
       for (const input of used) total += component(input, resampledMeans(input, resampler), options.lambda, options.gamma)!.term;
       replicates[b] = total / used.length;
     }
-    ci = percentileInterval(replicates);
+    // The basic interval, not the percentile one (issue 22, point 7): each resample adds its strata's sampling noise
+    // to the E_v, so Std_v(E*_v) exceeds Std_v(Ê_v) as that exceeds the true Std, and the replicates sit below the
+    // estimate about as far as the estimate sits below the truth. A seeded simulation with known S_v, E_v
+    // (test/libevobench-scoring.test.ts) covers the true SEUS in 75% of datasets with the percentile interval, ~97%
+    // with this one.
+    ci = basicInterval(value, replicates);
   }
   const avg = (f: (c: SeusComponent) => number | null) => mean(components.map(f).filter((x): x is number => x !== null));
   return {
