@@ -19,21 +19,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeOption } from './options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 const api = require(join(root, 'dist', 'perf-api.js'));
 
 const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return Number(v);
-};
-const maxFiles = flag('--max-files', 400);
-const show = flag('--show', 15);
+const maxFiles = Number(takeOption(args, '--max-files', 400));
+const show = Number(takeOption(args, '--show', 15));
 const fromRelease = args[0] === '--release';
 const [repo, library, ...tags] = fromRelease ? [null, ...args.slice(1)] : args;
 if ((!fromRelease && !repo) || !library || tags.length === 0) {

@@ -10,19 +10,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeOption } from './options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
-const vermin = option('--vermin', 'vermin');
-const maxFiles = Number(option('--max-files', '150'));
-const outFile = option('--out', null);
+const vermin = takeOption(args, '--vermin', 'vermin');
+const maxFiles = Number(takeOption(args, '--max-files', '150'));
+const outFile = takeOption(args, '--out', null);
 if (args.length === 0) {
   console.error('usage: node perf/vs-vermin.mjs --vermin PATH REPO@TAG:PATTERN... [--max-files N] [--out FILE.md]');
   process.exit(2);

@@ -10,23 +10,15 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPackageIndex } from '../test/support/package-index.js';
+import { startPackageIndex, toylibCode } from '../test/support/package-index.js';
 
 const root = join(__dirname, '..');
 const python = process.env.ANACHRON_PYTHON ?? 'python3';
 const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '3.0.0'];
 
-function toylib(v: string): string {
-  const parts = [`__version__ = "${v}"\n`, 'def area(r):\n    return 3.14 * r * r\n'];
-  if (v !== '3.0.0') parts.push('def old_api():\n    return 1\n');
-  if (!['1.0.0', '1.1.0'].includes(v)) parts.push('def new_api():\n    return 2\n');
-  parts.push(v.startsWith('1.') ? 'def scale(x, factor=1):\n    """Scale x by factor."""\n    return x * factor\n' : 'def scale(x, ratio=1):\n    """Scale x by ratio."""\n    return x * ratio\n');
-  return parts.join('\n');
-}
-
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'anachron-index-demo-'));
-  const index = await startPackageIndex(python, join(work, 'files'), RELEASES.map((version) => ({ name: 'toylib', version, code: toylib(version) })));
+  const index = await startPackageIndex(python, join(work, 'files'), RELEASES.map((version) => ({ name: 'toylib', version, code: toylibCode(version, true) })));
   try {
     const bin = join(work, 'bin');
     mkdirSync(bin);

@@ -6,13 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import type { CheckSnippetResult, LookupResult, MigrateResult, ReviewChangesResult } from '../server/src/lsp/protocol.js';
-import { LspSession } from './support/lsp-session.js';
+import { fileUri as uri, withSession } from './support/lsp-session.js';
 import { writeProject } from './support/project.js';
-
-const uri = (file: string) => pathToFileURL(file).toString();
 
 const project = (files: Record<string, string>) => writeProject(files, 'anachron-agent-');
 
@@ -21,9 +18,7 @@ const CODE = 'import numpy as np\n\n\ndef area(y):\n    return np.trapezoid(y, d
 describe('agent requests of the VS Code client', () => {
   test('lookup at the pins of the open file, by name and under the cursor; bad input is an error', async () => {
     const dir = project({ 'requirements.txt': '# pins\nnumpy==1.24.2\n', 'a.py': CODE });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       await session.open(join(dir, 'a.py'), CODE);
       const byName = (await session.connection.sendRequest('anachron/lookup', { input: { api: 'numpy.trapezoid' }, uri: uri(join(dir, 'a.py')) })) as LookupResult;
       assert.equal(byName.api, 'numpy.trapezoid');
@@ -33,16 +28,12 @@ describe('agent requests of the VS Code client', () => {
       assert.equal(underCursor.api, 'numpy.trapezoid');
       const bad = (await session.connection.sendRequest('anachron/lookup', { input: { versions: 1 }, uri: uri(join(dir, 'a.py')) })) as { error: string };
       assert.match(bad.error, /unknown input "versions"/);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('checkSnippet: a selection at the file\'s pins (an unsaved manifest counts), with its position in the file and fix edits', async () => {
     const dir = project({ 'requirements.txt': 'numpy==2.2.4\n', 'a.py': CODE });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       // The manifest open with unsaved text pins another version.
       await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(join(dir, 'requirements.txt')), languageId: 'pip-requirements', version: 1, text: '# pins\nnumpy==1.24.2\n' } });
       await session.open(join(dir, 'a.py'), CODE);
@@ -56,17 +47,13 @@ describe('agent requests of the VS Code client', () => {
       assert.deepEqual(result.libraries, [{ library: 'numpy', pin: 'numpy==1.24.2 (requirements.txt:2)' }]);
       assert.equal(result.findings[0]!.fix?.edits[0]?.range.start.line, 0, 'edits are in the selection\'s own lines');
       assert.equal(result.fixedCode, '    return np.trapz(y, dx=0.5)\n');
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('migrate: the code in view moved to another version, the library read from the code', async () => {
     const code = 'import numpy as np\nx = np.product([1, 2])\ny = np.trapz([1.0, 2.0])\n';
     const dir = project({ 'requirements.txt': 'numpy==1.24.2\n', 'a.py': code });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const result = (await session.connection.sendRequest('anachron/migrate', { code, uri: uri(join(dir, 'a.py')), target: '2.4.0' })) as MigrateResult;
       assert.equal(result.changes, 2);
       assert.match(result.text, /numpy 1\.24\.2 → 2\.4\.0: 2 changes/);
@@ -75,9 +62,7 @@ describe('agent requests of the VS Code client', () => {
       assert.equal(named.changes, 0);
       const bad = (await session.connection.sendRequest('anachron/migrate', { code, uri: uri(join(dir, 'a.py')), target: 'latest' })) as { error: string };
       assert.match(bad.error, /name the version to move to/);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('reviewChanges: only the lines changed since HEAD, and untracked files whole', async () => {
@@ -89,9 +74,7 @@ describe('agent requests of the VS Code client', () => {
     // A change adds one anachronism to old.py (the old one is not part of it) and a new file with another.
     writeFileSync(join(dir, 'old.py'), 'import numpy as np\nnp.trapezoid([1.0])\nnp.unique([1], sorted=True)\n');
     writeFileSync(join(dir, 'new.py'), 'import numpy as np\nnp.trapz([1.0])\nnp.trapezoid([1.0])\n');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const result = (await session.connection.sendRequest('anachron/reviewChanges', { folderUri: uri(dir) })) as ReviewChangesResult;
       assert.equal(result.files, 2);
       assert.deepEqual(result.findings.map((f) => [f.uri!.slice(-6), f.line, f.api]), [
@@ -103,8 +86,6 @@ describe('agent requests of the VS Code client', () => {
       assert.match(result.text, /\*\*Fix:\*\* Remove `sorted=`/);
       const outside = (await session.connection.sendRequest('anachron/reviewChanges', { folderUri: uri(tmpdir()) })) as { error: string };
       assert.ok('error' in outside);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });

@@ -7,11 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { PinsResult } from '../server/src/lsp/protocol.js';
-import { LspSession } from './support/lsp-session.js';
+import { fileUri as uri, LspSession } from './support/lsp-session.js';
 import { startPackageIndex, type FakeIndex } from './support/package-index.js';
 
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
@@ -19,8 +18,6 @@ const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '3.0.0'];
 const code = (v: string) =>
   `__version__ = "${v}"\n\ndef area(r):\n    return r\n` + (['1.0.0', '1.1.0'].includes(v) ? '' : '\ndef new_api():\n    return 2\n');
 const USE = 'import toylib\ntoylib.new_api()\n';
-const uri = (file: string) => pathToFileURL(file).toString();
-
 function dir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `anachron-${prefix}-`));
 }

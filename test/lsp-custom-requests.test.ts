@@ -3,14 +3,11 @@
 // installed versions from an interpreter, and a user's matrix layered on the bundled one.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import type { CheckFilesResult, HistoryResponse, HistoryResult, LibraryInfo, PinsResult } from '../server/src/lsp/protocol.js';
-import { LspSession } from './support/lsp-session.js';
+import { fileUri as uri, withSession } from './support/lsp-session.js';
 import { api, buildSyntheticMatrices, p, surface } from './support/synthetic-matrix.js';
 import { writeProject } from './support/project.js';
-
-const uri = (file: string) => pathToFileURL(file).toString();
 
 const project = (files: Record<string, string>) => writeProject(files, 'anachron-custom-');
 
@@ -19,9 +16,7 @@ const TRAPEZOID = 'import numpy as np\nnp.trapezoid([1])\n';
 describe('custom requests of the VS Code client', () => {
   test('anachron/pins names each pin, where it is written, and the versions checked', async () => {
     const dir = project({ 'requirements.txt': '# pins\nnumpy==1.24.2\nrequests>=2\n', 'a.py': TRAPEZOID });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const result = (await session.connection.sendRequest('anachron/pins', { uri: uri(join(dir, 'a.py')) })) as PinsResult;
       const numpy = result.pins.find((p) => p.distribution === 'numpy')!;
       assert.equal(numpy.library, 'numpy');
@@ -34,16 +29,12 @@ describe('custom requests of the VS Code client', () => {
       assert.equal(result.pins[0]!.distribution, 'numpy', 'tracked libraries first');
       assert.equal(result.pins.find((p) => p.distribution === 'requests')!.library, null);
       assert.deepEqual(result.manifests, [uri(join(dir, 'requirements.txt'))]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('anachron/history: by name and under the cursor, with the pinned version marked', async () => {
     const dir = project({ 'requirements.txt': 'numpy==1.24.2\n' });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       await session.open(file, TRAPEZOID);
       const atCursor = (await session.connection.sendRequest('anachron/history', { uri: uri(file), position: { line: 1, character: 5 } })) as HistoryResult;
@@ -65,16 +56,12 @@ describe('custom requests of the VS Code client', () => {
       assert.deepEqual(missing.suggestions, ['numpy.linalg']);
       const libraries = (await session.connection.sendRequest('anachron/libraries')) as LibraryInfo[];
       assert.ok(libraries.some((l) => l.library === 'numpy' && l.userVersions.length === 0));
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('anachron/checkFiles publishes diagnostics for closed files and counts open ones without publishing', async () => {
     const dir = project({ 'requirements.txt': 'numpy==1.24.2\n', 'pkg/closed.py': TRAPEZOID, 'ok.py': 'import numpy as np\nnp.trapz([1])\n' });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const open = join(dir, 'open.py');
       await session.open(open, TRAPEZOID + TRAPEZOID);
       const closed = uri(join(dir, 'pkg', 'closed.py'));
@@ -87,17 +74,13 @@ describe('custom requests of the VS Code client', () => {
       const diagnostics = (await published).diagnostics;
       assert.equal(diagnostics.length, 1);
       assert.equal(diagnostics[0]!.code, 'anachronistic-api');
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('editor settings: severity overrides, ignored codes, manifests switched off, assumed versions; applied live', async () => {
     const dir = project({ 'requirements.txt': 'numpy==1.24.2\n' });
-    const session = new LspSession();
     const folder = uri(dir);
-    try {
-      await session.initialize(dir, { editorSettings: [{ folder, settings: { severity: { 'anachronistic-api': 'warning' } } }] });
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       const first = await session.open(file, TRAPEZOID);
       assert.equal(first.length, 1);
@@ -123,17 +106,13 @@ describe('custom requests of the VS Code client', () => {
       next = session.nextDiagnostics(uri(file));
       await session.connection.sendNotification('anachron/didChangeEditorSettings', { folders: [{ folder, settings: { assumeVersions: { numpy: '1.19.5' } } }] });
       assert.match((await next).diagnostics[0]!.message, /\(pinned 1\.24\.2\)$/);
-    } finally {
-      await session.close();
-    }
+    }, { editorSettings: [{ folder, settings: { severity: { 'anachronistic-api': 'warning' } } }] });
   });
 
   test('installed versions from the interpreter count as pins below exact requirements', async () => {
     const dir = project({ 'requirements.txt': 'numpy\n' });
-    const session = new LspSession();
     const folder = uri(dir);
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       assert.deepEqual(await session.open(file, TRAPEZOID), [], 'a bare name pins nothing');
       const next = session.nextDiagnostics(uri(file));
@@ -147,9 +126,7 @@ describe('custom requests of the VS Code client', () => {
       assert.equal(numpy.originUri, null);
       assert.deepEqual(numpy.overridden, ['numpy (requirements.txt:1)']);
       assert.equal(numpy.origin, 'interpreter /venv/bin/python');
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test("a user's matrix adds its version columns to the bundled library", async () => {
@@ -157,9 +134,7 @@ describe('custom requests of the VS Code client', () => {
     // A one-version numpy matrix at a version the bundle does not track, where trapezoid exists (made up, to see
     // that the user's column decides at its own version and the bundled ones elsewhere).
     const userMatrices = buildSyntheticMatrices([surface('numpy', '1.26.1', [api('numpy', 'module'), api('numpy.trapezoid', 'function', [p('y')], 'Integrate.')])]);
-    const session = new LspSession();
-    try {
-      await session.initialize(dir, { userMatricesFolder: userMatrices });
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       assert.deepEqual(await session.open(file, TRAPEZOID), [], 'numpy 1.26.1 is now a tracked version that has trapezoid');
       const history = (await session.connection.sendRequest('anachron/history', { api: 'numpy.trapezoid', uri: uri(file) })) as HistoryResult;
@@ -170,8 +145,6 @@ describe('custom requests of the VS Code client', () => {
       assert.equal(cells.find((c) => c.startsWith('2.0.0:')), '2.0.0:present');
       const libraries = (await session.connection.sendRequest('anachron/libraries')) as LibraryInfo[];
       assert.deepEqual(libraries.find((l) => l.library === 'numpy')!.userVersions, ['1.26.1']);
-    } finally {
-      await session.close();
-    }
+    }, { userMatricesFolder: userMatrices });
   });
 });

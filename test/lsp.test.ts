@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
-import { LspSession } from './support/lsp-session.js';
+import { withSession } from './support/lsp-session.js';
 
 function project(pin: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'anachron-lsp-'));
@@ -16,9 +16,7 @@ function project(pin: string): string {
 describe('language server', () => {
   test('diagnostics follow edits, and carry code, source and data', async () => {
     const dir = project('numpy==1.24.2');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       const first = await session.open(file, 'import numpy as np\nnp.trapz([1])\n');
       assert.deepEqual(first, []);
@@ -41,16 +39,12 @@ describe('language server', () => {
       assert.match(related.map((r) => r.message).join('\n'), /^in numpy 2\.0\.0–[\d.]+ \(added between 1\.26\.\d+ and 2\.0\.0\)$/m);
       const third = await session.change(file, 3, 'import numpy as np\nnp.trapezoid(\n'); // half-typed
       assert.equal(third.length, 1);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('editing the open requirements file re-checks open Python files with the unsaved pins', async () => {
     const dir = project('numpy==1.24.2');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       assert.equal((await session.open(file, 'import numpy as np\nnp.trapezoid([1])\n')).length, 1);
       const req = join(dir, 'requirements.txt');
@@ -64,16 +58,12 @@ describe('language server', () => {
       assert.equal(problems.length, 1);
       assert.equal(problems[0]!.range.start.line, 1);
       assert.equal(problems[0]!.code, 'manifest-problem');
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('an open manifest counts under any spelling of its URI (localhost, escaped characters)', async () => {
     const dir = project('numpy==2.2.4');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       // The editor's spelling of requirements.txt differs from the one the server would build from the path.
       const odd = `file://localhost${pathToFileURL(dir).pathname}/requirements%2Etxt`;
       const reqDiagnostics = session.nextDiagnostics(odd);
@@ -82,32 +72,24 @@ describe('language server', () => {
       // Checked at the unsaved pin (1.24.2), not the one on disk (2.2.4).
       const found = await session.open(join(dir, 'a.py'), 'import numpy as np\nnp.trapezoid([1])\n');
       assert.deepEqual(found.map((d) => (d.data as { pin: string }).pin), ['1.24.2']);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('a broken matrices folder is reported to the user, not a silent dead server', async () => {
     const dir = project('numpy==1.24.2');
     const bad = mkdtempSync(join(tmpdir(), 'anachron-bad-matrices-'));
     writeFileSync(join(bad, 'numpy.sqlite'), 'garbage');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir, { matricesFolder: bad });
+    await withSession(dir, async (session) => {
       const diagnostics = await session.open(join(dir, 'a.py'), 'import numpy as np\nnp.trapezoid([1])\n').catch(() => []);
       assert.deepEqual(diagnostics, []);
       await new Promise((r) => setTimeout(r, 300));
       assert.ok(session.logs.some((l) => /showMessage: anachron: .*numpy\.sqlite: not a usable anachron matrix/.test(l)), session.logs.join('\n'));
-    } finally {
-      await session.close();
-    }
+    }, { matricesFolder: bad });
   });
 
   test('hover shows the timeline, the signature at the pin and what changes after it', async () => {
     const dir = project('numpy==1.19.5');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       await session.open(file, 'import numpy as np\nnp.unique([1], equal_nan=True)\n');
       const hover = (await session.connection.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(file).toString() }, position: { line: 1, character: 5 } })) as { contents: { value: string } };
@@ -120,16 +102,12 @@ describe('language server', () => {
       assert.match(text, /After 1\.19\.5: `equal_nan` added in 1\.23\.0; `sorted` added in 2\.3\.0\./);
       const none = await session.connection.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(file).toString() }, position: { line: 1, character: 20 } });
       assert.equal(none, null);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('quick fixes: use the version-correct API, drop the keyword, raise the pin, silence the line', async () => {
     const dir = project('numpy==1.19.5  # pinned for the cluster');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       const uri = pathToFileURL(file).toString();
       const diagnostics = await session.open(file, 'import numpy as np\nnp.trapezoid([1])\nnp.unique([1], return_counts=True, equal_nan=True)\n');
@@ -151,28 +129,20 @@ describe('language server', () => {
       const keyword = await actions(diagnostics[1]!);
       assert.equal(keyword[0]!.title, 'Remove `equal_nan=`, which numpy 1.19.5 does not accept');
       assert.deepEqual(keyword[0]!.edit.changes[uri], [{ range: { start: { line: 2, character: 33 }, end: { line: 2, character: 49 } }, newText: '' }]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('a removed API is tagged deprecated', async () => {
     const dir = project('numpy==2.4.6');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const [d] = await session.open(join(dir, 'a.py'), 'import numpy as np\nnp.trapz([1])\n');
       assert.deepEqual(d!.tags, [2]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('edits re-parse incrementally and stay correct', async () => {
     const dir = project('numpy==1.24.2');
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
       const uri = pathToFileURL(file).toString();
       await session.open(file, 'import numpy as np\n\nx = 1\n');
@@ -191,8 +161,6 @@ describe('language server', () => {
       }
       const final = session.latest.get(uri)!.diagnostics;
       assert.deepEqual(final.map((d) => `${d.code} ${(d.data as { api: string }).api} ${d.range.start.line}:${d.range.start.character}`), ['anachronistic-api numpy.trapezoid 3:0']);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });

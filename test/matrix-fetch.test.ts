@@ -11,18 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCliAsync } from './support/cli.js';
-import { startPackageIndex, type FakeIndex, type FakeRelease } from './support/package-index.js';
+import { startPackageIndex, toylibCode, type FakeIndex, type FakeRelease } from './support/package-index.js';
 
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '2.1.0', '3.0.0'];
-
-function toylibCode(v: string): string {
-  const parts = [`__version__ = "${v}"\n`, 'def area(r):\n    return 3.14 * r * r\n'];
-  if (v !== '3.0.0') parts.push('def old_api():\n    return 1\n');
-  if (!['1.0.0', '1.1.0'].includes(v)) parts.push('def new_api():\n    return 2\n');
-  parts.push(v.startsWith('1.') ? 'def scale(x, factor=1):\n    return x * factor\n' : 'def scale(x, ratio=1):\n    return x * ratio\n');
-  return parts.join('\n');
-}
 
 const USE = 'import toylib\ntoylib.new_api()\ntoylib.scale(2, ratio=3)\ntoylib.old_api()\n';
 

@@ -3,10 +3,11 @@
 // older than 3.8 the machine has; skipped where it has none.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { writePackage } from './support/project.js';
 
 const PROBE = join(__dirname, '..', 'python-probe');
 const versions = join(process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'), 'versions');
@@ -24,23 +25,20 @@ describe('the probe on Pythons before 3.8', () => {
   });
 
   test('the runtime probe walks a library with classes and docstring signatures, with no error', { skip: old.length === 0 ? 'no Python 3.6 or 3.7 here' : false }, () => {
-    const root = mkdtempSync(join(tmpdir(), 'anachron-old-pythons-'));
+    const root = writePackage('oldlib', `\
+class Graph(object):
+    @classmethod
+    def from_edges(cls, edges):
+        return cls()
+    def add_edge(self, u, v, **attr):
+        pass
+
+def read(*args):
+    """read(path, node_type=str, *args)
+
+    Read a graph."""
+`, 'anachron-old-pythons-');
     try {
-      mkdirSync(join(root, 'oldlib'));
-      writeFileSync(join(root, 'oldlib', '__init__.py'), [
-        'class Graph(object):',
-        '    @classmethod',
-        '    def from_edges(cls, edges):',
-        '        return cls()',
-        '    def add_edge(self, u, v, **attr):',
-        '        pass',
-        '',
-        'def read(*args):',
-        '    """read(path, node_type=str, *args)',
-        '',
-        '    Read a graph."""',
-        '',
-      ].join('\n'));
       for (const python of old) {
         const r = spawnSync(python, [join(PROBE, 'probe.py'), 'oldlib'], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: root, PYTHONDONTWRITEBYTECODE: '1' } });
         assert.equal(r.status, 0, `${python}: ${r.stderr}`);

@@ -4,39 +4,35 @@
 // extractor alike.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { writePackage } from './support/project.js';
 
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 const PROBE = join(__dirname, '..', 'python-probe');
 
 test('a docstring signature without keywords keeps the callable\'s **kwargs; one naming keywords is the signature', () => {
-  const root = mkdtempSync(join(tmpdir(), 'anachron-open-keywords-'));
-  mkdirSync(join(root, 'oklib'));
-  writeFileSync(join(root, 'oklib', '__init__.py'), [
-    '"""Interpolators."""',
-    '__version__ = "1.0"',
-    '__all__ = ["Rbf", "Tool"]',
-    'class Rbf:',
-    '    """',
-    '    Rbf(*args)',
-    '',
-    '    A class for radial basis function interpolation.',
-    '    """',
-    '    def __init__(self, *args, **kwargs):',
-    '        self.function = kwargs.pop("function", "multiquadric")',
-    'class Tool:',
-    '    """',
-    '    Tool(x, tol=1.0)',
-    '',
-    '    A tool.',
-    '    """',
-    '    def __init__(self, *args, **kwargs):',
-    '        pass',
-    '',
-  ].join('\n'));
+  const root = writePackage('oklib', `\
+"""Interpolators."""
+__version__ = "1.0"
+__all__ = ["Rbf", "Tool"]
+class Rbf:
+    """
+    Rbf(*args)
+
+    A class for radial basis function interpolation.
+    """
+    def __init__(self, *args, **kwargs):
+        self.function = kwargs.pop("function", "multiquadric")
+class Tool:
+    """
+    Tool(x, tol=1.0)
+
+    A tool.
+    """
+    def __init__(self, *args, **kwargs):
+        pass
+`, 'anachron-open-keywords-');
   const runtime = spawnSync(PYTHON, [join(PROBE, 'probe.py'), 'oklib'], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: root } });
   assert.equal(runtime.status, 0, runtime.stderr);
   const statik = spawnSync(PYTHON, [join(PROBE, 'static.py'), 'oklib', '--source', root, '--version', '1.0'], { encoding: 'utf8' });

@@ -48,31 +48,33 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number |
   });
 }
 
+type Surface = { provenance: Record<string, string>; apis: { path: string }[] };
+
+/** The runtime probe of LIB 1.0 in a venv of its time, from the index: its output and the surface it wrote. */
+async function probeRelease(lib: string, name: string): Promise<{ r: { status: number | null; out: string }; s: Surface }> {
+  const out = join(work, name);
+  mkdirSync(out);
+  const r = await run(['-m', 'anachron_probe.releases.runtime', lib, '--out-dir', out, '--versions', '1.0', '--venvs', join(work, `venvs-${name}`)], {
+    ANACHRON_PACKAGE_INDEX: index.url, ANACHRON_RELEASE_CACHE: join(work, 'cache'), ANACHRON_LIBRARIES: libraries, ANACHRON_PYTHONS: PYTHON, PIP_FIND_LINKS: '', PIP_NO_INDEX: '',
+  });
+  assert.equal(r.status, 0, r.out);
+  const s = JSON.parse(gunzipSync(readFileSync(join(out, `${lib}-1.0.runtime.json.gz`))).toString('utf8')) as Surface;
+  return { r, s };
+}
+
 describe('the dependencies of a probed release', () => {
   test("a requirement's requirement newer than the release is brought back to the release's time", async () => {
-    const out = join(work, 'runtime');
-    mkdirSync(out);
-    const r = await run(['-m', 'anachron_probe.releases.runtime', 'toplib', '--out-dir', out, '--versions', '1.0', '--venvs', join(work, 'venvs')], {
-      ANACHRON_PACKAGE_INDEX: index.url, ANACHRON_RELEASE_CACHE: join(work, 'cache'), ANACHRON_LIBRARIES: libraries, ANACHRON_PYTHONS: PYTHON, PIP_FIND_LINKS: '', PIP_NO_INDEX: '',
-    });
-    assert.equal(r.status, 0, r.out);
+    const { r, s } = await probeRelease('toplib', 'runtime');
     assert.match(r.out, /brought back to the release's time: leaflib<=1\.0/);
     assert.match(r.out, /toplib 1\.0 .* probed/);
-    const s = JSON.parse(gunzipSync(readFileSync(join(out, 'toplib-1.0.runtime.json.gz'))).toString('utf8')) as { provenance: Record<string, string>; apis: { path: string }[] };
     assert.match(s.provenance.packages!, /(^| )leaflib==1\.0( |$)/);
     assert.match(s.provenance.packages!, /(^| )midlib==1\.0( |$)/);
     assert.ok(s.apis.some((a) => a.path === 'toplib.twice'));
-    assert.deepEqual(readdirSync(join(work, 'venvs')), []);
+    assert.deepEqual(readdirSync(join(work, 'venvs-runtime')), []);
   });
 
   test('an optional requirement the library file names is installed, bounded to the release\'s time', async () => {
-    const out = join(work, 'runtime-opt');
-    mkdirSync(out);
-    const r = await run(['-m', 'anachron_probe.releases.runtime', 'optlib', '--out-dir', out, '--versions', '1.0', '--venvs', join(work, 'venvs-opt')], {
-      ANACHRON_PACKAGE_INDEX: index.url, ANACHRON_RELEASE_CACHE: join(work, 'cache'), ANACHRON_LIBRARIES: libraries, ANACHRON_PYTHONS: PYTHON, PIP_FIND_LINKS: '', PIP_NO_INDEX: '',
-    });
-    assert.equal(r.status, 0, r.out);
-    const s = JSON.parse(gunzipSync(readFileSync(join(out, 'optlib-1.0.runtime.json.gz'))).toString('utf8')) as { provenance: Record<string, string>; apis: { path: string }[] };
+    const { s } = await probeRelease('optlib', 'runtime-opt');
     assert.match(s.provenance.packages!, /(^| )optdep==1\.0( |$)/);
     const paths = s.apis.map((a) => a.path);
     assert.ok(paths.includes('optlib.spectral'), paths.join(' '));  // star-imported only where optdep imports

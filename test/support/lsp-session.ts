@@ -8,6 +8,9 @@ import type { ServerInitializationInfo } from '../../server/src/lsp/protocol.js'
 
 export const REPO = join(__dirname, '..', '..');
 
+/** A path's file: URI, as the client sends it. */
+export const fileUri = (file: string) => pathToFileURL(file).toString();
+
 export class LspSession {
   private readonly child: ChildProcess;
   readonly connection: MessageConnection;
@@ -89,5 +92,16 @@ export class LspSession {
     }
     this.connection.dispose();
     this.child.kill();
+  }
+}
+
+/** FN with a session over DIR: initialized (with the initialization options given), then closed whatever FN does. */
+export async function withSession<T>(dir: string, fn: (session: LspSession) => Promise<T>, initializationOptions: object = {}): Promise<T> {
+  const session = new LspSession();
+  try {
+    await session.initialize(dir, initializationOptions);
+    return await fn(session);
+  } finally {
+    await session.close();
   }
 }

@@ -203,3 +203,15 @@ export async function startPackageIndex(python: string, dir: string, releases: F
     },
   };
 }
+
+/** toylib's module at a version, the library the package-index tests and `scripts/index-demo.ts` serve: `area`
+ * throughout, `old_api` gone in 3.0.0, `new_api` from 1.2.0, `scale`'s keyword `factor` renamed `ratio` in 2.0.0
+ * (documented: with docstrings). */
+export function toylibCode(v: string, documented = false): string {
+  const parts = [`__version__ = "${v}"\n`, 'def area(r):\n    return 3.14 * r * r\n'];
+  if (v !== '3.0.0') parts.push('def old_api():\n    return 1\n');
+  if (!['1.0.0', '1.1.0'].includes(v)) parts.push('def new_api():\n    return 2\n');
+  const [keyword, doc] = v.startsWith('1.') ? ['factor', documented ? '    """Scale x by factor."""\n' : ''] : ['ratio', documented ? '    """Scale x by ratio."""\n' : ''];
+  parts.push(`def scale(x, ${keyword}=1):\n${doc}    return x * ${keyword}\n`);
+  return parts.join('\n');
+}

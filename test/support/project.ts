@@ -12,3 +12,9 @@ export function writeProject(files: Record<string, string>, prefix = 'anachron-p
   }
   return dir;
 }
+
+/** A Python package on disk for a test: NAME/__init__.py holding the source, in a fresh folder (returned, for
+ * PYTHONPATH or static.py --source). */
+export function writePackage(name: string, source: string, prefix = `anachron-${name}-`): string {
+  return writeProject({ [`${name}/__init__.py`]: source }, prefix);
+}

@@ -55,16 +55,21 @@ export class TfIdfIndex<K> {
     const n = this.keys.length;
     for (const [t, list] of this.postings) this.idf.set(t, Math.log((1 + n) / (1 + list.length)) + 1);
     for (const tf of this.vectors) {
-      let norm = 0;
-      for (const [t, c] of tf) {
-        const w = (1 + Math.log(c)) * this.idf.get(t)!;
-        tf.set(t, w);
-        norm += w * w;
-      }
-      norm = Math.sqrt(norm) || 1;
+      const norm = this.weigh(tf);
       for (const [t, w] of tf) tf.set(t, w / norm);
     }
     this.frozen = true;
+  }
+
+  /** Term counts to sublinear TF-IDF weights, in place; returns the vector's Euclidean norm (1 for an empty one). */
+  private weigh(counts: Map<string, number>): number {
+    let norm = 0;
+    for (const [t, c] of counts) {
+      const w = (1 + Math.log(c)) * this.idf.get(t)!;
+      counts.set(t, w);
+      norm += w * w;
+    }
+    return Math.sqrt(norm) || 1;
   }
 
   /** Cosine similarity of the query with every document sharing a term, best first; `accept` filters keys. */
@@ -72,13 +77,7 @@ export class TfIdfIndex<K> {
     this.freeze();
     const q = new Map<string, number>();
     for (const t of queryTokens) if (this.idf.has(t)) q.set(t, (q.get(t) ?? 0) + 1);
-    let norm = 0;
-    for (const [t, c] of q) {
-      const w = (1 + Math.log(c)) * this.idf.get(t)!;
-      q.set(t, w);
-      norm += w * w;
-    }
-    norm = Math.sqrt(norm) || 1;
+    const norm = this.weigh(q);
     const scores = new Map<number, number>();
     for (const [t, w] of q) {
       for (const id of this.postings.get(t) ?? []) scores.set(id, (scores.get(id) ?? 0) + (w / norm) * this.vectors[id]!.get(t)!);

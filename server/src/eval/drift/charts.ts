@@ -2,13 +2,9 @@
 // fidelity bars with Wilson intervals (Figure 1), the forward-compatibility drop (Figure 3), the error taxonomy
 // (Figure 4), repair success per target and round (Figure 5), and Pass@1 against Pass@k (Figure 6). Pure: results in,
 // SVG text out, built on the LibEvoBench report's primitives (eval/libevobench/reports/charts.ts); no scripts.
-import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, PALETTE, svg, type BarSeries } from '../reports/svg.js';
+import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, n, PALETTE, svg, yGrid, type BarSeries } from '../reports/svg.js';
 import { OTHER_WARNING_LABEL, type DriftMatrix } from './metrics.js';
 import type { DriftResults, LibraryResults } from './report.js';
-
-function n(x: number): string {
-  return (Math.round(x * 10) / 10).toString();
-}
 
 function pct(v: number | null | undefined, digits = 0): string {
   return v === null || v === undefined ? '–' : (v * 100).toFixed(digits);
@@ -118,10 +114,7 @@ export function forwardDropSvg(runs: readonly DriftResults[]): string {
   const height = top + plotH + 110;
   const y = (v: number) => top + plotH / 2 - (Math.max(-1, Math.min(1, v)) * plotH) / 2;
   const body: string[] = [];
-  for (let t = -100; t <= 100; t += 25) {
-    body.push(`<line x1="${left}" y1="${n(y(t / 100))}" x2="${left + plotW}" y2="${n(y(t / 100))}" stroke="${t === 0 ? '#333' : '#e5e5e5'}"/>`);
-    body.push(`<text x="${left - 6}" y="${n(y(t / 100) + 4)}" text-anchor="end" fill="#555">${t}</text>`);
-  }
+  yGrid(body, left, plotW, y, -100, 100, 25, (t) => (t === 0 ? '#333' : '#e5e5e5'));
   body.push(`<text transform="translate(${left - 40} ${n(top + plotH / 2)}) rotate(-90)" text-anchor="middle" fill="#333">drop (points)</text>`);
   const barW = Math.min(30, (slot - 14) / Math.max(1, runLabels.length));
   categories.forEach((cat, ci) => {
@@ -174,10 +167,7 @@ export function taxonomySvg(runs: readonly DriftResults[]): string {
   const height = top + plotH + 120;
   const body: string[] = [];
   const y = (v: number) => top + plotH - v * plotH;
-  for (let t = 0; t <= 100; t += 20) {
-    body.push(`<line x1="${left}" y1="${n(y(t / 100))}" x2="${left + plotW}" y2="${n(y(t / 100))}" stroke="#e5e5e5"/>`);
-    body.push(`<text x="${left - 6}" y="${n(y(t / 100) + 4)}" text-anchor="end" fill="#555">${t}</text>`);
-  }
+  yGrid(body, left, plotW, y, 0, 100, 20);
   bars.forEach((b, i) => {
     const x = left + i * slot + 8;
     let acc = 0;

@@ -48,6 +48,14 @@ export function yAxis(f: Frame, body: string[], label: string): (v: number) => n
   return y;
 }
 
+/** Horizontal grid lines at FROM..TO percent every STEP across a plot LEFT..LEFT+WIDTH, each labelled at its left. */
+export function yGrid(body: string[], left: number, width: number, y: (v: number) => number, from: number, to: number, step: number, stroke: (t: number) => string = () => '#e5e5e5'): void {
+  for (let t = from; t <= to; t += step) {
+    body.push(`<line x1="${left}" y1="${n(y(t / 100))}" x2="${left + width}" y2="${n(y(t / 100))}" stroke="${stroke(t)}"/>`);
+    body.push(`<text x="${left - 6}" y="${n(y(t / 100) + 4)}" text-anchor="end" fill="#555">${t}</text>`);
+  }
+}
+
 export function legend(body: string[], x: number, y: number, items: { label: string; color: string; dashed?: boolean; box?: boolean }[]): void {
   items.forEach((item, i) => {
     const yy = y + i * 16;

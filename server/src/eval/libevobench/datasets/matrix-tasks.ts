@@ -51,6 +51,11 @@ export function sampledCells(data: LibraryData): { history: GroundTruthHistory; 
   return cells;
 }
 
+/** The draft of one sampled cell: its query and what a correct answer is, with no snippet (the tasks read no code). */
+function cellDraft(data: LibraryData, history: GroundTruthHistory, version: string, spec: SampleDraft['spec'], groundTruth: SampleDraft['groundTruth']): SampleDraft {
+  return { spec, library: data.library, version, api: history.api, evolving: history.evolution === 'evolving', snippet: '', groundTruth };
+}
+
 export function emptyApiISkips(): ApiISkips {
   return { root: 0, noDescription: 0, absentWithoutDescription: 0, parentMissing: 0 };
 }
@@ -79,24 +84,16 @@ export function apiIDrafts(data: LibraryData, skips: ApiISkips = emptyApiISkips(
       else skips.absentWithoutDescription++;
       continue;
     }
-    drafts.push({
-      spec: { task: 'API-I', library: data.library, version, module, description: description.text },
-      library: data.library,
-      version,
+    drafts.push(cellDraft(data, history, version, { task: 'API-I', library: data.library, version, module, description: description.text }, {
       api,
-      evolving: history.evolution === 'evolving',
-      snippet: '',
-      groundTruth: {
-        api,
-        name: leafName(api),
-        module,
-        kind: history.kind,
-        state: cell.state,
-        presentIn: presentIn(history),
-        description: { from: description.version, tier: description.tier },
-        equivalents: data.descriptions.equivalents(api, description, version),
-      },
-    });
+      name: leafName(api),
+      module,
+      kind: history.kind,
+      state: cell.state,
+      presentIn: presentIn(history),
+      description: { from: description.version, tier: description.tier },
+      equivalents: data.descriptions.equivalents(api, description, version),
+    }));
   }
   return drafts;
 }
@@ -108,26 +105,18 @@ export function srDrafts(data: LibraryData): SampleDraft[] {
     if (cell.state !== 'present' || cell.signature === null) continue;
     const api = history.api;
     const name = leafName(api);
-    drafts.push({
-      spec: { task: 'SR', library: data.library, version, api },
-      library: data.library,
-      version,
+    drafts.push(cellDraft(data, history, version, { task: 'SR', library: data.library, version, api }, {
       api,
-      evolving: history.evolution === 'evolving',
-      snippet: '',
-      groundTruth: {
-        api,
-        name,
-        kind: history.kind,
-        parameters: cell.signature.parameters,
-        signature: formatSignature(name, cell.signature),
-        presentIn: presentIn(history),
-        // Every recorded signature of the API, for the parameter-level taxonomy (Correct / Anachronistic / Unknown).
-        signatures: history.versions
-          .filter((c) => c.state === 'present' && c.signature !== null)
-          .map((c) => ({ version: c.version, parameters: c.signature!.parameters.map((p) => p.name) })),
-      },
-    });
+      name,
+      kind: history.kind,
+      parameters: cell.signature.parameters,
+      signature: formatSignature(name, cell.signature),
+      presentIn: presentIn(history),
+      // Every recorded signature of the API, for the parameter-level taxonomy (Correct / Anachronistic / Unknown).
+      signatures: history.versions
+        .filter((c) => c.state === 'present' && c.signature !== null)
+        .map((c) => ({ version: c.version, parameters: c.signature!.parameters.map((p) => p.name) })),
+    }));
   }
   return drafts;
 }

@@ -198,33 +198,26 @@ export function runMarkdown(results: RunResults): string {
     );
   }
 
-  const apiRows = results.taxonomy.api.filter((t) => t.version === null);
-  if (apiRows.length) {
-    out.push('\n## API-level taxonomy (Table 5)\n\n');
-    out.push('Shares of answered samples: C correct, I invalid, A anachronistic, U unknown, F extraction failure.\n\n');
-    out.push(
-      markdownTable(
-        ['library', 'task', 'group', 'n', 'C', 'I', 'A', 'U', 'F'],
-        apiRows.map((t) => [t.library, t.unit, t.group, String(t.n), pct(t.correct), pct(t.invalid), pct(t.anachronistic), pct(t.unknown), pct(t.failed)]),
-        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
-      ),
-    );
-  }
-  const parameterRows = results.taxonomy.parameters.filter((t) => t.version === null);
-  if (parameterRows.length) {
-    out.push('\n## Parameter-level taxonomy (Table 6)\n\n');
-    out.push('Shares of predicted parameters: C correct, A anachronistic, U unknown; the score is the task\'s metric.\n\n');
-    out.push(
-      markdownTable(
-        ['library', 'task', 'group', 'score', 'samples', 'parameters', 'C', 'A', 'U'],
-        parameterRows.map((t) => {
-          const m = findMetric(results, t.library, t.unit, t.group, null);
-          return [t.library, unitLabel(t.unit), t.group, pct(m?.mean), String(t.samples), String(t.parameters), pct(t.correct), pct(t.anachronistic), pct(t.unknown)];
-        }),
-        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
-      ),
-    );
-  }
+  // The taxonomies over all versions: a section where there are rows; three label columns, the rest figures.
+  const taxonomy = (heading: string, legend: string, header: string[], rows: string[][]) => {
+    if (rows.length) out.push(`\n## ${heading}\n\n`, `${legend}\n\n`, markdownTable(header, rows, header.map((_, i) => (i < 3 ? 'l' : 'r'))));
+  };
+  taxonomy(
+    'API-level taxonomy (Table 5)',
+    'Shares of answered samples: C correct, I invalid, A anachronistic, U unknown, F extraction failure.',
+    ['library', 'task', 'group', 'n', 'C', 'I', 'A', 'U', 'F'],
+    results.taxonomy.api.filter((t) => t.version === null)
+      .map((t) => [t.library, t.unit, t.group, String(t.n), pct(t.correct), pct(t.invalid), pct(t.anachronistic), pct(t.unknown), pct(t.failed)]),
+  );
+  taxonomy(
+    'Parameter-level taxonomy (Table 6)',
+    'Shares of predicted parameters: C correct, A anachronistic, U unknown; the score is the task\'s metric.',
+    ['library', 'task', 'group', 'score', 'samples', 'parameters', 'C', 'A', 'U'],
+    results.taxonomy.parameters.filter((t) => t.version === null).map((t) => {
+      const m = findMetric(results, t.library, t.unit, t.group, null);
+      return [t.library, unitLabel(t.unit), t.group, pct(m?.mean), String(t.samples), String(t.parameters), pct(t.correct), pct(t.anachronistic), pct(t.unknown)];
+    }),
+  );
 
   out.push('\n## Extraction failures (Table 14)\n\n');
   out.push('Answered samples from which no prediction could be extracted, in percent; the model\'s own failures (never answered) are counted apart.\n\n');
