@@ -31,3 +31,12 @@ def absolute_import(importer, importer_is_package, module, level):
     if module:
         base = base + module.split(".")
     return ".".join(base)
+
+
+def template_text(node, field):
+    """The text of a string constant or f-string node, each replacement field written as ``field``; else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else field for v in node.values)
+    return None

@@ -22,7 +22,7 @@ through its class; a path two definitions of that name could be is left out."""
 import ast
 import re
 
-from .ast_names import absolute_import, dotted_name
+from .ast_names import absolute_import, dotted_name, template_text
 
 WARNINGS = ("DeprecationWarning", "PendingDeprecationWarning")
 DECORATORS = ("deprecate", "deprecated", "_deprecated", "deprecate_with_doc")
@@ -36,16 +36,9 @@ def _leaf(dotted):
 
 def _text(node):
     """The literal text of a message: constants, their concatenations, the constant parts of an f-string."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        out = []
-        for v in node.values:
-            if isinstance(v, ast.Constant) and isinstance(v.value, str):
-                out.append(v.value)
-            else:
-                out.append("…")
-        return "".join(out)
+    text = template_text(node, "…")
+    if text is not None:
+        return text
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
         left = _text(node.left)
         if isinstance(node.op, ast.Mod):

@@ -29,6 +29,19 @@ def make_param(name, kind, default=None):
     return {"name": name, "kind": kind, "default": default}
 
 
+def star_and_keyword_params(arguments, default_text):
+    """The parameters of an ``ast.arguments`` after its positional ones: ``*args``, the keyword-only ones (their
+    defaults' text from ``default_text(node)``), ``**kwargs``."""
+    out = []
+    if arguments.vararg is not None:
+        out.append(make_param(arguments.vararg.arg, VAR_POSITIONAL))
+    for arg, d in zip(arguments.kwonlyargs, arguments.kw_defaults):
+        out.append(make_param(arg.arg, KEYWORD_ONLY, None if d is None else default_text(d)))
+    if arguments.kwarg is not None:
+        out.append(make_param(arguments.kwarg.arg, VAR_KEYWORD))
+    return out
+
+
 def make_signature(params, returns, source):
     return {"parameters": params, "returns": returns, "source": source}
 

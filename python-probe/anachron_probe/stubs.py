@@ -4,8 +4,9 @@ import os
 
 from .ast_names import absolute_import, dotted_name
 from .signatures import (
-    KIND_ORDER, KEYWORD_ONLY, POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, UNKNOWN_DEFAULT, VAR_KEYWORD, VAR_POSITIONAL,
-    Source, agreed_returns, expr_default_text, make_param, make_signature, merge_parameter_lists, returns_text
+    KIND_ORDER, POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, UNKNOWN_DEFAULT, VAR_KEYWORD, VAR_POSITIONAL,
+    Source, agreed_returns, expr_default_text, make_param, make_signature, merge_parameter_lists, returns_text,
+    star_and_keyword_params
 )
 
 _MAX_HOPS = 8
@@ -107,12 +108,7 @@ def _params_of(fn, source):
             kind = POSITIONAL_ONLY
             name = name[2:]
         out.append(make_param(name, kind, None if d is None else expr_default_text(d, source)))
-    if a.vararg is not None:
-        out.append(make_param(a.vararg.arg, VAR_POSITIONAL))
-    for arg, d in zip(a.kwonlyargs, a.kw_defaults):
-        out.append(make_param(arg.arg, KEYWORD_ONLY, None if d is None else expr_default_text(d, source)))
-    if a.kwarg is not None:
-        out.append(make_param(a.kwarg.arg, VAR_KEYWORD))
+    out.extend(star_and_keyword_params(a, lambda d: expr_default_text(d, source)))
     # Positional-only via the old convention must precede the others.
     if any(p["kind"] == POSITIONAL_ONLY for p in out[n_posonly:]):
         last = max(i for i, p in enumerate(out) if p["kind"] == POSITIONAL_ONLY)

@@ -9,7 +9,7 @@ import re
 from ..signatures import (
     KEYWORD_ONLY, POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, UNKNOWN_DEFAULT, VAR_KEYWORD, VAR_POSITIONAL,
     docstring_signature, drop_first, from_inspect, is_meaningless, with_open_keywords, make_param, make_signature,
-    returns_text
+    returns_text, star_and_keyword_params
 )
 from ..renamed_keywords import keyword_variables, wrappers
 from ..stubs import merge_overloads
@@ -61,13 +61,7 @@ class Signatures(object):
         for i, (arg, d) in enumerate(zip(positional, defaults)):
             kind = POSITIONAL_ONLY if i < len(posonly) else POSITIONAL_OR_KEYWORD
             out.append(make_param(arg.arg, kind, None if d is None else self.render_default(d, fv)))
-        if a.vararg is not None:
-            out.append(make_param(a.vararg.arg, VAR_POSITIONAL))
-        for arg, d in zip(a.kwonlyargs, a.kw_defaults):
-            out.append(make_param(arg.arg, KEYWORD_ONLY, None if d is None else self.render_default(d, fv)))
-        if a.kwarg is not None:
-            out.append(make_param(a.kwarg.arg, VAR_KEYWORD))
-        return out
+        return out + star_and_keyword_params(a, lambda d: self.render_default(d, fv))
 
     def render_default(self, node, fv):
         """Text of a default like the runtime's repr: literals exactly, names through what they are bound to,
@@ -170,13 +164,10 @@ class Signatures(object):
         """``value``'s signature with keyword-only parameters ``extra`` ((name, default)…) it lacks, as a decorator
         that rewrites ``__signature__`` leaves it (appended: an inner decorator's extension stays) or, with
         ``before_var_keyword``, as a wrapper that also takes them (in front of ``**kwargs``)."""
-        inner = getattr(value, "wrapped_signature", None)
-        base = inner if isinstance(inner, dict) else self.function_signature(value, False)
-        if base is None:
+        found = self._keywords_to_add(value, extra)
+        if found is None:
             return value
-        params = [dict(p) for p in base["parameters"]]
-        names = set(p["name"] for p in params)
-        added = [make_param(n, KEYWORD_ONLY, d) for n, d in extra if n not in names]
+        base, params, added = found
         if not added:
             return value
         at = len(params)
@@ -188,17 +179,25 @@ class Signatures(object):
         value.wrapped_signature = make_signature(params, base.get("returns"), "inspect")
         return value
 
+    def _keywords_to_add(self, value, keywords):
+        """The signature ``value`` shows (a decorator's rewrite, else its own), a copy of its parameters, and
+        keyword-only parameters for the ``keywords`` ((name, default)…) it lacks; None where it has no signature."""
+        inner = getattr(value, "wrapped_signature", None)
+        base = inner if isinstance(inner, dict) else self.function_signature(value, False)
+        if base is None:
+            return None
+        params = [dict(p) for p in base["parameters"]]
+        names = set(p["name"] for p in params)
+        return base, params, [make_param(n, KEYWORD_ONLY, d) for n, d in keywords if n not in names]
+
     def add_decorator_parameters(self, value, kwonly, var_keyword):
         """``value``'s signature as a decorator class's ``__signature__`` shows it: the keyword-only parameters
         ``kwonly`` ((name, default)…) it lacks in front of its ``**kwargs``, and ``**var_keyword`` where it has
         none (networkx's ``_dispatchable``: ``backend=None, **backend_kwargs``)."""
-        inner = getattr(value, "wrapped_signature", None)
-        base = inner if isinstance(inner, dict) else self.function_signature(value, False)
-        if base is None:
+        found = self._keywords_to_add(value, kwonly)
+        if found is None:
             return value
-        params = [dict(p) for p in base["parameters"]]
-        names = set(p["name"] for p in params)
-        added = [make_param(n, KEYWORD_ONLY, d) for n, d in kwonly if n not in names]
+        base, params, added = found
         if params and params[-1]["kind"] == VAR_KEYWORD:
             params = params[:-1] + added + params[-1:]
         else:
@@ -425,13 +424,16 @@ class Signatures(object):
         sig = make_signature(params, self._returns(node, fv), fv.signature_source)
         if not is_meaningless(params):
             return sig
-        fallback = sig
-        doc = function_doc(fv)
+        return self._doc_or_stub_signature(fv, function_doc(fv), drop_self, sig, public_module, name)
+
+    def _doc_or_stub_signature(self, value, doc, drop_self, fallback, public_module, name):
+        """Where introspection says nothing (``(*args, **kwargs)``): the docstring's signature, else the stubs' for
+        the public name or the defining one, else the fallback."""
         dsig = docstring_signature(doc, drop_self)
         if dsig is not None:
             return with_open_keywords(dsig, fallback)
         if public_module and name:
-            ssig = self.stub_signature([(public_module, name.split(".")), (fv.module_attr(), fv.qualname.split("."))])
+            ssig = self.stub_signature([(public_module, name.split(".")), (value.module_attr(), value.qualname.split("."))])
             if ssig is not None:
                 return ssig
         return fallback
@@ -531,14 +533,7 @@ class Signatures(object):
             if found[1] is not None and not is_meaningless(found[1]["parameters"]):
                 return found[1]
             fallback = found[1]
-        dsig = docstring_signature(cv.doc, False)
-        if dsig is not None:
-            return with_open_keywords(dsig, fallback)
-        if public_module and name:
-            ssig = self.stub_signature([(public_module, name.split(".")), (cv.module_attr(), cv.qualname.split("."))])
-            if ssig is not None:
-                return ssig
-        return fallback
+        return self._doc_or_stub_signature(cv, cv.doc, False, fallback, public_module, name)
 
     def _dataclass_signature(self, cv, mro):
         fields = []

@@ -14,6 +14,7 @@ from ..signatures import (
     make_param,
     make_signature,
     returns_text,
+    star_and_keyword_params,
 )
 from .scopes import decorator_names
 from .stubset import TYPE_CHECKING_ONLY
@@ -46,12 +47,7 @@ def _def_parameters(fn, text, drop_first):
         if kind == POSITIONAL_OR_KEYWORD and p.arg.startswith("__") and not p.arg.endswith("__"):
             kind = POSITIONAL_ONLY
         params.append(make_param(p.arg, kind, None if d is None else expr_default_text(d, text)))
-    if a.vararg is not None:
-        params.append(make_param(a.vararg.arg, VAR_POSITIONAL))
-    for p, d in zip(a.kwonlyargs, a.kw_defaults):
-        params.append(make_param(p.arg, KEYWORD_ONLY, None if d is None else expr_default_text(d, text)))
-    if a.kwarg is not None:
-        params.append(make_param(a.kwarg.arg, VAR_KEYWORD))
+    params.extend(star_and_keyword_params(a, lambda d: expr_default_text(d, text)))
     # After the pre-PEP 570 positional-only names, an ordinary name ends them; before it they all are.
     return params
 

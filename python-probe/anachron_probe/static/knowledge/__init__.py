@@ -3,6 +3,7 @@ recorded elsewhere in the source (docstrings added from Python, generator tables
 at build time, and names made by code the reader does not execute. The base class knows nothing special."""
 import ast
 
+from ...ast_names import template_text
 from ..values import CompiledValue
 
 
@@ -54,7 +55,7 @@ class Knowledge(object):
             for node in ast.walk(tree):
                 if not isinstance(node, (ast.Constant, ast.JoinedStr)):
                     continue
-                t = render_template(node)
+                t = template_text(node, "0")  # replacement fields as 0-like placeholders
                 if not t or "version" not in t or "=" not in t:
                     continue
                 if "git_revision" not in t and "full_version" not in t:
@@ -193,18 +194,3 @@ def _file_set(x):
     if fs is None:
         fs = x._file_set = frozenset(x.files)
     return fs
-
-
-def render_template(node):
-    """Text of a string or f-string template node; replacement fields become ``0``-like placeholders."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        out = []
-        for v in node.values:
-            if isinstance(v, ast.Constant):
-                out.append(str(v.value))
-            else:
-                out.append("0")
-        return "".join(out)
-    return None

@@ -24,7 +24,7 @@ from ..values import (
     ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue, ModuleValue, PartialValue,
     UnknownValue
 )
-from . import Knowledge, render_template
+from . import Knowledge
 
 # C typeinfo on LP64 Linux x86-64 (numpy 1.x names): name -> (type char, bits, kind char)
 _TYPEINFO_1X = [
