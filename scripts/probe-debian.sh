@@ -19,13 +19,12 @@
 # library's own then goes to the provenance as LIBRARY_version.
 set -euo pipefail
 
-die() { printf '[probe-debian] error: %s\n' "$*" >&2; exit 1; }
+. "$(dirname "$0")/library-script.sh"
 
 [ "$#" -ge 2 ] || die "usage: scripts/probe-debian.sh LIBRARY SUITE..."
 LIB="$1"; shift
-case "$LIB" in ''|*[!A-Za-z0-9_]*) die "invalid library import name '$LIB'";; esac
+check_import_name "$LIB"
 
-REPO="$(cd "$(dirname "$0")/.." && pwd)"
 PKG="${ANACHRON_DEBIAN_PACKAGE:-python3-$(printf '%s' "$LIB" | tr 'A-Z_' 'a-z-')}"
 EXTRA="$(printf '%s\n' ${ANACHRON_DEBIAN_EXTRA_PACKAGES:-} | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ *$//')"
 EXTRA_PROV=()

@@ -17,13 +17,12 @@
 # surfaces of left-out patch releases and of dependencies).
 set -euo pipefail
 
-die() { printf '[static-tags] error: %s\n' "$*" >&2; exit 1; }
+. "$(dirname "$0")/library-script.sh"
 
 [ "$#" -ge 1 ] || die "usage: scripts/static-tags.sh LIBRARY [options]"
 LIB="$1"; shift
-case "$LIB" in ''|*[!A-Za-z0-9_]*) die "invalid library import name '$LIB'";; esac
+check_import_name "$LIB"
 
-REPO="$(cd "$(dirname "$0")/.." && pwd)"
 PY="${ANACHRON_PYTHON:-python3}"
 OUT="${ANACHRON_SURFACES_DIR:-$REPO/matrices/surfaces}/$LIB"
 CACHE="${ANACHRON_STATIC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/anachron/static}/$LIB"

@@ -18,7 +18,7 @@
 // event loop): freeing a 10,000-line tree costs ~8 ms, which no edit should wait for.
 import { Edit, type Node, type Point, type Tree } from 'web-tree-sitter';
 import { addChunks, chunksOf, type Chunk } from '../core/python/chunks.js';
-import { LineTable } from '../core/python/syntax-tree.js';
+import { LineTable } from '../core/source-range.js';
 import type { PythonParser } from '../parser/python-parser.js';
 
 /** One parse: the text it read (a piece of the document at the time, or all of it) and its tree. */

@@ -3,6 +3,7 @@
 // error and read again without what is broken, so that the rest of it still counts.
 import { parse, TomlError } from 'smol-toml';
 import type { ManifestProblem } from '../pin.js';
+import { LineTable } from '../source-range.js';
 
 export type TomlPath = readonly (string | number)[];
 export type TomlTable = Record<string, unknown>;
@@ -100,19 +101,8 @@ function pathKey(path: TomlPath): string {
 export function locateToml(text: string): Map<string, number> {
   const lines = new Map<string, number>();
   const arrayTables = new Map<string, number>();
-  // Lines are computed from offsets only when something is recorded.
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const lineAt = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const lineTable = new LineTable(text);
+  const lineAt = (offset: number): number => lineTable.position(offset).line + 1;
   const end = text.length;
   let pos = 0;
   let table: (string | number)[] = [];

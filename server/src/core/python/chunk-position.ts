@@ -1,8 +1,8 @@
 // Facts of a chunk (a top-level statement, or a statement of a class body) are kept relative to the chunk's start,
 // so that an unchanged chunk's facts stay valid wherever edits above it move it: lines count from the chunk's first
 // line, columns on that first line from its first column (later lines keep theirs), offsets from its first offset.
-import type { SourcePosition, SourceRange } from '../source-range.js';
-import type { LineTable, SyntaxNode } from './syntax-tree.js';
+import type { LineTable, SourcePosition, SourceRange } from '../source-range.js';
+import type { SyntaxNode } from './syntax-tree.js';
 
 /** Where a chunk starts in its file. */
 export interface ChunkOrigin {

@@ -5,7 +5,7 @@
 // file, and where its node lies in the text its tree was parsed from (`local`), which is what its facts are read in.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ChunkOrigin, Span } from './chunk-position.js';
-import { LineTable } from './syntax-tree.js';
+import { LineTable } from '../source-range.js';
 
 export interface Chunk {
   node: Node;

@@ -3,9 +3,9 @@
 // interpreter cannot parse fails before any line of it runs. Read per chunk (file-syntax.ts), relative to its start;
 // the few constructs told apart by anonymous tokens (`except*`, a parenthesised `with`) ask their tree-sitter node.
 import type { Node } from 'web-tree-sitter';
-import type { SourceRange } from '../source-range.js';
+import type { LineTable, SourceRange } from '../source-range.js';
 import type { ChunkPositions } from './chunk-position.js';
-import type { LineTable, SyntaxCopy, SyntaxNode } from './syntax-tree.js';
+import type { SyntaxCopy, SyntaxNode } from './syntax-tree.js';
 
 export interface SyntaxFeature {
   /** Stable id, the finding's `api`: "match-statement". */

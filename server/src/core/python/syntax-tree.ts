@@ -4,7 +4,7 @@
 // crosses at most three times per node (its type, its children, its end when wanted). Positions come from a line table
 // of the source, in the same UTF-16 units. A copy is read while its tree is alive: ends are asked for lazily.
 import type { Node } from 'web-tree-sitter';
-import type { SourcePosition } from '../source-range.js';
+import type { LineTable, SourcePosition } from '../source-range.js';
 
 /** Named node types that never have named children: the walk does not ask for them. */
 const LEAF_TYPES = new Set([
@@ -31,27 +31,6 @@ const ASKED_FIELDS = new Set([
   'default_parameter', 'typed_default_parameter', 'typed_parameter', 'try_statement', 'with_statement', 'if_statement',
   'elif_clause', 'boolean_operator', 'lambda',
 ]);
-
-/** Start offsets of the source's lines, to turn an offset into a row and column. */
-export class LineTable {
-  private readonly starts: number[] = [0];
-
-  constructor(readonly source: string) {
-    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) this.starts.push(i + 1);
-  }
-
-  position(index: number): SourcePosition {
-    const starts = this.starts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, column: index - starts[lo]! };
-  }
-}
 
 export class SyntaxNode {
   readonly namedChildren: SyntaxNode[] = [];

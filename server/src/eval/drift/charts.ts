@@ -2,7 +2,7 @@
 // fidelity bars with Wilson intervals (Figure 1), the forward-compatibility drop (Figure 3), the error taxonomy
 // (Figure 4), repair success per target and round (Figure 5), and Pass@1 against Pass@k (Figure 6). Pure: results in,
 // SVG text out, built on the LibEvoBench report's primitives (eval/libevobench/reports/charts.ts); no scripts.
-import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, n, PALETTE, svg, yGrid, type BarSeries } from '../reports/svg.js';
+import { emptyChart, escapeXml, groupedBarChart, legend, legendFrame, legendWidth, n, PALETTE, svg, yGrid, type BarSeries } from '../reports/svg.js';
 import { OTHER_WARNING_LABEL, type DriftMatrix } from './metrics.js';
 import type { DriftResults, LibraryResults } from './report.js';
 
@@ -106,12 +106,9 @@ export function forwardDropSvg(runs: readonly DriftResults[]): string {
   const categories = [...new Set(rows.map((r) => `${r.library} ${r.prompted}→${r.environment}`))];
   const runLabels = [...new Set(rows.map((r) => r.run))];
   const slot = 34 * Math.max(1, runLabels.length) + 14;
-  const left = 64;
-  const top = 44;
   const plotH = 300;
   const plotW = Math.max(360, categories.length * slot);
-  const width = left + plotW + 24 + legendWidth(runLabels);
-  const height = top + plotH + 110;
+  const { left, top, width, height } = legendFrame(plotW, plotH, runLabels, 110);
   const y = (v: number) => top + plotH / 2 - (Math.max(-1, Math.min(1, v)) * plotH) / 2;
   const body: string[] = [];
   yGrid(body, left, plotW, y, -100, 100, 25, (t) => (t === 0 ? '#333' : '#e5e5e5'));
@@ -158,13 +155,10 @@ export function taxonomySvg(runs: readonly DriftResults[]): string {
   const shown = errors.slice(0, TOP_LABELS);
   const labels = ['Pass', ...passWarnings, 'Soft-fail', 'Timeout', ...shown, ...(errors.length > TOP_LABELS ? ['other errors'] : [])];
   const color = (label: string) => OUTCOME_COLORS[label] ?? (passWarnings.includes(label) ? PASS_WARNING_COLORS[passWarnings.indexOf(label) % PASS_WARNING_COLORS.length]! : label === 'other errors' ? '#9e9e9e' : ERROR_COLORS[shown.indexOf(label) % ERROR_COLORS.length]!);
-  const left = 64;
-  const top = 44;
   const plotH = 280;
   const slot = 44;
   const plotW = Math.max(300, bars.length * slot);
-  const width = left + plotW + 24 + legendWidth(labels);
-  const height = top + plotH + 120;
+  const { left, top, width, height } = legendFrame(plotW, plotH, labels, 120);
   const body: string[] = [];
   const y = (v: number) => top + plotH - v * plotH;
   yGrid(body, left, plotW, y, 0, 100, 20);

@@ -70,6 +70,14 @@ export function legendWidth(labels: readonly string[]): number {
   return 40 + 7 * Math.max(0, ...labels.map((l) => l.length));
 }
 
+/** A chart's size with its plot (PLOT_W × PLOT_H) at (64, 44), the legend of LABELS to its right and BOTTOM pixels
+ * under it for the axis labels. */
+export function legendFrame(plotW: number, plotH: number, labels: readonly string[], bottom: number): { left: number; top: number; width: number; height: number } {
+  const left = 64;
+  const top = 44;
+  return { left, top, width: left + plotW + 24 + legendWidth(labels), height: top + plotH + bottom };
+}
+
 export function emptyChart(title: string, message: string): string {
   return svg(480, 120, title, [`<text x="240" y="70" text-anchor="middle" fill="#777">${escapeXml(message)}</text>`]);
 }
