@@ -125,15 +125,11 @@ export function bindingFacts(copy: SyntaxCopy, positions: ChunkPositions): Bindi
         break;
       }
       case 'augmented_assignment':
-        bindAll(node.childForFieldName('left'));
-        break;
       case 'for_statement':
       case 'for_in_clause':
         bindAll(node.childForFieldName('left'));
         break;
       case 'named_expression':
-        bindAll(node.childForFieldName('name'));
-        break;
       case 'function_definition':
       case 'class_definition':
         bindAll(node.childForFieldName('name'));
