@@ -9,11 +9,11 @@ import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisContext } from '../core/analyze.js';
 import { formatSignature, type LibraryMatrix } from '../core/api-model.js';
+import { versionsUnderPin } from '../core/checker.js';
 import { apiAt } from '../core/hover.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, type Pin } from '../core/pins.js';
 import { stateAt } from '../core/version-state.js';
-import { satisfies } from '../core/versions.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { pathToUri, uriToPath } from '../workspace/file-uri.js';
 import type { ManifestPins } from '../workspace/manifests.js';
@@ -110,10 +110,10 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     return parts.catalog()?.libraries().find((m) => normalizeDistributionName(m.distribution) === distribution);
   }
 
+  /** The versions the checker checks the pin at (core/checker.ts); without a matrix, only an exact version. */
   function versionsUnder(pin: Pin, matrix: LibraryMatrix | undefined): string[] {
-    if (pin.exactVersion !== null) return [pin.exactVersion];
-    if (!matrix || pin.specifier === '') return [];
-    return matrix.versions.filter((v) => satisfies(v, pin.specifier));
+    if (matrix) return versionsUnderPin(pin, matrix);
+    return pin.exactVersion !== null ? [pin.exactVersion] : [];
   }
 
   function checkText(uri: string, file: string, text: string, publish: boolean): number {
