@@ -25,6 +25,10 @@ interface ExpectedPin {
   file: string;
   line: number | null;
   marker?: string;
+  /** The winner and its alternatives, where markers leave several pins possible: what the marker depends on. */
+  undecided?: string[];
+  /** Every pin of the distribution has a marker false for the project's Python. */
+  inForce?: false;
 }
 
 interface Check {
@@ -40,14 +44,19 @@ function render(python: string, got: ManifestPins, caseDir: string): Check {
   const pins: ExpectedPin[] = [];
   for (const name of [...got.candidates.keys()].sort()) {
     const list = got.candidates.get(name)!;
-    assert.equal(got.pins.get(name), list[0], `the winner for ${name} is the first candidate`);
+    const winner = got.pins.get(name);
+    const inForce = winner ? [winner, ...(winner.alternatives ?? [])] : [];
+    // The winner (and its alternatives) lead the candidates, in order; the chosen pins are copies only to say more.
+    inForce.forEach((p, i) => assert.deepEqual({ ...p, undecided: undefined, alternatives: undefined }, { ...list[i]!, undecided: undefined, alternatives: undefined }, `pin ${i} in force for ${name} is candidate ${i}`));
     for (const p of list) {
       const pin: ExpectedPin = { distribution: p.distribution, specifier: p.specifier, exactVersion: p.exactVersion, kind: p.kind ?? null, file: p.origin.file, line: p.origin.line };
       if (p.marker !== undefined) pin.marker = p.marker;
+      const chosen = inForce.find((q) => q.origin.file === p.origin.file && q.origin.line === p.origin.line && q.specifier === p.specifier);
+      if (chosen?.undecided) pin.undecided = chosen.undecided;
+      if (!winner) pin.inForce = false;
       pins.push(pin);
     }
   }
-  assert.equal(got.pins.size, got.candidates.size);
   return {
     python,
     manifests: got.manifests.map((m) => relative(caseDir, m)),

@@ -355,14 +355,17 @@ function judgeInto(refs: readonly ApiReference[], ctx: CheckContext, memo: Check
   for (const ref of refs) {
     const library = libraryOf(ref, ctx);
     if (!library) continue;
-    const { matrix, pin } = library;
-    if (!memo) checkReference(ref, matrix, pin, verdicts);
-    else {
-      for (const v of memo.verdicts(ctx.catalog, pin, ref, () => {
-        const own: Verdict[] = [];
-        checkReference(ref, matrix, pin, own);
-        return own;
-      })) verdicts.push(v);
+    const { matrix } = library;
+    // Pins that markers leave possible side by side (core/pins.ts choosePins): the code is checked under each.
+    for (const pin of [library.pin, ...(library.pin.alternatives ?? [])]) {
+      if (!memo) checkReference(ref, matrix, pin, verdicts);
+      else {
+        for (const v of memo.verdicts(ctx.catalog, pin, ref, () => {
+          const own: Verdict[] = [];
+          checkReference(ref, matrix, pin, own);
+          return own;
+        })) verdicts.push(v);
+      }
     }
   }
 }

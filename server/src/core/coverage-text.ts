@@ -26,3 +26,17 @@ export function describeCoverageReason(e: CoverageEntry): string {
 export function coverageRequirement(e: CoverageEntry): string {
   return e.specifier ? `${e.distribution}${e.specifier}` : `${e.distribution} (unpinned)`;
 }
+
+/** What a marker depends on, in words: "which Python the project runs on (python_version)", "the platform (sys_platform)". */
+export function describeUndecided(on: readonly string[]): string {
+  const python = on.filter((v) => v.startsWith('python_') || v === 'implementation_version');
+  const extras: string[] = on.filter((v) => v === 'extra' || v === 'extras' || v === 'dependency_groups');
+  const platform = on.filter((v) => !python.includes(v) && !extras.includes(v) && v !== 'marker');
+  const parts = [
+    ...(python.length ? [`which Python of those the project allows (${python.join(', ')})`] : []),
+    ...(platform.length ? [`the platform (${platform.join(', ')})`] : []),
+    ...(extras.length ? [`what is installed with it (${extras.join(', ')})`] : []),
+    ...(on.includes('marker') ? ['a marker that cannot be read'] : []),
+  ];
+  return parts.length ? parts.join(' and ') : 'what the project leaves open';
+}

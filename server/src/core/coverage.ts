@@ -45,6 +45,13 @@ export interface CoverageEntry {
   reason: CoverageReason;
   /** What `anachron matrix fetch` takes to cover it ("pandas==2.0.3", "pandas>=2"); null when nothing would. */
   fetch: string | null;
+  /**
+   * The pin's environment marker, where the library has several pins that markers leave possible (the project's
+   * Python range or platform decides nothing: core/pins.ts choosePins): one entry per such pin, each checked. Else null.
+   */
+  marker: string | null;
+  /** With `marker`: what the marker depends on that the project leaves open ("python_version", "sys_platform"). */
+  undecided: string[];
 }
 
 export interface CoverageInputs {
@@ -64,9 +71,15 @@ function fetchRequirement(distribution: string, pin: Pin): string | null {
   return pin.specifier ? `${distribution}${pin.specifier}` : null;
 }
 
-function withMatrix(library: string, matrix: LibraryMatrix, pin: Pin | undefined): CoverageEntry {
+/** The pin and its alternatives (choosePins), each with the marker an entry shows. */
+function pinsInForce(pin: Pin): { pin: Pin; marker: string | null; undecided: string[] }[] {
+  const all = [pin, ...(pin.alternatives ?? [])];
+  return all.map((p) => (all.length > 1 && p.marker ? { pin: p, marker: p.marker, undecided: p.undecided ?? [] } : { pin: p, marker: null, undecided: [] }));
+}
+
+function withMatrix(library: string, matrix: LibraryMatrix, pin: Pin | undefined, marker: { marker: string | null; undecided: string[] } = { marker: null, undecided: [] }): CoverageEntry {
   const distribution = normalizeDistributionName(matrix.distribution);
-  const base = { library, distribution, trackedVersions: [...matrix.versions], neighbours: null };
+  const base = { library, distribution, trackedVersions: [...matrix.versions], neighbours: null, ...marker };
   if (!pin) return { ...base, specifier: null, exactVersion: null, pinSource: null, pinKind: null, checkedVersions: [], state: 'not-checked', reason: 'unpinned', fetch: null };
   const pinned = { specifier: pin.specifier, exactVersion: pin.exactVersion, pinSource: describeOrigin(pin.origin), pinKind: pin.kind ?? 'requirement' };
   const checkedVersions = versionsUnderPin(pin, matrix);
@@ -95,13 +108,13 @@ export function coverageOf(inputs: CoverageInputs): CoverageEntry[] {
         if (pin && !out.has(matrix.library)) out.set(matrix.library, withMatrix(matrix.library, matrix, pin));
         continue;
       }
-      out.set(root, withMatrix(root, matrix, pin));
+      if (!pin) out.set(root, withMatrix(root, matrix, pin));
+      else pinsInForce(pin).forEach(({ pin: p, ...marker }, i) => out.set(i === 0 ? root : `${root}\0${i}`, withMatrix(root, matrix, p, marker)));
       continue;
     }
     const distribution = inputs.distributionsOf(root).find((d) => inputs.pins.has(d));
     if (!distribution) continue; // the standard library, the project's own modules, or nothing anyone pins
-    const pin = inputs.pins.get(distribution)!;
-    out.set(root, {
+    pinsInForce(inputs.pins.get(distribution)!).forEach(({ pin, marker, undecided }, i) => out.set(i === 0 ? root : `${root}\0${i}`, {
       library: root,
       distribution,
       specifier: pin.specifier,
@@ -114,7 +127,9 @@ export function coverageOf(inputs: CoverageInputs): CoverageEntry[] {
       state: 'not-checked',
       reason: 'no-matrix',
       fetch: pin.specifier ? fetchRequirement(distribution, pin) : null,
-    });
+      marker,
+      undecided,
+    }));
   }
   return [...out.values()].sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : 0));
 }

@@ -21,8 +21,18 @@ export interface Pin {
   /** The single version the specifier allows, when it is an exact pin ("==1.24.2"); null otherwise. */
   exactVersion: string | null;
   origin: PinOrigin;
-  /** The environment marker written with the pin ("python_version < '3.9'"): recorded, never evaluated. */
+  /** The environment marker written with the pin ("python_version < '3.9'"), evaluated by choosePins (core/markers.ts). */
   marker?: string;
+  /**
+   * Set by choosePins on a pin whose marker the project's Python and platform do not decide: what it depends on
+   * ("python_version", "sys_platform", "extra"; "marker" for one that cannot be read).
+   */
+  undecided?: string[];
+  /**
+   * Set by choosePins on the winning pin: the other pins of the distribution that apply in some environment the
+   * project allows, where markers could not decide between them. The code is checked under each.
+   */
+  alternatives?: Pin[];
 }
 
 export interface ManifestProblem {

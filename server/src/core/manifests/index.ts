@@ -9,6 +9,8 @@ import { parsePyproject } from './pyproject.js';
 import { parseRequirementsFile } from './requirements-txt.js';
 import { parseSetupCfg } from './setup-cfg.js';
 import { parsePythonVersionFile, parseSetupPy } from './python-pins.js';
+import { parseMarker } from '../markers.js';
+import { excerpt } from '../excerpt.js';
 
 export type ManifestFormat = 'uv.lock' | 'poetry.lock' | 'pdm.lock' | 'pylock.toml' | 'Pipfile.lock' | 'requirements' | 'conda' | '.python-version' | 'Pipfile' | 'pyproject.toml' | 'setup.cfg' | 'setup.py';
 
@@ -84,6 +86,14 @@ export function parseManifest(fileName: string, text: string, displayName: strin
 /** Parses a manifest in a known format, whatever its name (a file pulled in with -r is a requirements file). */
 export function parseManifestAs(format: ManifestFormat | undefined, text: string, displayName: string): ParsedAnyManifest {
   const parsed = parseByFormat(format, withLoneCrAsNewline(text), displayName);
+  // A marker that is not PEP 508 is said at its line; the pin then counts where it may apply (core/pins.ts).
+  for (const pin of parsed.pins) {
+    if (!pin.marker) continue;
+    const tree = parseMarker(pin.marker);
+    if ('error' in tree) {
+      parsed.problems.push({ file: displayName, line: pin.origin.line ?? 1, message: `environment marker of ${pin.distribution} not read (${excerpt(tree.error, 80)}): "${excerpt(pin.marker)}"; the pin counts as one that may apply` });
+    }
+  }
   parsed.pins.sort((a, b) => (a.origin.line ?? 0) - (b.origin.line ?? 0));
   parsed.problems.sort((a, b) => a.line - b.line);
   return parsed;

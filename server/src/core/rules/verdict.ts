@@ -1,6 +1,7 @@
 // What every verdict of the checker carries (plain data), and the phrases the rules' messages share: which pin says
 // which versions, the versions concerned, the tracked span. Pure.
 import { describeOrigin, type Pin } from '../pin.js';
+import { excerpt } from '../excerpt.js';
 import type { SourceRange } from '../source-range.js';
 import { compareVersions } from '../versions.js';
 import type { FindingNote } from './rule.js';
@@ -47,11 +48,11 @@ export function pinnedAs(pin: Pin): string {
 export function pinDetail(pin: Pin, matrix: MatrixFacts, states: readonly StateAtVersion[]): string {
   const text = pinText(pin, matrix);
   const where =
-    pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${text}`
+    (pin.origin.line !== null ? `${describeOrigin(pin.origin)} pins ${text}`
     : pin.kind === 'installed' ? `${describeOrigin(pin.origin)} has ${text} installed`
     : pin.kind === 'assumed' ? `${describeOrigin(pin.origin)} assumes ${text}`
     : pin.origin.file === '--upgrade-to' ? `--upgrade-to ${text}`
-    : `--pin ${text}`;
+    : `--pin ${text}`) + (pin.undecided && pin.marker ? ` where ${excerpt(pin.marker, 80)}` : '');
   const first = states[0];
   if (pin.exactVersion === null) return states.length ? `${where}, which allows ${versionList(states, matrix)}` : where;
   if (first?.basis === 'extrapolated' && first.cell) {
