@@ -106,6 +106,24 @@ export async function startServer(rootDir, env = {}) {
       await wait;
       return Number(process.hrtime.bigint() - t) / 1e6;
     },
+    /** Opens `file` without waiting for its diagnostics; resolves with a promise of them. */
+    async openOnly(file, text) {
+      const uri = pathToFileURL(file).toString();
+      const wait = next(uri);
+      await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
+      return wait;
+    },
+    /** Sends a change without waiting for its diagnostics; resolves with a promise of them. */
+    async changeOnly(file, change) {
+      const uri = pathToFileURL(file).toString();
+      const wait = next(uri);
+      await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [change] });
+      return wait;
+    },
+    /** A hover at a 0-based line and character; resolves with the reply. */
+    hover(file, line, character) {
+      return conn.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(file).toString() }, position: { line, character } });
+    },
     /** The version the last change gave the document. */
     get version() {
       return version;

@@ -6,15 +6,17 @@
 import { analyzeSyntax, type AnalysisContext } from '../core/analyze.js';
 import { CheckMemo } from '../core/check-memo.js';
 import type { Finding } from '../core/findings.js';
-import { fileSyntax, newChunkFactsCache, syntaxOfChunks, type ChunkFactsCache, type FileSyntax } from '../core/python/file-syntax.js';
+import { chunkFacts, fileSyntax, newChunkFactsCache, syntaxOfChunks, type ChunkFactsCache, type FileSyntax } from '../core/python/file-syntax.js';
 import type { PythonParser } from '../parser/python-parser.js';
 import { DocumentTrees } from './document-trees.js';
 
 interface Entry {
   text: string;
   syntax: FileSyntax;
-  chunks: ChunkFactsCache;
 }
+
+/** How long `prepare` reads chunk facts before it lets the server answer what is waiting. */
+const SLICE_MS = 40;
 
 /** What the last analysis of a document cost. */
 export interface AnalysisTiming {
@@ -29,6 +31,10 @@ export class DocumentAnalyses {
   private readonly entries = new Map<string, Entry>();
   private memo = new CheckMemo();
   private readonly timings = new Map<string, AnalysisTiming>();
+  /** Per document: the facts of its chunks, kept between analyses (and filled ahead by `prepare`). */
+  private readonly caches = new Map<string, ChunkFactsCache>();
+  /** Chunks `prepare` read for a document's next analysis. */
+  private readonly prepared = new Map<string, number>();
 
   constructor(private readonly parser: PythonParser) {
     this.trees = new DocumentTrees(parser);
@@ -38,10 +44,46 @@ export class DocumentAnalyses {
   syntaxFor(uri: string, text: string): FileSyntax {
     const entry = this.entries.get(uri);
     if (entry && entry.text === text) return entry.syntax;
-    const chunks = entry?.chunks ?? newChunkFactsCache();
-    const syntax = syntaxOfChunks(this.trees.chunksFor(uri, text), chunks);
-    this.entries.set(uri, { text, syntax, chunks });
+    const syntax = syntaxOfChunks(this.trees.chunksFor(uri, text), this.cacheFor(uri));
+    this.entries.set(uri, { text, syntax });
     return syntax;
+  }
+
+  private cacheFor(uri: string): ChunkFactsCache {
+    let cache = this.caches.get(uri);
+    if (!cache) this.caches.set(uri, (cache = newChunkFactsCache()));
+    return cache;
+  }
+
+  /**
+   * Reads, ahead of the analysis of `text`, the facts of its chunks not yet known, yielding to the event loop every
+   * SLICE_MS so that the server answers requests meanwhile (a 100,000-line file's first analysis reads facts for
+   * seconds). Resolves false, having stopped, once `wanted` says no or the document's trees moved past `text`;
+   * then the analysis is not wanted either (a newer version is scheduled).
+   */
+  async prepare(uri: string, text: string, wanted: () => boolean): Promise<boolean> {
+    if (this.entries.get(uri)?.text === text) return true;
+    const chunks = this.trees.chunksFor(uri, text);
+    const cache = this.cacheFor(uri);
+    let read = 0;
+    let since = performance.now();
+    for (const chunk of chunks) {
+      if (chunk.key === null || cache.facts.has(chunk.key)) continue;
+      cache.facts.set(chunk.key, chunkFacts(chunk));
+      read++;
+      if (performance.now() - since < SLICE_MS) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      // The chunks hold nodes of the trees of `text`: once the document moved on they may be freed.
+      if (!wanted() || !this.trees.holds(uri, text)) return false;
+      since = performance.now();
+    }
+    this.prepared.set(uri, read);
+    return true;
+  }
+
+  /** Whether the document has been analysed (at some text) since it opened. */
+  hasAnalysed(uri: string): boolean {
+    return this.entries.has(uri);
   }
 
   /** The findings of an open document. */
@@ -50,8 +92,10 @@ export class DocumentAnalyses {
     const unchanged = this.entries.get(uri)?.text === text;
     const syntax = this.syntaxFor(uri, text);
     const findings = analyzeSyntax(syntax, ctx, this.memo);
-    const { chunks } = this.entries.get(uri)!;
-    this.timings.set(uri, { millis: performance.now() - started, chunksRead: unchanged ? 0 : chunks.read, chunks: chunks.chunks });
+    const chunks = this.cacheFor(uri);
+    const ahead = this.prepared.get(uri) ?? 0;
+    this.prepared.delete(uri);
+    this.timings.set(uri, { millis: performance.now() - started, chunksRead: unchanged ? 0 : chunks.read + ahead, chunks: chunks.chunks });
     return findings;
   }
 
@@ -78,5 +122,7 @@ export class DocumentAnalyses {
     this.trees.forget(uri);
     this.entries.delete(uri);
     this.timings.delete(uri);
+    this.caches.delete(uri);
+    this.prepared.delete(uri);
   }
 }

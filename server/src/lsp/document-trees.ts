@@ -138,6 +138,11 @@ export class DocumentTrees {
     return entry.made;
   }
 
+  /** Whether the document is held at `text` (so the chunks `chunksFor` gave for it still hold live nodes). */
+  holds(uri: string, text: string): boolean {
+    return this.entries.get(uri)?.text === text;
+  }
+
   forget(uri: string): void {
     const entry = this.entries.get(uri);
     if (entry) this.drop(entry);

@@ -125,7 +125,7 @@ function contextFor(file: string) {
   return editor.context(file, { catalog: catalog!, pins: pins.pins, settings: pins.settings, localModules: pins.localModules });
 }
 
-function checkDocument(doc: TextDocument): void {
+async function checkDocument(doc: TextDocument): Promise<void> {
   const file = filePath(doc.uri);
   if (!file || shutDown) return; // after shutdown the catalog is closed: a check still scheduled does nothing
   if (isManifestName(basename(file))) {
@@ -135,11 +135,17 @@ function checkDocument(doc: TextDocument): void {
     return;
   }
   if (doc.languageId !== 'python' || !catalog || !analyses) return;
+  // The facts of a large document are read in slices, requests answered in between; an edit meanwhile stops them
+  // (its own check is scheduled).
+  const text = doc.getText();
+  const version = doc.version;
+  if (!(await analyses.prepare(doc.uri, text, () => !shutDown && documents.get(doc.uri)?.version === version))) return;
+  if (shutDown || !catalog) return;
   const ctx = contextFor(file);
   const places = placesFor(doc.uri, file);
-  const diagnostics = analyses.findings(doc.uri, doc.getText(), ctx).map((f) => findingToDiagnostic(f, places));
-  void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
-  editor.afterCheck(file, analyses.syntaxFor(doc.uri, doc.getText()), ctx);
+  const diagnostics = analyses.findings(doc.uri, text, ctx).map((f) => findingToDiagnostic(f, places));
+  void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics });
+  editor.afterCheck(file, analyses.syntaxFor(doc.uri, text), ctx);
   if (firstPublish) {
     firstPublish = false;
     connection.console.info(`anachron: first diagnostics ${Date.now() - startedAt} ms after start`);
@@ -152,24 +158,57 @@ function delayFor(uri: string): number {
   return last === undefined || last <= QUICK_CHECK_MS ? 0 : PAUSE_MS;
 }
 
+/** Documents whose check is under way (it may be waiting between slices), and requests waiting for a first analysis. */
+const checking = new Set<string>();
+const waitingForAnalysis = new Map<string, (() => void)[]>();
+
+/** Resolves once the document has been analysed, or no check of it is scheduled or under way. */
+function firstAnalysisOf(uri: string): Promise<void> {
+  if (!analyses || analyses.hasAnalysed(uri) || (!pending.has(uri) && !checking.has(uri))) return Promise.resolve();
+  return new Promise((resolve) => {
+    const list = waitingForAnalysis.get(uri);
+    if (list) list.push(resolve);
+    else waitingForAnalysis.set(uri, [resolve]);
+  });
+}
+
+/** Lets the requests waiting for the document go on (its check is done, none is scheduled, or it closed). */
+function releaseWaiting(uri: string): void {
+  const list = waitingForAnalysis.get(uri);
+  waitingForAnalysis.delete(uri);
+  for (const resolve of list ?? []) resolve();
+}
+
 function scheduleCheck(doc: TextDocument, delay = delayFor(doc.uri)): void {
   clearTimeout(pending.get(doc.uri)?.timer);
   const since = performance.now();
-  const timer = setTimeout(() => {
+  // The check runs on the turn after its timer: replies the connection has queued by then (a hover answered while the
+  // check waited for a pause in typing; vscode-jsonrpc writes on setImmediate) go out first instead of after it.
+  const timer = setTimeout(() => setImmediate(() => {
+    if (pending.get(doc.uri)?.timer !== timer) return; // rescheduled meanwhile
     pending.delete(doc.uri);
     const current = documents.get(doc.uri);
     if (!current) return;
     const waited = performance.now() - since;
-    try {
-      checkDocument(current);
-    } catch (e) {
-      connection.console.error(internalErrorReport(e, `anachron: checking ${doc.uri}`));
-    }
-    const timing = LOG_TIMING ? analyses?.timing(doc.uri) : undefined;
-    if (timing) {
-      connection.console.info(`anachron: timing ${doc.uri} v${current.version}: waited ${waited.toFixed(1)} ms, checked in ${timing.millis.toFixed(1)} ms, read ${timing.chunksRead} of ${timing.chunks} chunks`);
-    }
-  }, delay);
+    checking.add(doc.uri);
+    const settled = () => {
+      checking.delete(doc.uri);
+      if (!pending.has(doc.uri)) releaseWaiting(doc.uri);
+    };
+    void checkDocument(current).then(
+      () => {
+        settled();
+        const timing = LOG_TIMING ? analyses?.timing(doc.uri) : undefined;
+        if (timing) {
+          connection.console.info(`anachron: timing ${doc.uri} v${current.version}: waited ${waited.toFixed(1)} ms, checked in ${timing.millis.toFixed(1)} ms, read ${timing.chunksRead} of ${timing.chunks} chunks`);
+        }
+      },
+      (e: unknown) => {
+        settled();
+        connection.console.error(internalErrorReport(e, `anachron: checking ${doc.uri}`));
+      },
+    );
+  }), delay);
   pending.set(doc.uri, { timer, since });
 }
 
@@ -267,11 +306,16 @@ function pinHover(doc: TextDocument, file: string, line: number) {
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: { start: { line, character: 0 }, end: { line, character: text.length } } };
 }
 
-connection.onHover((params) => {
+connection.onHover(async (params) => {
+  const opened = documents.get(params.textDocument.uri);
+  const manifest = filePath(params.textDocument.uri);
+  if (opened && manifest && isManifestName(basename(manifest))) return pinHover(opened, manifest, params.position.line);
+  // A document not analysed yet (just opened) is answered after its check, which reads a large file in slices with
+  // requests answered between them, instead of by a whole analysis here that would hold the server up.
+  await firstAnalysisOf(params.textDocument.uri);
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
-  if (doc && file && isManifestName(basename(file))) return pinHover(doc, file, params.position.line);
-  if (!doc || !file || doc.languageId !== 'python' || !analyses || !catalog) return null;
+  if (!doc || !file || doc.languageId !== 'python' || !analyses || !catalog || shutDown) return null;
   // By default only a reference with a finding gets the timeline: a valid call's hover would sit on the language server's own.
   const mode = editor.hoverModeFor(file);
   if (mode === 'never') return null;
@@ -395,6 +439,7 @@ connection.onShutdown(() => {
   shutDown = true;
   for (const { timer } of pending.values()) clearTimeout(timer);
   pending.clear();
+  for (const uri of [...waitingForAnalysis.keys()]) releaseWaiting(uri);
   catalog?.close();
 });
 
@@ -410,6 +455,7 @@ documents.onDidClose((e) => {
   analyses?.forget(e.document.uri);
   clearTimeout(pending.get(e.document.uri)?.timer);
   pending.delete(e.document.uri);
+  releaseWaiting(e.document.uri);
   let kept = false;
   try {
     kept = !shutDown && !!analyses && editor.closed(e.document.uri);

@@ -1,0 +1,95 @@
+// Issue 17's scale probes through the real faces: a 100,000-line file in a language server session (open, then
+// an edit and a hover right after it: the time the hover takes, and the edit's diagnostics), and one folder of
+// 20,000 files (the CLI's check, and the server opening one of them and answering a hover). Prints the figures.
+// Usage: node perf/hostile-scale.mjs [--lines 100000] [--files 20000] [--edits 5]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchEdit, median, root, startServer, writeBenchProject } from './lsp-client.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? Number(argv[at + 1]) : fallback;
+};
+const size = opt('--lines', 100_000);
+const fileCount = opt('--files', 20_000);
+const edits = opt('--edits', 5);
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const fmt = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
+
+async function bigFile() {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-big-'));
+  const { file, lines } = writeBenchProject(dir, { size });
+  const server = await startServer(dir);
+  try {
+    const text = readFileSync(file, 'utf8');
+    // A hover sent right after the open, while the first analysis runs: how long the server leaves it waiting.
+    const t0 = process.hrtime.bigint();
+    const opened = await server.openOnly(file, text);
+    const early = await server.hover(file, 1, 12);
+    const earlyMs = ms(t0);
+    const firstDiagnostics = await opened;
+    const first = { msSinceStart: ms(t0), diagnostics: firstDiagnostics.diagnostics };
+    const current = text.split('\n');
+    // the hover: the last np.trapezoid of the file, found again after each edit
+    const target = () => {
+      for (let i = current.length - 1; i >= 0; i--) {
+        const c = current[i].indexOf('np.trapezoid');
+        if (c >= 0) return { line: i, character: c + 4 };
+      }
+      throw new Error('no np.trapezoid');
+    };
+    const hovers = [];
+    const diagnostics = [];
+    let hovered = null;
+    for (let k = 0; k < edits; k++) {
+      const t0 = process.hrtime.bigint();
+      const published = await server.changeOnly(file, benchEdit(k, current.length, 3, current));
+      const at = target();
+      hovered = await server.hover(file, at.line, at.character);
+      hovers.push(ms(t0));
+      await published;
+      diagnostics.push(ms(t0));
+    }
+    console.log(`${size.toLocaleString('en')}-line file (${lines.length.toLocaleString('en')} lines written): first diagnostics ${fmt(first.msSinceStart)} after the open (${first.diagnostics.length} diagnostics), a hover sent with the open answered in ${fmt(earlyMs)} (${early ? 'a hover' : 'empty: not analysed yet'}); ` +
+      `edit -> hover reply median ${fmt(median(hovers))}, max ${fmt(Math.max(...hovers))}; edit -> diagnostics median ${fmt(median(diagnostics))}, max ${fmt(Math.max(...diagnostics))} (${edits} edits); ` +
+      `hover ${hovered ? 'answered' : 'empty'}; server RSS ${server.rssMb().toFixed(0)} MB`);
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function wideFolder() {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-wide-'));
+  writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
+  for (let i = 0; i < fileCount; i++) writeFileSync(join(dir, `m${i}.py`), `import numpy as np\nx${i} = np.trapezoid([1, 2])\n`);
+  try {
+    for (const jobs of ['1', null]) {
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, [join(root, 'bin', 'anachron.js'), 'check', '.', '--format', 'json', ...(jobs ? ['--jobs', jobs] : [])], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 });
+      const took = ms(t0);
+      const findings = r.status === 1 ? JSON.parse(r.stdout).findings.length : `exit ${r.status}: ${r.stderr.slice(0, 200)}`;
+      console.log(`${fileCount.toLocaleString('en')} files in one folder: anachron check${jobs ? ` --jobs ${jobs}` : ''} ${fmt(took)} (${findings} findings)`);
+    }
+    const t0 = process.hrtime.bigint();
+    const server = await startServer(dir);
+    try {
+      const file = join(dir, `m${fileCount - 1}.py`);
+      const opened = await server.open(file, readFileSync(file, 'utf8'));
+      const t1 = process.hrtime.bigint();
+      const hover = await server.hover(file, 1, 12);
+      console.log(`${fileCount.toLocaleString('en')} files in one folder: server spawn -> first diagnostics of one file ${fmt(ms(t0))} (${opened.diagnostics.length} diagnostics); hover ${fmt(ms(t1))} (${hover ? 'answered' : 'empty'})`);
+    } finally {
+      server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+await bigFile();
+await wideFolder();
