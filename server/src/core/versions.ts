@@ -87,3 +87,61 @@ function computePlacement(version: string, tracked: readonly string[]): Placemen
   }
   return { kind: 'between', below, above: null };
 }
+
+/** The next release prefix: "1.2" -> "1.3", "2" -> "3" (the end of what ==1.2.* or ~=1.2.0's last part allows). */
+function nextPrefix(release: string): string | null {
+  const parts = release.split('.');
+  const last = Number(parts[parts.length - 1]);
+  if (!Number.isInteger(last)) return null;
+  parts[parts.length - 1] = String(last + 1);
+  return parts.join('.');
+}
+
+/**
+ * Whether a PEP 440 specifier allows no version at all (`>=2.0,<1.0`, `<0`, `==1.2,==1.3`): the bounds of its
+ * ordered clauses (<, <=, >, >=, ==, ==X.*, ~=) cross. `!=` and `===` are not taken into account (they can only
+ * leave it satisfiable or say nothing an ordering can decide), so false means "not shown to be empty".
+ */
+export function allowsNoVersion(specifier: string): boolean {
+  let lower: { v: string; open: boolean } | null = null;
+  let upper: { v: string; open: boolean } | null = null;
+  const raise = (v: string, open: boolean) => {
+    const c = lower === null ? 1 : compareVersions(v, lower.v);
+    if (c > 0 || (c === 0 && open)) lower = { v, open };
+  };
+  const cap = (v: string, open: boolean) => {
+    const c = upper === null ? -1 : compareVersions(v, upper.v);
+    if (c < 0 || (c === 0 && open)) upper = { v, open };
+  };
+  for (const raw of specifier.split(',')) {
+    const m = /^\s*(~=|==|<=|>=|<|>)\s*([^\s,]+)\s*$/.exec(raw);
+    if (!m) continue;
+    const [, op, text] = m as unknown as [string, string, string];
+    const wildcard = /^(.*)\.\*$/.exec(text);
+    const v = wildcard ? wildcard[1]! : text;
+    if (!isValidVersion(v)) continue;
+    if (op === '==' && wildcard) {
+      const next = nextPrefix(v);
+      raise(v, false);
+      if (next) cap(next, true);
+    } else if (op === '==') {
+      raise(v, false);
+      cap(v, false);
+    } else if (op === '~=') {
+      const release = v.split(/[^0-9.]/)[0]!.split('.');
+      const next = release.length >= 2 ? nextPrefix(release.slice(0, -1).join('.')) : null;
+      raise(v, false);
+      if (next) cap(next, true);
+    } else if (op === '>=') raise(v, false);
+    else if (op === '>') raise(v, true);
+    else if (op === '<=') cap(v, false);
+    else cap(v, true);
+  }
+  const lo = lower as { v: string; open: boolean } | null;
+  const up = upper as { v: string; open: boolean } | null;
+  // Nothing comes before 0 (a pre-release of 0 is no exception: <0 excludes the pre-releases of 0).
+  if (up && compareVersions(up.v, '0') <= 0 && (up.open || compareVersions(up.v, '0') < 0)) return true;
+  if (!lo || !up) return false;
+  const c = compareVersions(lo.v, up.v);
+  return c > 0 || (c === 0 && (lo.open || up.open));
+}

@@ -10,6 +10,7 @@ import { parseRequirementsFile } from './requirements-txt.js';
 import { parseSetupCfg } from './setup-cfg.js';
 import { parsePythonVersionFile, parseSetupPy } from './python-pins.js';
 import { parseMarker } from '../markers.js';
+import { allowsNoVersion } from '../versions.js';
 import { excerpt } from '../excerpt.js';
 
 export type ManifestFormat = 'uv.lock' | 'poetry.lock' | 'pdm.lock' | 'pylock.toml' | 'Pipfile.lock' | 'requirements' | 'conda' | '.python-version' | 'Pipfile' | 'pyproject.toml' | 'setup.cfg' | 'setup.py';
@@ -88,6 +89,10 @@ export function parseManifestAs(format: ManifestFormat | undefined, text: string
   const parsed = parseByFormat(format, withLoneCrAsNewline(text), displayName);
   // A marker that is not PEP 508 is said at its line; the pin then counts where it may apply (core/pins.ts).
   for (const pin of parsed.pins) {
+    // A range that allows no version at all is never installable: said at its line (it checks nothing).
+    if (pin.exactVersion === null && pin.specifier !== '' && allowsNoVersion(pin.specifier)) {
+      parsed.problems.push({ file: displayName, line: pin.origin.line ?? 1, message: `${pin.distribution}${excerpt(pin.specifier.replace(/\s+/g, ''), 80)} allows no version at all: nothing can be installed or checked for it` });
+    }
     if (!pin.marker) continue;
     const tree = parseMarker(pin.marker);
     if ('error' in tree) {
