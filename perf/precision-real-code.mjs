@@ -3,7 +3,7 @@
 // true positive to explain. Prints findings per 1,000 resolved library references.
 // Usage: node perf/precision-real-code.mjs REPO LIB TAG[=VERSION]... [--max-files N] [--show N]
 //        node perf/precision-real-code.mjs --release LIB VERSION... [--max-files N] [--show N]
-//   e.g. node perf/precision-real-code.mjs /work/.mirror/numpy+numpy/repo numpy v1.24.2 v2.2.4
+//   e.g. node perf/precision-real-code.mjs path/to/numpy-clone numpy v1.24.2 v2.2.4
 //        node perf/precision-real-code.mjs --release pandas 1.5.3 2.0.3 2.2.3
 // --release reads each version's sdist (the tests and examples it ships) from the release cache, downloading it
 // through python-probe's index reader (ANACHRON_RELEASE_CACHE, ANACHRON_PACKAGE_INDEX).

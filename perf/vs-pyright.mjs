@@ -2,7 +2,7 @@
 // The code: a release tag of a library's own repository (tests and benchmarks), extracted from a bare git mirror.
 // pyright is installed into a scratch folder from the npm registry on first use.
 // Usage: node perf/vs-pyright.mjs REPO TAG PIN [RUNS] [--under FOLDER/]
-//   e.g. node perf/vs-pyright.mjs /work/.mirror/numpy+numpy/repo v2.2.4 numpy==2.2.4 3 --under benchmarks/
+//   e.g. node perf/vs-pyright.mjs path/to/numpy-clone v2.2.4 numpy==2.2.4 3 --under benchmarks/
 // --under keeps one folder of the tree (a whole suite, e.g. benchmarks/): pyright needs minutes per run on all tests.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
