@@ -257,6 +257,69 @@ class HGate(Gate):
 `,
 };
 
+// --- a pydantic-like repository: Markdown pages with mkdocstrings blocks ---------------------------------------------
+const PYDANTIC_FILES: Record<string, string> = {
+  'docs/api/base_model.md': [
+    'Models are classes that inherit from `BaseModel`.',
+    '',
+    '::: pydantic.BaseModel',
+    '    options:',
+    '        show_root_heading: true',
+    '        # explicit members list',
+    '        members:',
+    '          - __init__',
+    '          - model_dump',
+    '          - model_validate',
+    '',
+    '::: pydantic.create_model',
+    '    options:',
+    '        show_root_heading: true',
+    '',
+    '```py',
+    '::: pydantic.not_read_in_code',
+    '```',
+    '',
+  ].join('\n'),
+  'docs/api/types.md': '::: pydantic.types\n',
+  'docs/api/config.md': '::: pydantic.config.ConfigDict\n\n::: pydantic.config.BaseConfig\n    options:\n      members: false\n\n::: pydantic.config\n    options:\n      members:\n        - BaseConfig\n\n::: pydantic_core.core_schema\n',
+  'pydantic/__init__.py': 'from .main import BaseModel, create_model\n',
+  'pydantic/main.py': [
+    'class BaseModel:',
+    '    """A model."""',
+    '',
+    '    def model_dump(self):',
+    '        """Dump."""',
+    '',
+    '    def model_validate(cls, obj):',
+    '        """Validate."""',
+    '',
+    '    def model_copy(self):',
+    '        """Copy (not in the page\'s list)."""',
+    '',
+    'def create_model(name):',
+    '    """Create."""',
+    '',
+  ].join('\n'),
+  'pydantic/types.py': [
+    'class SecretStr:',
+    '    """A secret."""',
+    '',
+    '    def get_secret_value(self):',
+    '        """The value."""',
+    '',
+    'def constr(max_length=None):',
+    '    """A constrained str."""',
+    '',
+    'def undocumented():',
+    '    pass',
+    '',
+    'def _private():',
+    '    """Private."""',
+    '',
+  ].join('\n'),
+  'pydantic/config.py': 'from typing import TypedDict\n\nclass ConfigDict(TypedDict):\n    """Config."""\n\n    extra: str\n    """A key, not an attribute."""\n\nclass BaseConfig:\n    """Old config."""\n\n    extra: str = "ignore"\n    """An attribute."""\n',
+};
+
 describe('docs.py on small repositories', () => {
   let dir = '';
   let numpyGit = '';
@@ -307,6 +370,25 @@ describe('docs.py on small repositories', () => {
         error: 'not an importable path, not recorded: numpy.class.__array_ufunc__',
       },
     ]);
+  });
+
+  test('pydantic: mkdocstrings blocks in Markdown pages, with members: lists, false, or the documented ones', () => {
+    const d = extract('pydantic', makeRepo(join(dir, 'pydantic'), PYDANTIC_FILES, 'v2.5.0'), 'v2.5.0');
+    assert.deepEqual(d.documented, [
+      'pydantic.BaseModel',
+      'pydantic.BaseModel.model_dump',
+      'pydantic.BaseModel.model_validate',
+      'pydantic.config',
+      'pydantic.config.BaseConfig',
+      'pydantic.config.BaseConfig.extra',
+      'pydantic.config.ConfigDict',
+      'pydantic.create_model',
+      'pydantic.types',
+      'pydantic.types.SecretStr',
+      'pydantic.types.SecretStr.get_secret_value',
+      'pydantic.types.constr',
+    ]);
+    assert.deepEqual(d.documented_private, []);
   });
 
   test('--version, --out FILE.gz: gzip without name or time, byte-identical across runs', () => {

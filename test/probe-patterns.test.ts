@@ -63,6 +63,48 @@ describe('a module __getattr__ that forwards to another module', () => {
   }
 });
 
+describe('a package whose __getattr__ imports its public names lazily from a table', () => {
+  // pydantic 2.5+: the package binds none of __all__; __getattr__ looks the name up in a dict of
+  // name -> (package, module) and imports it with importlib.import_module(module, package=package)
+  const files = {
+    'lazylib/__init__.py': [
+      '__version__ = "1.0"',
+      "__all__ = ('Model', 'validate', 'tools')",
+      '_dynamic_imports = {',
+      "    'Model': (__spec__.parent, '.main'),",
+      "    'validate': (__package__, '.main'),",
+      "    'tools': (__package__, '__module__'),",
+      '}',
+      '',
+      'def __getattr__(attr_name):',
+      '    dynamic_attr = _dynamic_imports.get(attr_name)',
+      '    if dynamic_attr is None:',
+      '        raise AttributeError(attr_name)',
+      '    package, module_name = dynamic_attr',
+      '    from importlib import import_module',
+      "    if module_name == '__module__':",
+      "        return import_module(f'.{attr_name}', package=package)",
+      '    module = import_module(module_name, package=package)',
+      '    return getattr(module, attr_name)',
+      '',
+      'def __dir__():',
+      '    return list(__all__)',
+      '',
+    ].join('\n'),
+    'lazylib/main.py': 'class Model:\n    """A model."""\n\n    def dump(self, mode="python"):\n        """Dump."""\n\ndef validate(value, strict=False):\n    """Validate."""\n    return value\n',
+    'lazylib/tools.py': 'def helper(x):\n    """Help."""\n    return x\n',
+  };
+  const { runtime, static: st } = bothReaders('lazylib', files);
+  for (const [name, surface] of [['runtime', runtime], ['static', st]] as const) {
+    test(`${name}: the names the table serves are the package's, with their signatures and members`, () => {
+      assert.equal(surface.get('lazylib.Model')?.kind, 'class');
+      assert.equal(params(surface.get('lazylib.Model.dump')), 'mode');
+      assert.equal(params(surface.get('lazylib.validate')), 'value,strict');
+      assert.equal(surface.get('lazylib.tools')?.kind, 'module');
+    });
+  }
+});
+
 describe('decorators that rename or retire a keyword', () => {
   // The wrapper (functools.wraps: inspect shows the new name only) looks the old name up in **kwargs, warns and
   // passes it on: the old keyword works at that version. pandas' deprecate_kwarg factory, matplotlib's

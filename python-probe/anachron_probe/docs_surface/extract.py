@@ -113,6 +113,32 @@ def _autosummary_entries(section):
     return out
 
 
+def _mkdocstrings_members(block):
+    """The ``members:`` option of an mkdocstrings block's YAML: a list of names, False for ``false``/``[]``,
+    None where the block does not say (the default: every documented public member)."""
+    for j, line in enumerate(block):
+        m = re.match(r"^(\s*)members:\s*(.*?)\s*(#.*)?$", line)
+        if not m:
+            continue
+        value = m.group(2)
+        if value in ("false", "False", "[]", "no"):
+            return False
+        if value.startswith("["):
+            return [n.strip().strip("'\"") for n in value.strip("[]").split(",") if n.strip()]
+        if value in ("true", "True", "yes"):
+            return None
+        names = []
+        for item in block[j + 1:]:
+            if not item.strip() or item.strip().startswith("#"):
+                continue
+            im = re.match(r"^(\s*)-\s*([A-Za-z_]\w*)\s*(#.*)?$", item)
+            if not im or len(im.group(1)) <= len(m.group(1)):
+                break
+            names.append(im.group(2))
+        return names or None
+    return None
+
+
 def library(name):
     """The docs reader's view of ``libraries/NAME.toml``."""
     return Library(load(name))
@@ -161,7 +187,52 @@ class Collector:
         if text is None:
             return
         self.doc_texts.append(text)
+        if path.endswith(".md"):
+            text = self.mkdocstrings_as_autodoc(text)
         self.scanner.scan_text(text, DocState(path))
+
+    def mkdocstrings_as_autodoc(self, text):
+        """A Markdown page's mkdocstrings blocks (``::: pydantic.types``, its indented ``options:`` with a
+        ``members:`` list, ``false`` or nothing) as the autodoc directives they stand for: a module or a class with
+        the listed members, else the documented public ones (mkdocstrings' default, as autodoc's ``:members:``
+        gives them); ``members: false`` the object alone; anything else ``autofunction``. The rest of the page
+        (prose, fenced code) is not read."""
+        out = []
+        lines = text.splitlines()
+        i = 0
+        fence = None  # the marker of the fenced code block the line is in (``` or ~~~): examples, not read
+        while i < len(lines):
+            f = re.match(r"^\s*(`{3,}|~{3,})", lines[i])
+            if f:
+                if fence is None:
+                    fence = f.group(1)
+                elif f.group(1).startswith(fence):
+                    fence = None
+                i += 1
+                continue
+            m = None if fence is not None else re.match(r"^:::\s+([A-Za-z_][\w.]*)\s*$", lines[i])
+            i += 1
+            if not m:
+                continue
+            path = m.group(1)
+            block = []
+            while i < len(lines) and (not lines[i].strip() or lines[i][:1] in (" ", "\t")):
+                block.append(lines[i])
+                i += 1
+            members = _mkdocstrings_members(block)
+            if not (path == self.root or path.startswith(self.root + ".")):
+                self.outside.setdefault(path, "")  # another distribution's API (pydantic_core): not this surface
+                continue
+            if self.py.resolve_module(path) is not None:
+                directive = "automodule"
+            else:
+                b = self.py.resolve(path)
+                directive = "autoclass" if b is not None and is_class(b.node) else "autofunction"
+            out += ["", ".. %s:: %s" % (directive, path)]
+            if directive != "autofunction" and members is not False:
+                out.append("   :members: " + ", ".join(members or []))
+            out.append("")
+        return "\n".join(out) + "\n"
 
     def scan_reference_dict(self, path):
         """A Python file whose ``API_REFERENCE`` dict literal maps each module to sections with ``autosummary``

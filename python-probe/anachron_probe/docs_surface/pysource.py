@@ -609,7 +609,12 @@ class PySource:
         classes."""
         out = []
         body = node.body
+        # a TypedDict's annotated names are its keys, not attributes of the class (pydantic's ConfigDict)
+        typed_dict = any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", None)) == "TypedDict"
+                         for b in getattr(node, "bases", []))
         for i, s in enumerate(body):
+            if typed_dict and isinstance(s, ast.AnnAssign) and s.value is None:
+                continue
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 if not s.name.startswith("_") and (undoc or ast.get_docstring(s)):
                     out.append(s.name)

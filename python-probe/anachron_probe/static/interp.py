@@ -1034,6 +1034,11 @@ class Interp(object):
         return v
 
     def _e_Attribute(self, node, scope):
+        if (isinstance(node.value, ast.Name) and node.value.id == "__spec__" and node.attr in ("name", "parent")
+                and "__spec__" not in scope.module.ns):
+            # the module's own spec: __spec__.parent is its package (pydantic 2.7.2+'s lazy imports), .name itself
+            m = scope.module
+            return ConstValue(m.name if node.attr == "name" or m.is_package else m.name.rpartition(".")[0])
         base = self.eval(node.value, scope)
         return self.getattr_value(base, node.attr, scope)
 
@@ -1311,8 +1316,10 @@ class Interp(object):
             name = self.eval(args[0], scope)
             if isinstance(name, ConstValue) and name.known and isinstance(name.value, str):
                 target = name.value
-                if target.startswith(".") and len(args) > 1:
-                    pkg = self.eval(args[1], scope)
+                # the package: second positional argument or package= (pydantic 2.5+'s lazy __getattr__)
+                pkg_node = args[1] if len(args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+                if target.startswith(".") and pkg_node is not None:
+                    pkg = self.eval(pkg_node, scope)
                     if isinstance(pkg, ConstValue) and isinstance(pkg.value, str):
                         level = len(target) - len(target.lstrip("."))
                         base = pkg.value.split(".")
