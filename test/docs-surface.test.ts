@@ -421,6 +421,23 @@ describe('docs.py on small repositories', () => {
     );
   });
 
+  // pydantic 1.x has no docs/api pages: an empty surface would make every name undocumented (agreement base 0)
+  const UNDOCUMENTED: { name: string; pages: Record<string, string>; message: RegExp }[] = [
+    { name: 'no reference pages', pages: { 'docs/index.md': '# pydantic\n\n::: pydantic.BaseModel\n' }, message: /pydantic 1\.10\.0: no reference pages \(docs\/api\/\*\.md\) at v1\.10\.0: no documented surface written/ },
+    { name: 'reference pages that document no name', pages: { 'docs/api/models.md': '# Models\n\nProse only.\n\n```py\n::: pydantic.BaseModel\n```\n' }, message: /pydantic 1\.10\.0: the reference pages document no name at v1\.10\.0: no documented surface written/ },
+  ];
+  for (const { name, pages, message } of UNDOCUMENTED) {
+    test(`${name}: no documented surface is written, the run fails with a message`, () => {
+      const source = { ...Object.fromEntries(Object.entries(PYDANTIC_FILES).filter(([p]) => !p.startsWith('docs/'))), ...pages };
+      const gitDir = makeRepo(join(dir, `pydantic-1-${name.replace(/\W+/g, '-')}`), source, 'v1.10.0');
+      const out = join(dir, `pydantic-1-${name.replace(/\W+/g, '-')}.docs.json.gz`);
+      const r = runDocs(['pydantic', '--git-dir', gitDir, '--tag', 'v1.10.0', '--out', out]);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(existsSync(out), false);
+    });
+  }
+
   test('an unknown tag fails with a message', () => {
     const r = runDocs(['numpy', '--git-dir', numpyGit, '--tag', 'v9.9.9']);
     assert.notEqual(r.status, 0);

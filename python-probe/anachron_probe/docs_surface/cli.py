@@ -57,13 +57,24 @@ def build(name, git_dir, tag, version=None):
     return build_from(name, tree, version or lib.version_for_tag(tag), provenance)
 
 
+class NoDocumentation(Exception):
+    """The tree has no reference pages of the library, or its pages document nothing: no documented surface is
+    written (an empty one would make every name look undocumented and zero the agreement base)."""
+
+
 def build_from(name, tree, version, provenance):
     """The documented surface of ``name`` read from ``tree`` (a git tree, a folder or an archive)."""
     lib = library(name)
+    where = provenance.get("tag") or provenance.get("file") or provenance.get("directory") or tree.commit
     try:
         collector = extract(tree, lib)
+        pages = lib.has_pages(tree)
     finally:
         tree.close()
+    if not collector.documented:
+        raise NoDocumentation("%s %s: %s at %s: no documented surface written" % (
+            name, version, "the reference pages document no name" if pages else "no reference pages (%s)" % (
+                ", ".join(g for group in lib.page_groups for g in group)), where))
     doc = {
         "schema": SCHEMA,
         "library": name,
@@ -187,7 +198,7 @@ def main(argv=None):
             doc, collector = build_release(args.library, args.version)
             p = doc["provenance"]
             tag = p.get("tag") or p.get("release_commit") or p.get("file")
-    except (GitError, LibraryFileError, ArchiveError, ReleaseIndexError, OSError) as e:
+    except (GitError, LibraryFileError, ArchiveError, ReleaseIndexError, NoDocumentation, OSError) as e:
         sys.stderr.write("docs.py: %s\n" % e)
         return 2
     tag = tag or args.source
