@@ -2,11 +2,10 @@
 // real LSP session with the bundled server and matrices (issue 16, point 5).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { planFixAll } from '../server/src/core/fix-all.js';
 import type { Fix, FixableFinding } from '../server/src/core/fixes.js';
-import { LspSession } from './support/lsp-session.js';
+import { fileUri, withSession } from './support/lsp-session.js';
 import { writeProject } from './support/project.js';
 
 const at = (line: number, start: number, end: number) => ({ start: { line, column: start }, end: { line, column: end } });
@@ -56,12 +55,10 @@ describe('fix all in file', () => {
 describe('the raise and fix all over LSP', () => {
   test('numpy==1.16.6 with default_rng (1.17), numpy.typing (1.20) and trapezoid (2.0): every raise goes to 2.0.0; source.fixAll raises once', async () => {
     const dir = writeProject({ 'requirements.txt': 'numpy==1.16.6\n' });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
-      const uri = pathToFileURL(file).toString();
-      const manifest = pathToFileURL(join(dir, 'requirements.txt')).toString();
+      const uri = fileUri(file);
+      const manifest = fileUri(join(dir, 'requirements.txt'));
       const diagnostics = await session.open(file, 'import numpy as np\nimport numpy.typing as npt\nrng = np.random.default_rng()\nx = np.trapezoid([1])\n');
       assert.deepEqual(diagnostics.map((d) => d.message), [
         '`numpy.typing` needs numpy ≥ 1.20 (pinned 1.16.6)',
@@ -81,26 +78,20 @@ describe('the raise and fix all over LSP', () => {
       assert.deepEqual(fixAll[0]!.edit.changes[manifest]!.map((e) => e.newText), ['==2.0.0']);
       const quickOnly = (await session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: diagnostics[0]!.range, context: { diagnostics: [], only: ['quickfix'] } })) as Action[];
       assert.deepEqual(quickOnly, [], 'a quick-fix request with no diagnostics gets no fix-all');
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('every finding with a version-correct alternative: fix all rewrites the code and leaves the pin', async () => {
     const dir = writeProject({ 'requirements.txt': 'numpy==1.24.2\n' });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
-      const uri = pathToFileURL(file).toString();
+      const uri = fileUri(file);
       const diagnostics = await session.open(file, 'import numpy as np\na = np.trapezoid([1])\nb = np.trapezoid([2])\n');
       assert.equal(diagnostics.length, 2);
       const fixAll = (await session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: diagnostics[0]!.range, context: { diagnostics: [], only: ['source.fixAll.anachron'] } })) as { title: string; edit: { changes: Record<string, { newText: string }[]> } }[];
       assert.equal(fixAll[0]!.title, 'Fix all anachron findings in this file (numpy: 2 uses rewritten for the pinned version)');
       assert.deepEqual(Object.keys(fixAll[0]!.edit.changes), [uri]);
       assert.deepEqual(fixAll[0]!.edit.changes[uri]!.map((e) => e.newText), ['trapz', 'trapz']);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });

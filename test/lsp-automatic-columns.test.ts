@@ -4,14 +4,14 @@
 // interpreter the client sends (for a pin the manifests write too, when the index gives nothing); an untrusted workspace (or the setting off) fetches nothing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { PinsResult } from '../server/src/lsp/protocol.js';
 import { fileUri as uri, LspSession } from './support/lsp-session.js';
-import { startPackageIndex, type FakeIndex } from './support/package-index.js';
+import { indexForTests, startPackageIndex } from './support/package-index.js';
 
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '3.0.0'];
@@ -39,16 +39,7 @@ async function diagnosticsUntil(session: LspSession, file: string, done: (d: Dia
 }
 
 describe('automatic columns in the editor', () => {
-  let index: FakeIndex;
-  let work: string;
-  before(async () => {
-    work = dir('auto-columns');
-    index = await startPackageIndex(PYTHON, join(work, 'files'), RELEASES.map((version) => ({ name: 'toylib', version, code: code(version) })));
-  });
-  after(async () => {
-    await index.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const served = indexForTests(PYTHON, 'auto-columns', () => RELEASES.map((version) => ({ name: 'toylib', version, code: code(version) })));
 
   test('an uncovered pin is fetched from the index, with progress, then checked with the exact boundary', async () => {
     const home = dir('auto-home');
@@ -57,7 +48,7 @@ describe('automatic columns in the editor', () => {
     const file = join(project, 'use.py');
     writeFileSync(file, USE);
     const storage = join(home, 'globalStorage');
-    const session = new LspSession(userEnv(home, index.url));
+    const session = new LspSession(userEnv(home, served.index.url));
     try {
       await session.initialize(project, { trusted: true, userMatricesFolder: join(storage, 'matrices'), cacheFolder: join(storage, 'cache') }, { workDoneProgress: true });
       const started = Date.now();
@@ -85,7 +76,7 @@ describe('automatic columns in the editor', () => {
   });
 
   test('a fetch cancelled from its progress stops, keeps nothing half-made, and the server goes on', async () => {
-    const slow = await startPackageIndex(PYTHON, join(work, 'slow'), [{ name: 'slowlib', version: '1.0', code: 'def f():\n    pass\n', fault: 'hang' }]);
+    const slow = await startPackageIndex(PYTHON, join(served.work, 'slow'), [{ name: 'slowlib', version: '1.0', code: 'def f():\n    pass\n', fault: 'hang' }]);
     const home = dir('auto-cancel');
     const project = dir('auto-cancel-project');
     writeFileSync(join(project, 'requirements.txt'), 'slowlib==1.0\n');
@@ -118,15 +109,15 @@ describe('automatic columns in the editor', () => {
       const project = dir('auto-off-project');
       writeFileSync(join(project, 'requirements.txt'), 'toylib==1.0.0\n');
       const file = join(project, 'use.py');
-      const session = new LspSession(userEnv(home, index.url));
-      const hits = index.hits.length;
+      const session = new LspSession(userEnv(home, served.index.url));
+      const hits = served.index.hits.length;
       try {
         await session.initialize(project, { ...options, userMatricesFolder: join(home, 'm'), cacheFolder: join(home, 'c') });
         assert.deepEqual(await session.open(file, USE), []);
         const pins = (await session.connection.sendRequest('anachron/pins', { uri: uri(file) })) as PinsResult;
         assert.deepEqual(pins.coverage.map((e) => `${e.library} ${e.state} ${e.fetch}`), ['toylib not-checked toylib==1.0.0']);
         await new Promise((r) => setTimeout(r, 500));
-        assert.equal(index.hits.length, hits, `${JSON.stringify(options)}: the index was asked`);
+        assert.equal(served.index.hits.length, hits, `${JSON.stringify(options)}: the index was asked`);
         assert.equal(existsSync(join(home, 'm')), false);
       } finally {
         await session.close();
@@ -135,11 +126,11 @@ describe('automatic columns in the editor', () => {
   });
 
   test('a venv with the toy library installed is probed through the selected interpreter', async (t) => {
-    const venv = join(work, 'venv');
+    const venv = join(served.work, 'venv');
     const made = spawnSync(PYTHON, ['-m', 'venv', venv], { encoding: 'utf8' });
     const python = join(venv, process.platform === 'win32' ? 'Scripts/python.exe' : 'bin/python');
     if (made.status !== 0 || !existsSync(python)) return t.skip(`no venv here: ${made.stderr.trim().split('\n').pop()}`);
-    const pip = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--no-index', '--no-deps', join(work, 'files', 'toylib-2.0.0-py3-none-any.whl')], { encoding: 'utf8' });
+    const pip = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--no-index', '--no-deps', join(served.work, 'files', 'toylib-2.0.0-py3-none-any.whl')], { encoding: 'utf8' });
     if (pip.status !== 0) return t.skip(`pip cannot install into the venv: ${pip.stderr.trim().split('\n').pop()}`);
     const home = dir('auto-venv');
     const project = dir('auto-venv-project');

@@ -3,20 +3,17 @@
 // "always", none with "never", applied live.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
-import { LspSession } from './support/lsp-session.js';
+import { fileUri, withSession } from './support/lsp-session.js';
 import { writeProject } from './support/project.js';
 
 describe('anachron.hover', () => {
   test('flagged (default), always, never', async () => {
     const dir = writeProject({ 'requirements.txt': 'numpy==1.19.5\n' });
-    const session = new LspSession();
-    const folder = pathToFileURL(dir).toString();
-    try {
-      await session.initialize(dir);
+    const folder = fileUri(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'a.py');
-      const uri = pathToFileURL(file).toString();
+      const uri = fileUri(file);
       const diagnostics = await session.open(file, 'import numpy as np\nnp.mean([1])\nnp.unique([1], equal_nan=True)\nnp.trapezoid([1])\n');
       assert.deepEqual(diagnostics.map((d) => d.code), ['anachronistic-parameter', 'anachronistic-api']);
       const hover = async (line: number, character: number) =>
@@ -31,20 +28,16 @@ describe('anachron.hover', () => {
 
       await session.connection.sendNotification('anachron/didChangeEditorSettings', { folders: [{ folder, settings: { hover: 'never' } }] });
       assert.equal(await hover(3, 5), null);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
 
 describe('hover on a pin', () => {
   test('an exact pin between tracked versions, a range, an untracked distribution', async () => {
     const dir = writeProject({ 'requirements.txt': 'numpy==1.26.1\nscipy>=1.10\nrequests==2.0\n' });
-    const session = new LspSession();
-    try {
-      await session.initialize(dir);
+    await withSession(dir, async (session) => {
       const file = join(dir, 'requirements.txt');
-      const uri = pathToFileURL(file).toString();
+      const uri = fileUri(file);
       await session.open(file, 'numpy==1.26.1\nscipy>=1.10\nrequests==2.0\n', 'pip-requirements');
       const hover = async (line: number) =>
         ((await session.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 2 } })) as { contents: { value: string } } | null)?.contents.value ?? null;
@@ -54,8 +47,6 @@ describe('hover on a pin', () => {
       assert.match(numpy, /Around it: 1\.26\.0 · \*\*1\.26\.1\*\* · 1\.26\.\d+/);
       assert.match((await hover(1))!, /Checked at the \d+ tracked versions it allows: 1\.10\.\d+/);
       assert.equal(await hover(2), null, 'no matrix tracks requests');
-    } finally {
-      await session.close();
-    }
+    });
   });
 });

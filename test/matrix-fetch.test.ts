@@ -4,14 +4,14 @@
 // cover it statically (nothing of the release run), bisection finds the exact boundaries; the index's faults give
 // clear messages and leave nothing wrong in the cache or the store; `matrix cache` lists and prunes.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { runCliAsync } from './support/cli.js';
-import { startPackageIndex, toylibCode, type FakeIndex, type FakeRelease } from './support/package-index.js';
+import { indexForTests, startPackageIndex, toylibCode, type FakeRelease } from './support/package-index.js';
 
 const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 const RELEASES = ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '2.1.0', '3.0.0'];
@@ -66,19 +66,10 @@ async function cacheListing(env: NodeJS.ProcessEnv): Promise<CacheListing> {
 }
 
 describe('columns from a package index on 127.0.0.1', () => {
-  let index: FakeIndex;
-  let work: string;
-  before(async () => {
-    work = tempDir('fetch-index');
-    index = await startPackageIndex(PYTHON, join(work, 'files'), RELEASES.map((version) => ({ name: 'toylib', version, code: toylibCode(version) })));
-  });
-  after(async () => {
-    await index.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const served = indexForTests(PYTHON, 'fetch-index', () => RELEASES.map((version) => ({ name: 'toylib', version, code: toylibCode(version) })));
 
   test('not checked, then fetched with the exact boundaries, then checked at each pin', async () => {
-    const env = user({ PIP_INDEX_URL: index.url });
+    const env = user({ PIP_INDEX_URL: served.index.url });
     const dir = project({ 'requirements.txt': 'toylib==1.0.0\n', 'use.py': USE });
     const before = await runCliAsync(['check', '.'], dir, env);
     assert.equal(before.code, 0, before.stderr);
@@ -95,7 +86,7 @@ describe('columns from a package index on 127.0.0.1', () => {
     const listing = await cacheListing(env);
     assert.deepEqual(listing.columns.map((c) => c.version), ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '3.0.0']);
     assert.equal(listing.columns[0]!.provenance.file, 'toylib-1.0.0-py3-none-any.whl');
-    assert.equal(listing.columns[0]!.provenance.sha256, index.files.get('toylib-1.0.0-py3-none-any.whl'));
+    assert.equal(listing.columns[0]!.provenance.sha256, served.index.files.get('toylib-1.0.0-py3-none-any.whl'));
 
     // The other pins, from the store: no more fetching (the fetch-free check is enough).
     const at = async (pin: string) => (await runCliAsync(['check', '.', '--pin', pin, '--format', 'json'], dir, env)).stdout;
@@ -113,7 +104,7 @@ describe('columns from a package index on 127.0.0.1', () => {
   });
 
   test('matrix fetch over a PEP 503 (HTML only) index, the newest release with it; offline from the cache', async () => {
-    const html = await startPackageIndex(PYTHON, join(work, 'html'), [{ name: 'toylib', version: '2.1.0', code: toylibCode('2.1.0') }, { name: 'toylib', version: '3.0.0', code: toylibCode('3.0.0') }], { json: false });
+    const html = await startPackageIndex(PYTHON, join(served.work, 'html'), [{ name: 'toylib', version: '2.1.0', code: toylibCode('2.1.0') }, { name: 'toylib', version: '3.0.0', code: toylibCode('3.0.0') }], { json: false });
     try {
       const env = user();
       const r = await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--index-url', html.url], undefined, env);
@@ -137,7 +128,7 @@ describe('columns from a package index on 127.0.0.1', () => {
 
   test("matrix fetch in a project folder asks the index its requirements file names, as check --fetch does", async () => {
     const env = user();
-    const dir = project({ 'requirements.txt': `--index-url ${index.url}\ntoylib==1.0.0\n`, 'use.py': USE });
+    const dir = project({ 'requirements.txt': `--index-url ${served.index.url}\ntoylib==1.0.0\n`, 'use.py': USE });
     const before = await runCliAsync(['check', '.'], dir, env);
     const hint = /anachron matrix fetch (toylib==1\.0\.0)$/m.exec(before.stdout);
     assert.ok(hint, before.stdout);
@@ -166,7 +157,7 @@ describe('columns from a package index on 127.0.0.1', () => {
       const port = (proxy.address() as AddressInfo).port;
       // Both spellings (lower case wins where both are set, as with pip): a machine's own proxy variables do not count.
       const via = `http://corp:pr0xy-pw@127.0.0.1:${port}`;
-      const env = user({ PIP_INDEX_URL: index.url, HTTP_PROXY: via, http_proxy: via, NO_PROXY: '', no_proxy: '' });
+      const env = user({ PIP_INDEX_URL: served.index.url, HTTP_PROXY: via, http_proxy: via, NO_PROXY: '', no_proxy: '' });
       const r = await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--no-newest'], undefined, env);
       assert.equal(r.code, 0, r.stderr);
       assert.ok(seen.some((h) => /^http:\/\/127\.0\.0\.1:\d+\/simple\/toylib\/$/.test(h.url)), JSON.stringify(seen));
@@ -179,7 +170,7 @@ describe('columns from a package index on 127.0.0.1', () => {
   });
 
   test('matrix cache prune removes the files, the columns stay', async () => {
-    const env = user({ PIP_INDEX_URL: index.url });
+    const env = user({ PIP_INDEX_URL: served.index.url });
     assert.equal((await runCliAsync(['matrix', 'fetch', 'toylib==2.1.0', '--no-newest'], undefined, env)).code, 0);
     const listed = await runCliAsync(['matrix', 'cache', 'list'], undefined, env);
     assert.match(listed.stdout, /toylib-2\.1\.0-py3-none-any\.whl\s+\d+ kB\s+used \d{4}-\d\d-\d\d\s+from http:\/\/127\.0\.0\.1:\d+\/simple\s+-> column toylib 2\.1\.0 \(toylib\)/);
@@ -191,7 +182,7 @@ describe('columns from a package index on 127.0.0.1', () => {
   });
 
   test('the cache keeps to its size limit: a download evicts the least recently used file, the columns stay', async () => {
-    const unlimited = user({ PIP_INDEX_URL: index.url });
+    const unlimited = user({ PIP_INDEX_URL: served.index.url });
     assert.equal((await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--no-newest'], undefined, unlimited)).code, 0);
     const one = await runCliAsync(['matrix', 'cache', 'list', '--json'], undefined, unlimited);
     const listing = JSON.parse(one.stdout) as { files: { bytes: number }[]; pagesBytes: number };
@@ -228,19 +219,10 @@ describe('a release with two top-level packages, one re-exporting the other (att
     rootFiles: { 'twins/__init__.py': twins(version), 'twins/validators.py': 'def instance_of(type):\n    return type\n' },
     topLevel: version === '1.0' ? null : ['twinlib', 'twins'],
   }));
-  let index: FakeIndex;
-  let work: string;
-  before(async () => {
-    work = tempDir('fetch-twins');
-    index = await startPackageIndex(PYTHON, join(work, 'files'), releases);
-  });
-  after(async () => {
-    await index.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const served = indexForTests(PYTHON, 'fetch-twins', () => releases);
 
   test('both packages are columns, what one takes from the other keeps its kind and signature', async () => {
-    const env = user({ PIP_INDEX_URL: index.url });
+    const env = user({ PIP_INDEX_URL: served.index.url });
     const r = await runCliAsync(['matrix', 'fetch', 'twinlib==1.0', 'twinlib==2.0', '--no-newest'], undefined, env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^twinlib 1\.0: twinlib, twins from /m);
@@ -269,21 +251,13 @@ describe('index faults: a clear message, nothing wrong kept', () => {
     { name: 'yanky', version: '1.0', code: 'def old():\n    pass\n' },
     { name: 'yanky', version: '1.1', code: 'def new():\n    pass\n', yanked: 'broken build' },
   ];
-  let index: FakeIndex;
-  let work: string;
-  let marker: string;
-  before(async () => {
-    work = tempDir('fetch-faults');
-    marker = join(work, 'setup-py-ran');
-    const setupPy = `import pathlib\npathlib.Path(${JSON.stringify(marker)}).write_text("ran")\nfrom setuptools import setup\nsetup(name="sdistlib", version="1.0", packages=["sdistlib"])\n`;
-    index = await startPackageIndex(PYTHON, join(work, 'files'), [...FAULTY, { name: 'sdistlib', version: '1.0', code: 'def from_sdist(a, b=2):\n    return a\n', dist: 'sdist', setupPy }]);
-  });
-  after(async () => {
-    await index.close();
-    rmSync(work, { recursive: true, force: true });
+  const markerIn = (work: string) => join(work, 'setup-py-ran');
+  const served = indexForTests(PYTHON, 'fetch-faults', (work) => {
+    const setupPy = `import pathlib\npathlib.Path(${JSON.stringify(markerIn(work))}).write_text("ran")\nfrom setuptools import setup\nsetup(name="sdistlib", version="1.0", packages=["sdistlib"])\n`;
+    return [...FAULTY, { name: 'sdistlib', version: '1.0', code: 'def from_sdist(a, b=2):\n    return a\n', dist: 'sdist', setupPy }];
   });
 
-  const fetch = (env: NodeJS.ProcessEnv, ...args: string[]) => runCliAsync(['matrix', 'fetch', '--no-newest', '--index-url', index.url, ...args], undefined, env);
+  const fetch = (env: NodeJS.ProcessEnv, ...args: string[]) => runCliAsync(['matrix', 'fetch', '--no-newest', '--index-url', served.index.url, ...args], undefined, env);
 
   test('404: the distribution is not on the index', async () => {
     const r = await fetch(user(), 'nosuch==1.0');
@@ -292,7 +266,7 @@ describe('index faults: a clear message, nothing wrong kept', () => {
   });
 
   test('500 on the page, and on the file', async () => {
-    const down = await startPackageIndex(PYTHON, join(work, 'down'), [{ name: 'toylib', version: '1.0.0', code: 'x = 1\n' }], { pagesFail: true });
+    const down = await startPackageIndex(PYTHON, join(served.work, 'down'), [{ name: 'toylib', version: '1.0.0', code: 'x = 1\n' }], { pagesFail: true });
     try {
       const r = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--index-url', down.url], undefined, user());
       assert.equal(r.code, 2);
@@ -308,7 +282,7 @@ describe('index faults: a clear message, nothing wrong kept', () => {
   });
 
   test('a timeout on the page and on the file', async () => {
-    const hanging = await startPackageIndex(PYTHON, join(work, 'hang'), [{ name: 'toylib', version: '1.0.0', code: 'x = 1\n' }], { pagesHang: true });
+    const hanging = await startPackageIndex(PYTHON, join(served.work, 'hang'), [{ name: 'toylib', version: '1.0.0', code: 'x = 1\n' }], { pagesHang: true });
     try {
       const r = await runCliAsync(['matrix', 'fetch', 'toylib==1.0.0', '--index-url', hanging.url], undefined, user({ PIP_TIMEOUT: '1' }));
       assert.equal(r.code, 2);
@@ -346,7 +320,7 @@ describe('index faults: a clear message, nothing wrong kept', () => {
     const r = await fetch(env, 'sdistlib==1.0');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /sdistlib-1\.0\.tar\.gz \(sdist/);
-    assert.equal(existsSync(marker), false, 'setup.py was run');
+    assert.equal(existsSync(markerIn(served.work)), false, 'setup.py was run');
     const dir = project({ 'use.py': 'import sdistlib\nsdistlib.from_sdist(1, c=3)\n' });
     const check = await runCliAsync(['check', '.', '--pin', 'sdistlib==1.0'], dir, env);
     assert.match(check.stdout, /`sdistlib\.from_sdist` takes no keyword `c` in any tracked version of sdistlib — tracked: sdistlib 1\.0/);
@@ -357,14 +331,14 @@ describe('index faults: a clear message, nothing wrong kept', () => {
     const exact = await fetch(env, 'yanky==1.1');
     assert.equal(exact.code, 0, exact.stderr);
     assert.match(exact.stderr, /yanky 1\.1: yanked on http:\/\/127\.0\.0\.1:\d+\/simple \(broken build\)/);
-    const range = await runCliAsync(['matrix', 'fetch', 'yanky>=1.0', '--index-url', index.url], undefined, user());
+    const range = await runCliAsync(['matrix', 'fetch', 'yanky>=1.0', '--index-url', served.index.url], undefined, user());
     assert.equal(range.code, 0, range.stderr);
     assert.match(range.stdout, /^yanky 1\.0: /m);
     assert.doesNotMatch(range.stdout, /yanky 1\.1/);
   });
 
   test('credentials in the index URL are sent, and never shown', async () => {
-    const secret = await startPackageIndex(PYTHON, join(work, 'auth'), [{ name: 'toylib', version: '1.0.0', code: toylibCode('1.0.0') }], { auth: { login: 'me', password: 's3cr3t-pw' } });
+    const secret = await startPackageIndex(PYTHON, join(served.work, 'auth'), [{ name: 'toylib', version: '1.0.0', code: toylibCode('1.0.0') }], { auth: { login: 'me', password: 's3cr3t-pw' } });
     try {
       const url = secret.url.replace('http://', 'http://me:s3cr3t-pw@');
       const env = user({ PIP_INDEX_URL: url });

@@ -519,15 +519,31 @@ function benchStandardChecks(figures) {
   return out;
 }
 
+/**
+ * A code-server NAME started with OPTIONS (see startCodeServer) and a browser page on it: FN(wb, page, server) runs,
+ * then the page and the server close and the logs are collected, whatever FN does. Returns the server's user-data
+ * folder (its logs).
+ */
+async function inCodeServer(name, options, fn) {
+  const server = await startCodeServer(name, options);
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const wb = new Workbench(page, name);
+  try {
+    await fn(wb, page, server);
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.stop();
+    collectLogs(name, server.userData);
+  }
+  return server.userData;
+}
+
 // ---- scenario 1: a trusted workspace --------------------------------------------------------------------------------
 async function trustedScenario() {
   const folder = project('trusted');
   const python = toyInterpreter();
-  const server = await startCodeServer('trusted', { settings: { ...USER_SETTINGS, 'anachron.interpreter.path': python }, trust: false });
-  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const wb = new Workbench(page, 'trusted');
-  try {
+  const userData = await inCodeServer('trusted', { settings: { ...USER_SETTINGS, 'anachron.interpreter.path': python }, trust: false }, async (wb, page, server) => {
     await wb.step('open the sample project', () => wb.open(server.url, folder));
 
     await wb.step('open analysis.py: findings in Problems with their text', async () => {
@@ -882,12 +898,8 @@ async function trustedScenario() {
       assertExcludes(answer, 'report.py', 'the review of the changes (report.py did not change)');
       await wb.shot('agent-review-changes.png');
     });
-  } finally {
-    await context.close().catch(() => undefined);
-    await server.stop();
-    collectLogs('trusted', server.userData);
-  }
-  const output = readLog(server.userData, 'anachron');
+  });
+  const output = readLog(userData, 'anachron');
   assertIncludes(output, "server running on VS Code's own runtime", 'the anachron output');
   assertIncludes(output, 'matrices read with WebAssembly SQLite', 'the anachron output');
   assertIncludes(output, 'was compiled against a different Node.js version using NODE_MODULE_VERSION 115', 'the anachron output');
@@ -918,11 +930,7 @@ async function restrictedScenario() {
   // A workspace setting that would run another executable as the server: Restricted Mode must ignore it.
   mkdirSync(join(folder, '.vscode'), { recursive: true });
   writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'anachron.server.nodePath': '/bin/false', 'anachron.interpreter.path': '/bin/false' }, null, 2));
-  const server = await startCodeServer('restricted', { settings: USER_SETTINGS, trust: true });
-  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const wb = new Workbench(page, 'restricted');
-  try {
+  const userData = await inCodeServer('restricted', { settings: USER_SETTINGS, trust: true }, async (wb, page, server) => {
     await wb.step('open the project and do not trust it', async () => {
       await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -966,12 +974,8 @@ async function restrictedScenario() {
       if (existsSync(join(folder, '.anachron'))) throw new Error('the run wrote into the untrusted workspace');
       await wb.shot('restricted-run-benchmark.png');
     });
-  } finally {
-    await context.close().catch(() => undefined);
-    await server.stop();
-    collectLogs('restricted', server.userData);
-  }
-  const output = readLog(server.userData, 'anachron');
+  });
+  const output = readLog(userData, 'anachron');
   assertIncludes(output, 'Restricted Mode: static checks only, no interpreter is run', 'the anachron output');
   assertExcludes(output, '/bin/false', 'the anachron output (the workspace setting must not be applied)');
   log('restricted: ok   the output says Restricted Mode and never tried the workspace nodePath');
@@ -980,11 +984,7 @@ async function restrictedScenario() {
 // ---- scenario 3: a project that keeps its pins under requirements/ (issue 16) -------------------------------------
 async function layoutScenario() {
   const folder = project('layout', 'layout');
-  const server = await startCodeServer('layout', { settings: USER_SETTINGS, trust: false });
-  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const wb = new Workbench(page, 'layout');
-  try {
+  const userData = await inCodeServer('layout', { settings: USER_SETTINGS, trust: false }, async (wb, page, server) => {
     await wb.step('open a project with its pins under requirements/ and no configuration', () => wb.open(server.url, folder));
     await wb.step('findings at the pin of requirements/requirements.txt; the status item names it and the unpinned import', async () => {
       await wb.openFile('src', 'layout', 'core.py');
@@ -1068,13 +1068,9 @@ async function layoutScenario() {
       }, 30_000, 500);
       await wb.waitForProblem('`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)', 60_000);
     });
-  } finally {
-    await context.close().catch(() => undefined);
-    await server.stop();
-    collectLogs('layout', server.userData);
-  }
+  });
   // A LogOutputChannel (its level set with Developer: Set Log Level…): each line carries its level; a normal stop is no error.
-  const output = readLog(server.userData, 'anachron');
+  const output = readLog(userData, 'anachron');
   assertIncludes(output, '[info] client: server running on', 'the anachron output');
   assertIncludes(output, '[info] Server process exited with code 0.', 'the anachron output');
   assertExcludes(output, '[error] Server process exited', 'the anachron output');
@@ -1084,11 +1080,7 @@ async function layoutScenario() {
 // ---- scenario 4: the native module loads -------------------------------------------------------------------------
 async function nativeScenario() {
   const folder = project('native');
-  const server = await startCodeServer('native', { settings: USER_SETTINGS, trust: false, sqlite: 'native' });
-  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const wb = new Workbench(page, 'native');
-  try {
+  const userData = await inCodeServer('native', { settings: USER_SETTINGS, trust: false, sqlite: 'native' }, async (wb, page, server) => {
     await wb.step('open the sample project', () => wb.open(server.url, folder));
     await wb.step('findings in Problems, the status item naming the native SQLite', async () => {
       await wb.openFile('analysis.py');
@@ -1098,12 +1090,8 @@ async function nativeScenario() {
       await wb.shot('native-status.png');
       await page.keyboard.press('Escape');
     });
-  } finally {
-    await context.close().catch(() => undefined);
-    await server.stop();
-    collectLogs('native', server.userData);
-  }
-  assertIncludes(readLog(server.userData, 'anachron'), 'matrices read with native SQLite (better-sqlite3)', 'the anachron output');
+  });
+  assertIncludes(readLog(userData, 'anachron'), 'matrices read with native SQLite (better-sqlite3)', 'the anachron output');
   log('native: ok   with a loadable better-sqlite3 the server reads the matrices natively');
 }
 

@@ -4,19 +4,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
-import { LspSession } from '../support/lsp-session.js';
+import { fileUri, withSession } from '../support/lsp-session.js';
 
 test('after shutdown: hover, custom requests and a second shutdown get InvalidRequest; edits are ignored; no error logged', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'anachron-lsp-shutdown-'));
   writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
-  const session = new LspSession();
-  try {
-    await session.initialize(dir);
+  await withSession(dir, async (session) => {
     const file = join(dir, 'a.py');
-    const uri = pathToFileURL(file).toString();
+    const uri = fileUri(file);
     assert.equal((await session.open(file, 'import numpy as np\nnp.trapezoid([1])\n')).length, 1);
     await session.connection.sendRequest('shutdown');
     const refused = async (method: string, params: object | undefined) => {
@@ -32,7 +29,5 @@ test('after shutdown: hover, custom requests and a second shutdown get InvalidRe
     await refused('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 4 } });
     assert.equal(session.latest.get(uri)?.version, 1);
     assert.doesNotMatch(session.logs.join('\n'), /TypeError|internal error|closed/i);
-  } finally {
-    await session.close();
-  }
+  });
 });

@@ -6,10 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import type { Hover, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import { LspSession } from '../support/lsp-session.js';
+import { fileUri, withSession } from '../support/lsp-session.js';
 
 /** 20,000 lines of numpy calls: 2,000 functions, each using np.trapezoid (absent from numpy 1.24.2). */
 function largeText(): string {
@@ -23,20 +22,18 @@ function largeText(): string {
 test('a large document: requests are answered during its first analysis, a hover sent with the open gets its answer, an edit stops the stale analysis', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'anachron-lsp-large-'));
   writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
-  const session = new LspSession();
-  try {
-    await session.initialize(dir);
+  await withSession(dir, async (session) => {
     const small = join(dir, 'small.py');
     assert.equal((await session.open(small, 'import numpy as np\nnp.trapezoid([1])\n')).length, 1);
     const big = join(dir, 'big.py');
-    const uri = pathToFileURL(big).toString();
+    const uri = fileUri(big);
     const text = largeText();
     const order: string[] = [];
     const published = session.nextDiagnostics(uri, 300_000).then((p) => (order.push('diagnostics'), p));
     await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
     // A hover on the open document waits for its analysis; one on the small document is answered meanwhile.
     const early = session.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 4, character: 15 } }).then((h) => (order.push('hover big'), h));
-    const other = await session.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: pathToFileURL(small).toString() }, position: { line: 1, character: 4 } });
+    const other = await session.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: fileUri(small) }, position: { line: 1, character: 4 } });
     order.push('hover small');
     assert.match(JSON.stringify(other?.contents), /trapezoid/);
     const first: PublishDiagnosticsParams = await published;
@@ -57,7 +54,5 @@ test('a large document: requests are answered during its first analysis, a hover
     assert.equal(after.version, 2, 'the stale analysis of version 1 published nothing');
     assert.equal(after.diagnostics.filter((d) => d.code === 'anachronistic-api').length, 1999);
     assert.doesNotMatch(session.logs.join('\n'), /internal error|TypeError/i);
-  } finally {
-    await session.close();
-  }
+  });
 });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunConfig } from '../../server/src/eval/suites.js';
-import type { DriftTaskSet } from '../../server/src/eval/drift/tasks.js';
+import type { DriftTask, DriftTaskSet } from '../../server/src/eval/drift/tasks.js';
 
 export const PYTHON = process.env.ANACHRON_SANDBOX_PYTHON ?? '/usr/bin/python3';
 export const VERSIONS = ['1.0.0', '2.0.0'] as const;
@@ -35,34 +35,18 @@ def mean(xs):
     return sum(xs) / len(xs)
 `;
 
+/** A fakelib task whose natural solution returns fakelib.BEFORE(ARGUMENT) below 2 and fakelib.AFTER(ARGUMENT) from 2 on. */
+function fakeTask(entryPoint: string, argument: string, category: string, prompt: string, check: string, before: string, after: string): DriftTask {
+  const solution = (versions: string, api: string) => ({ versions, code: `import fakelib\n\ndef ${entryPoint}(${argument}):\n    return fakelib.${api}(${argument})\n` });
+  return { id: `fakelib/${entryPoint}`, category, prompt, entryPoint, harness: `def check(candidate):\n    ${check}\n`, solutions: [solution('<2', before), solution('>=2', after)], apis: [`fakelib.${before}`] };
+}
+
 export const FAKE_TASKS: DriftTaskSet = {
   library: 'fakelib',
   distribution: 'fakelib',
   tasks: [
-    {
-      id: 'fakelib/area',
-      category: 'renamed',
-      prompt: 'Using {library} v{version}, write area(y) that integrates the samples y with the trapezoid rule (unit spacing). Implement area(y).',
-      entryPoint: 'area',
-      harness: 'def check(candidate):\n    assert abs(candidate([0, 1, 2]) - 2.0) < 1e-9\n',
-      solutions: [
-        { versions: '<2', code: 'import fakelib\n\ndef area(y):\n    return fakelib.trapz(y)\n' },
-        { versions: '>=2', code: 'import fakelib\n\ndef area(y):\n    return fakelib.trapezoid(y)\n' },
-      ],
-      apis: ['fakelib.trapz'],
-    },
-    {
-      id: 'fakelib/avg',
-      category: 'removed',
-      prompt: 'Using {library} v{version}, write avg(xs) returning the mean of xs. Implement avg(xs).',
-      entryPoint: 'avg',
-      harness: 'def check(candidate):\n    assert candidate([1, 2, 3]) == 2\n',
-      solutions: [
-        { versions: '<2', code: 'import fakelib\n\ndef avg(xs):\n    return fakelib.old_mean(xs)\n' },
-        { versions: '>=2', code: 'import fakelib\n\ndef avg(xs):\n    return fakelib.mean(xs)\n' },
-      ],
-      apis: ['fakelib.old_mean'],
-    },
+    fakeTask('area', 'y', 'renamed', 'Using {library} v{version}, write area(y) that integrates the samples y with the trapezoid rule (unit spacing). Implement area(y).', 'assert abs(candidate([0, 1, 2]) - 2.0) < 1e-9', 'trapz', 'trapezoid'),
+    fakeTask('avg', 'xs', 'removed', 'Using {library} v{version}, write avg(xs) returning the mean of xs. Implement avg(xs).', 'assert candidate([1, 2, 3]) == 2', 'old_mean', 'mean'),
   ],
 };
 

@@ -5,10 +5,12 @@
 // basic auth, redirects of the files to another origin.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 
 export type FileFault = 'hash-mismatch' | 'truncated' | 'status-500' | 'hang';
 
@@ -115,6 +117,24 @@ export interface IndexOptions {
 function fileNameOf(r: FakeRelease, kind: 'wheel' | 'sdist'): string {
   const mod = r.name.replace(/-/g, '_');
   return kind === 'wheel' ? `${mod}-${r.version}-py3-none-any.whl` : `${mod}-${r.version}.tar.gz`;
+}
+
+/**
+ * The package index of a describe block's tests: before them, a fresh folder (anachron-PREFIX-…) and an index serving
+ * the releases RELEASES gives for that folder, built into its files/; after them, the index closed and the folder
+ * removed. The fields are set once the tests run.
+ */
+export function indexForTests(python: string, prefix: string, releases: (work: string) => FakeRelease[]): { readonly index: FakeIndex; readonly work: string } {
+  const served = {} as { index: FakeIndex; work: string };
+  before(async () => {
+    served.work = mkdtempSync(join(tmpdir(), `anachron-${prefix}-`));
+    served.index = await startPackageIndex(python, join(served.work, 'files'), releases(served.work));
+  });
+  after(async () => {
+    await served.index.close();
+    rmSync(served.work, { recursive: true, force: true });
+  });
+  return served;
 }
 
 /** Builds the release files into `dir` with `python` and serves them. */

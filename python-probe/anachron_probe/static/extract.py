@@ -4,6 +4,7 @@ import re
 import sys
 import time
 
+from ..c3 import c3_merge
 from ..signatures import Source
 from ..text import doc_summary, error_text
 from ..signatures import signature_lines_consumed
@@ -521,28 +522,7 @@ class Extractor(object):
             bases = [b for b in cls.bases if isinstance(b, (ClassValue, CompiledValue, ExternalValue))]
         elif isinstance(cls, CompiledValue):
             bases = list(getattr(cls, "bases", None) or [])
-        seqs = [self.mro(b, _depth + 1) for b in bases] + [list(bases)]
-        out = [cls]
-        seqs = [list(s) for s in seqs if s]
-        while True:
-            seqs = [s for s in seqs if s]
-            if not seqs:
-                break
-            for s in seqs:
-                head = s[0]
-                if not any(head in t[1:] for t in seqs):
-                    break
-            else:
-                # inconsistent: fall back to depth-first order
-                for s in seqs:
-                    for c in s:
-                        if c not in out:
-                            out.append(c)
-                break
-            out.append(head)
-            for s in seqs:
-                if s and s[0] is head:
-                    del s[0]
+        out = c3_merge(cls, [self.mro(b, _depth + 1) for b in bases] + [list(bases)], id)
         cache[key] = (cls, out)
         return out
 

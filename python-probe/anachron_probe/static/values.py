@@ -24,16 +24,29 @@ class ModuleValue(Value):
         return "<module %s>" % self.name
 
 
-class FunctionValue(Value):
-    """A ``def`` or ``lambda`` of the library."""
+class DefinedValue(Value):
+    """A function or class the library's source defines: its node, where, and the ``__module__`` it is given."""
 
-    def __init__(self, node, module, qualname, source, scope=None):
+    def __init__(self, node, module, qualname, source, scope):
         self.node = node
         self.module = module  # defining module (``__module__`` unless set_module changed it)
         self.qualname = qualname
         self.source = source  # Source of the defining file
-        self.scope = scope  # module state the function's globals live in
+        self.scope = scope  # module state its globals (a function's) or its body's names (a class's) live in
         self.module_override = None
+
+    def module_attr(self):
+        return self.module_override or self.module
+
+    def __repr__(self):
+        return "<%s %s.%s>" % (self.kind(), self.module, self.qualname)
+
+
+class FunctionValue(DefinedValue):
+    """A ``def`` or ``lambda`` of the library."""
+
+    def __init__(self, node, module, qualname, source, scope=None):
+        super().__init__(node, module, qualname, source, scope)
         self.decorators = []  # decorator expressions, outermost first
         self.wrapped_signature = None  # signature the decorators impose, when they replace it
         self.method_kind = None  # 'static' | 'class' | 'property' inside a class body
@@ -44,25 +57,14 @@ class FunctionValue(Value):
     def kind(self):
         return "function"
 
-    def module_attr(self):
-        return self.module_override or self.module
-
     @property
     def name(self):
         return getattr(self.node, "name", "<lambda>")
 
-    def __repr__(self):
-        return "<function %s.%s>" % (self.module, self.qualname)
 
-
-class ClassValue(Value):
+class ClassValue(DefinedValue):
     def __init__(self, node, module, qualname, source, scope=None):
-        self.node = node
-        self.module = module
-        self.qualname = qualname
-        self.source = source
-        self.scope = scope
-        self.module_override = None
+        super().__init__(node, module, qualname, source, scope)
         self.ns = {}  # name -> Value, class body order kept in ``order``
         self.order = []
         self.bases = []  # Values
@@ -80,9 +82,6 @@ class ClassValue(Value):
     def kind(self):
         return "class"
 
-    def module_attr(self):
-        return self.module_override or self.module
-
     @property
     def name(self):
         return self.qualname.rsplit(".", 1)[-1]
@@ -91,9 +90,6 @@ class ClassValue(Value):
         if name not in self.ns:
             self.order.append(name)
         self.ns[name] = value
-
-    def __repr__(self):
-        return "<class %s.%s>" % (self.module, self.qualname)
 
 
 class ConstValue(Value):

@@ -4,6 +4,7 @@ checker does."""
 import ast
 import re
 
+from ..c3 import c3_merge
 from .scopes import PROPERTY_DECORATORS, Entry, absolute_module, decorator_names, evaluate_body
 
 # In typeshed's stdlib folder, though not part of the standard library: typing_extensions (a PyPI package the type
@@ -275,27 +276,7 @@ class View(object):
         if not bases and not (target.module == "builtins" and target.qualname == "object"):
             obj = self.resolve_name("builtins", "object")
             bases = [obj] if obj is not None else []
-        lists = [list(self.mro(b, depth + 1)) for b in bases] + [list(bases)]
-        result = [target]
-        while True:
-            lists = [l for l in lists if l]
-            if not lists:
-                break
-            for l in lists:
-                head = l[0]
-                if not any(head.key() in [x.key() for x in other[1:]] for other in lists):
-                    break
-            else:
-                # Inconsistent: depth-first, keeping the first occurrence.
-                seen = set(x.key() for x in result)
-                for l in lists:
-                    for x in l:
-                        if x.key() not in seen:
-                            seen.add(x.key())
-                            result.append(x)
-                break
-            result.append(head)
-            lists = [l[1:] if l[0].key() == head.key() else l for l in lists]
+        result = c3_merge(target, [list(self.mro(b, depth + 1)) for b in bases] + [list(bases)], lambda x: x.key())
         self._mro[key] = result
         return result
 
