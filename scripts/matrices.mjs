@@ -2,7 +2,7 @@
 // One command per library: the surfaces a matrix is built from, then the matrix.
 //
 //   npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs]
-//                               [--skip-runtime] [-- extra static-tags options]
+//                               [--skip-runtime] [--jobs N] [-- extra static-tags options]
 //
 // The library's file (libraries/LIBRARY.toml) says where everything comes from:
 //   1. static surfaces of its release plan (scripts/static-tags.sh; every minor release, the patch releases whose
@@ -20,8 +20,11 @@
 //   5. the matrix and matrices/README.md (anachron build-matrices LIBRARY).
 // Surfaces go to matrices/surfaces/LIBRARY when that folder is committed, else to the surface cache
 // (ANACHRON_SURFACE_CACHE, default ~/.cache/anachron/surfaces; libraries/README.md "Where surfaces live").
-// Every step prints one line per release or suite with its time, so a long build shows where it is.
-import { spawnSync } from 'node:child_process';
+// Every step prints one line per release or suite with its time, so a long build shows where it is. --jobs N (default
+// 1) works on up to N releases at once in steps 1-3 (static reads in worker processes, documented surfaces and venv
+// probes side by side); a release that fails is reported and the others go on, and a rerun does only what is missing
+// (every step skips the surfaces that exist from the same extractor, docs reader or probe).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -34,7 +37,7 @@ const PYTHON = process.env.ANACHRON_PYTHON ?? 'python3';
 
 function usage(message) {
   if (message) console.error(`matrices: ${message}`);
-  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [--skip-runtime] [-- static-tags options]');
+  console.error('usage: npm run matrices -- LIBRARY [--repo BARE_GIT_DIR] [--debian [SUITE…]] [--environments] [--skip-docs] [--skip-runtime] [--jobs N] [-- static-tags options]');
   process.exit(2);
 }
 
@@ -51,6 +54,7 @@ let debian = false;
 let skipDocs = false;
 let skipRuntime = false;
 let environments = false;
+let jobs = 1;
 for (let i = 1; i < own.length; i++) {
   const a = own[i];
   if (a === '--repo') repo = own[++i];
@@ -60,6 +64,11 @@ for (let i = 1; i < own.length; i++) {
   } else if (a === '--skip-docs') skipDocs = true;
   else if (a === '--skip-runtime') skipRuntime = true;
   else if (a === '--environments') environments = true;
+  else if (a === '--jobs') {
+    const n = own[++i];
+    if (!/^[1-9][0-9]*$/.test(n ?? '')) usage(`--jobs takes a number of releases at once (1 or more), not '${n ?? ''}'`);
+    jobs = Number(n);
+  }
   else usage(`unknown option ${a}`);
 }
 
@@ -105,7 +114,18 @@ function run(cmd, args, options = {}) {
     process.exit(1);
   }
 }
+// Steps whose releases partly failed: the others go on (their surfaces are kept), the matrix is not built from an
+// incomplete set, and a rerun does what is missing.
+const incomplete = [];
 const env = { ...process.env, ANACHRON_SURFACES_DIR: SURFACES };
+/** Runs work(item) for every item, at most `limit` at once (each resolves when its item is done). */
+async function inPool(items, limit, work) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 const versionsWith = (kind) =>
   readdirSync(outDir)
     .map((f) => new RegExp(`^${library}-(?<v>[^-]+?)\\.${kind}\\.json\\.gz$`).exec(f)?.groups?.v)
@@ -116,7 +136,13 @@ if (hasStatic) {
   // The release plan is the library file's; without one, --minors/--tags after "--".
   if (!definition.releases && passThrough.length === 0) usage(`${library} has no release plan: pass e.g. -- --minors v1.0.0 v2.0.0 --patches`);
   const plan = definition.releases && passThrough.length === 0 ? ['--plan'] : [];
-  run('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...plan, ...passThrough, ...(repo ? ['--git-dir', repo] : [])], { env });
+  const r = spawnSync('bash', [join(ROOT, 'scripts', 'static-tags.sh'), library, ...plan, '--jobs', String(jobs), ...passThrough, ...(repo ? ['--git-dir', repo] : [])], { stdio: 'inherit', cwd: ROOT, env });
+  // exit 3: some releases failed (listed above), the others were read; anything else: the plan itself failed
+  if (r.status === 3) incomplete.push('static surfaces');
+  else if (r.status !== 0) {
+    console.error(`[matrices] scripts/static-tags.sh ${library} failed (${r.status ?? r.signal})`);
+    process.exit(1);
+  }
 }
 // Before the documentation: it is read at each runtime version too.
 if (environments) {
@@ -128,19 +154,32 @@ if (hasStatic && !skipDocs && definition.docs) {
   // Documentation is read at each minor release and at each runtime version (what the benchmark samples).
   const runtime = new Set([...versionsWith('runtime'), ...(runtimeVenvs ? versionsWith('static') : [])]);
   const wanted = [...new Set([...versionsWith('static'), ...versionsWith('runtime')])].filter((v) => /^\d+\.\d+(\.0)?$/.test(v) || runtime.has(v));
-  for (const version of wanted) {
-    const file = join(outDir, `${library}-${version}.docs.json.gz`);
-    if (existsSync(file)) continue;
-    const t0 = Date.now();
-    // docs.py finds the sdist or the tag from the library file (its tag pattern and tag-versions)
-    const source = definition.docs.from === 'sdist' || fromIndex ? ['--release'] : ['--git-dir', definition.docs.repository ? mirrorOf(definition.docs.repository) : repo];
-    const r = spawnSync(PYTHON, [join(ROOT, 'python-probe', 'docs.py'), library, ...source, '--version', version, '--out', file], { stdio: 'inherit', cwd: ROOT, env });
-    console.log(`[matrices] ${library} ${version}: ${r.status === 0 ? 'documented surface' : 'no documented surface'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }
+  const missing = wanted.filter((version) => !existsSync(join(outDir, `${library}-${version}.docs.json.gz`)));
+  // docs.py finds the sdist or the tag from the library file (its tag pattern and tag-versions)
+  const source = definition.docs.from === 'sdist' || fromIndex ? ['--release'] : ['--git-dir', definition.docs.repository ? mirrorOf(definition.docs.repository) : repo];
+  const readDocs = (version) =>
+    new Promise((done) => {
+      const t0 = Date.now();
+      const file = join(outDir, `${library}-${version}.docs.json.gz`);
+      const child = spawn(PYTHON, [join(ROOT, 'python-probe', 'docs.py'), library, ...source, '--version', version, '--out', file], { stdio: 'inherit', cwd: ROOT, env });
+      let settled = false;
+      const finish = (ok) => {
+        if (settled) return;
+        settled = true;
+        console.log(`[matrices] ${library} ${version}: ${ok ? 'documented surface' : 'no documented surface'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        done();
+      };
+      child.on('error', (e) => {
+        console.error(`[matrices] ${library} ${version}: docs.py did not start: ${e.message}`);
+        finish(false);
+      });
+      child.on('close', (code) => finish(code === 0));
+    });
+  await inPool(missing, jobs, readDocs);
 }
 if (runtimeVenvs) {
   step('runtime venvs');
-  run(PYTHON, ['-m', 'anachron_probe.releases.runtime', library, '--out-dir', outDir], { cwd: join(ROOT, 'python-probe'), env });
+  run(PYTHON, ['-m', 'anachron_probe.releases.runtime', library, '--out-dir', outDir, '--jobs', String(jobs)], { cwd: join(ROOT, 'python-probe'), env });
 }
 if (suites.length > 0) {
   step('Debian runtimes');
@@ -149,6 +188,10 @@ if (suites.length > 0) {
     ...(definition.runtime.debianExtraPackages.length > 0 ? { ANACHRON_DEBIAN_EXTRA_PACKAGES: definition.runtime.debianExtraPackages.join(' ') } : {}),
   };
   run('bash', [join(ROOT, 'scripts', 'probe-debian.sh'), library, ...suites], { env: { ...env, ...debianEnv } });
+}
+if (incomplete.length > 0) {
+  console.error(`[matrices] ${library}: releases failed in ${incomplete.join(', ')} (listed above): the matrix is not built from an incomplete set; run the same command again to do what is missing (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  process.exit(1);
 }
 step('matrix');
 run(process.execPath, [join(ROOT, 'bin', 'anachron.js'), 'build-matrices', library, '--surfaces', SURFACES]);

@@ -141,9 +141,39 @@ describe('releases from a package index', () => {
   test('a file whose sha256 is not the one the index lists is refused, and nothing is kept of it', async () => {
     const cache = join(work, 'cache-tampered');
     const r = await run(PYTHON, ['-m', 'anachron_probe.static.batch', 'relib', '--index-project', 'relib', '--tags', '0.9.0', '--out-dir', join(work, 'tampered')], { cwd: PROBE, env: envFor(cache) });
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 3);
     assert.match(r.stdout, /relib 0\.9\.0 +failed: .*relib-0\.9\.0\.tar\.gz: sha256 [0-9a-f]{64}, the index says 0{64}/);
     assert.ok(!existsSync(join(cache, 'relib', 'relib-0.9.0.tar.gz')));
+  });
+
+  test('--jobs 2 reads the same plan into the same files; a release that fails is reported, the others are read, a rerun reads only what is missing', async () => {
+    const one = join(work, 'surfaces', 'relib');
+    const out = join(work, 'jobs', 'relib');
+    const cache = join(work, 'cache-jobs');
+    const plan = ['-m', 'anachron_probe.static.batch', 'relib', '--plan', '--tags', '0.9.0', '--out-dir', out, '--cache-dir', join(work, 'scratch-jobs'), '--jobs', '2'];
+    const r = await run(PYTHON, plan, { cwd: PROBE, env: envFor(cache) });
+    assert.equal(r.status, 3, r.stdout + r.stderr);
+    assert.match(r.stdout, /relib 0\.9\.0 +failed: .*sha256/);
+    assert.match(r.stdout, /^relib: failed: 0\.9\.0$/m);
+    assert.match(r.stdout, /relib 1\.0\.1 .* same surface as 1\.0\.0: left out/);
+    assert.match(r.stdout, /relib 1\.0\.2 .* kept: differs from 1\.0\.0 \(\+1 -0 paths/);
+    // progress: each release of the first waves as it finishes, out of how many
+    assert.match(r.stdout, /\[2\/3\]/);
+    // the one-job plan's files, byte for byte (gzip without a time stamp)
+    const files = readdirSync(one).sort();
+    assert.deepEqual(readdirSync(out).sort(), files);
+    for (const f of files) assert.ok(readFileSync(join(out, f)).equals(readFileSync(join(one, f))), f);
+    // rerun: what was read is cached, the failed release is tried again
+    const again = await run(PYTHON, plan, { cwd: PROBE, env: envFor(cache) });
+    assert.equal(again.status, 3);
+    assert.match(again.stdout, /relib 1\.1\.0 .* cached/);
+    assert.doesNotMatch(again.stdout, /extracted/);
+  });
+
+  test('--jobs below 1 is refused', async () => {
+    const r = await run(PYTHON, ['-m', 'anachron_probe.static.batch', 'relib', '--plan', '--out-dir', join(work, 'jobs0'), '--jobs', '0'], { cwd: PROBE, env: envFor(join(work, 'cache')) });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--jobs must be at least 1, not 0/);
   });
 
   test('an unknown project is a clear error', async () => {
@@ -177,12 +207,16 @@ describe('releases from a package index', () => {
   test('a runtime surface probed in a venv pip fills from the index, with the environment in its provenance', async () => {
     const out = join(work, 'runtime');
     mkdirSync(out);
-    const r = await run(PYTHON, ['-m', 'anachron_probe.releases.runtime', 'relib', '--out-dir', out, '--versions', '1.1.0', '--venvs', join(work, 'venvs')], {
+    // two at once, and a version the index never published: reported and left out, the others probed
+    const r = await run(PYTHON, ['-m', 'anachron_probe.releases.runtime', 'relib', '--out-dir', out, '--versions', '1.1.0', '7.0.0', '1.0.0', '--venvs', join(work, 'venvs'), '--jobs', '2'], {
       cwd: PROBE,
       env: { ...envFor(join(work, 'cache')), ANACHRON_PYTHONS: PYTHON, PIP_FIND_LINKS: '', PIP_NO_INDEX: '' },
     });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /relib 1\.1\.0 .* probed/);
+    assert.match(r.stdout, /relib 7\.0\.0 +left out: /);
+    assert.match(r.stdout, /^relib: 2 probed, left out: 7\.0\.0$/m);
+    assert.deepEqual(paramsOf(readGz(join(out, 'relib-1.0.0.runtime.json.gz')), 'relib.scale'), ['x', 'factor']);
     const s = readGz(join(out, 'relib-1.1.0.runtime.json.gz'));
     assert.equal(s.version, '1.1.0');
     assert.deepEqual(paramsOf(s, 'relib.scale'), ['x', 'by']);

@@ -260,25 +260,9 @@ class Environment(object):
         self.why = why
 
 
-def make_environment(library, distribution, version, index, venv_root, pythons, preferred=None, log=None,
-                     extra_requirements=()):
-    """The venv with ``distribution==version`` (made once; ``.anachron-ready`` marks it complete), and the
-    library file's ``runtime.venv-requirements`` (``extra_requirements``: optional requirements that change the
-    surface) installed beside it, bounded to the release's time like its own requirements."""
-    extra = [normalize(n) for n in extra_requirements]
-    py, why = choose_python(index, version, pythons, preferred)
-    if py is None:
-        raise EnvironmentError_("%s %s: %s" % (distribution, version, why))
-    path = os.path.join(venv_root, "%s-%s-py%d.%d" % (library, version, py[0], py[1]))
-    ready = os.path.join(path, ".anachron-ready")
+def _fill_environment(distribution, version, index, path, pythons, py, extra, log):
+    """Make the venv at ``path`` and install the release (and ``extra``) into it; returns (packages, constrained)."""
     venv_python = os.path.join(path, "bin", "python")
-    if os.path.exists(ready):
-        with open(ready) as f:
-            info = json.load(f)
-        if info.get("extra", []) == extra:
-            return Environment(path, venv_python, info["packages"], info["constrained"], info["why"])
-    if os.path.exists(path):
-        shutil.rmtree(path)
     code, text = _run([pythons[py], "-m", "venv", path])
     if code != 0:
         raise EnvironmentError_("venv for Python %d.%d failed: %s" % (py[0], py[1], text.strip()[-500:]))
@@ -314,6 +298,33 @@ def make_environment(library, distribution, version, index, venv_root, pythons, 
     if constrained:
         packages = _bound_transitive(pip, index_url, binary, cfile, constraints, spec, distribution, packages, when,
                                      index.cache_dir, venv_python, log)
+    return packages, constrained
+
+
+def make_environment(library, distribution, version, index, venv_root, pythons, preferred=None, log=None,
+                     extra_requirements=()):
+    """The venv with ``distribution==version`` (made once; ``.anachron-ready`` marks it complete), and the
+    library file's ``runtime.venv-requirements`` (``extra_requirements``: optional requirements that change the
+    surface) installed beside it, bounded to the release's time like its own requirements."""
+    extra = [normalize(n) for n in extra_requirements]
+    py, why = choose_python(index, version, pythons, preferred)
+    if py is None:
+        raise EnvironmentError_("%s %s: %s" % (distribution, version, why))
+    path = os.path.join(venv_root, "%s-%s-py%d.%d" % (library, version, py[0], py[1]))
+    ready = os.path.join(path, ".anachron-ready")
+    venv_python = os.path.join(path, "bin", "python")
+    if os.path.exists(ready):
+        with open(ready) as f:
+            info = json.load(f)
+        if info.get("extra", []) == extra:
+            return Environment(path, venv_python, info["packages"], info["constrained"], info["why"])
+    if os.path.exists(path):
+        shutil.rmtree(path)
+    try:
+        packages, constrained = _fill_environment(distribution, version, index, path, pythons, py, extra, log)
+    except BaseException:
+        shutil.rmtree(path, ignore_errors=True)  # a venv that could not be made is not kept half-made
+        raise
     with open(ready, "w") as f:
         json.dump({"packages": packages, "constrained": constrained, "why": why, "extra": extra}, f)
     return Environment(path, venv_python, packages, constrained, why)

@@ -2,21 +2,25 @@
 (environments.py), cached.
 
     python3 -m anachron_probe.releases.runtime LIBRARY --out-dir DIR [--versions V...] [--venvs DIR] [--keep-venvs]
+        [--jobs N]
 
 Probes every version given, else every version DIR holds a static surface of (the tracked releases), and writes
 DIR/LIBRARY-VERSION.runtime.json.gz with the environment in its provenance (source venv-runtime, the Python, the
 packages pip installed, whether they were constrained to the release's date). A version whose runtime surface
 exists from the same probe is skipped; one no Python of the machine installs is reported and left out. One line per
 version. The venvs (under --venvs, default ANACHRON_VENV_CACHE or ~/.cache/anachron/venvs) are removed after the
-probe unless --keep-venvs: the provenance is what it takes to make one again.
+probe unless --keep-venvs: the provenance is what it takes to make one again. --jobs N probes up to N versions at
+once (each in its own venv; a version that fails is reported and the others go on; a rerun probes what is missing).
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 from .. import PROBE_VERSION
@@ -85,7 +89,10 @@ def main(argv=None):
     p.add_argument("--venvs", default=None)
     p.add_argument("--keep-venvs", action="store_true")
     p.add_argument("--release-cache", help="where release files and index pages are kept (ANACHRON_RELEASE_CACHE)")
+    p.add_argument("--jobs", type=int, default=1, help="versions probed at once (default 1)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1, not %d" % args.jobs)
     try:
         definition = load(args.library)
         index = ProjectIndex(definition["distribution"], cache_dir=args.release_cache)
@@ -100,21 +107,37 @@ def main(argv=None):
     print("%s: %d versions; Pythons here: %s" % (args.library, len(versions),
                                                  " ".join("%d.%d" % v for v in sorted(pythons))))
     failed = []
-    for version in versions:
-        out = os.path.join(args.out_dir, "%s-%s.runtime.json.gz" % (args.library, version))
-        try:
-            surface, seconds, status = probe_release(definition, version, index, out, venvs, pythons,
-                                                     args.keep_venvs, log=print)
-        except (EnvironmentError_, IndexError, subprocess.SubprocessError, OSError) as e:
-            failed.append(version)
-            print("%s %-10s left out: %s" % (args.library, version, e))
+    lock = threading.Lock()
+
+    def say(text):
+        with lock:
+            print(text)
             sys.stdout.flush()
-            continue
-        st = surface["stats"]
-        print("%s %-10s %6.1fs  python %-7s apis %6d  modules %4d/%-4d  %s" % (
-            args.library, version, seconds, surface.get("python"), st["apis"], st["modules_imported"],
-            st["modules"], status))
-        sys.stdout.flush()
+
+    def one(version):
+        out = os.path.join(args.out_dir, "%s-%s.runtime.json.gz" % (args.library, version))
+        # with more than one job the environment's lines name their version
+        log = say if args.jobs == 1 else (lambda text: say("%s %s: %s" % (args.library, version, text.strip())))
+        return probe_release(definition, version, index, out, venvs, pythons, args.keep_venvs, log=log)
+
+    # threads: each probe is a pip run and a probe.py process of its own
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        running = dict((pool.submit(one, version), version) for version in versions)
+        done = 0
+        for future in concurrent.futures.as_completed(running):
+            version = running[future]
+            done += 1
+            try:
+                surface, seconds, status = future.result()
+            except (EnvironmentError_, IndexError, subprocess.SubprocessError, OSError) as e:
+                failed.append(version)
+                say("%s %-10s left out: %s" % (args.library, version, e))
+                continue
+            st = surface["stats"]
+            say("%s %-10s %6.1fs  python %-7s apis %6d  modules %4d/%-4d  %s%s" % (
+                args.library, version, seconds, surface.get("python"), st["apis"], st["modules_imported"],
+                st["modules"], status, "  [%d/%d]" % (done, len(versions)) if len(versions) > 1 else ""))
+    failed.sort(key=lambda v: release_key(v) or (0, 0, 0))
     print("%s: %d probed, left out: %s" % (args.library, len(versions) - len(failed), " ".join(failed) or "none"))
     return 0
 

@@ -2,8 +2,8 @@
 
     python3 -m anachron_probe.static.batch LIBRARY --git-dir REPO --out-dir DIR
         [--tags TAG...] [--minors FIRST LAST] [--patches] [--external LIB=REPO] [--version-map TAG=VERSION]...
-        [--cache-dir DIR]
-    python3 -m anachron_probe.static.batch LIBRARY --plan --out-dir DIR [--cache-dir DIR] [--tags TAG...]
+        [--cache-dir DIR] [--jobs N]
+    python3 -m anachron_probe.static.batch LIBRARY --plan --out-dir DIR [--cache-dir DIR] [--tags TAG...] [--jobs N]
 
 --plan takes the release plan of libraries/LIBRARY.toml (a [static] section with from = "git"): its repository's
 mirror (ANACHRON_MIRRORS), the minors from releases.first to releases.last (default: the newest), patches, the
@@ -16,10 +16,16 @@ differed); the others are reported and left out. A tag whose output exists with 
 extractor version is skipped. --external LIB=REPO reads that dependency from its repository at the newest minor
 release tagged before the tag (what scipy < 1.9 re-exports from numpy). --index-project NAME reads the releases
 from the files a package index published (releases/index.py; its sdist, else a wheel) instead of tags: a release
-is then named by its version. One line per tag on stdout.
+is then named by its version. One line per tag on stdout, as each finishes. --jobs N reads up to N releases at
+once (forked worker processes; the minor releases first, then the patch releases, each compared with its line in
+release order once read); a release that fails, or whose worker dies, is reported and the others go on; a rerun
+extracts only what is missing. Exit status 3 when some releases failed (the others are written), 2 for bad
+arguments.
 """
 import argparse
+import concurrent.futures
 import json
+import multiprocessing
 import os
 import re
 import subprocess
@@ -33,6 +39,7 @@ from .external import ExternalSurface
 from .source import GitTree
 from ..releases.index import release_key
 
+FAILED_RELEASES = 3  # the exit status when some releases failed and the others were read
 _RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")  # a --minors bound: 2.2 is 2.2.0 (Django's minors)
 
@@ -280,12 +287,69 @@ class Batch(object):
         write(encode(surface), out)
         return surface, time.time() - t0, "extracted"
 
-    def line(self, tag, surface, seconds, status, note=""):
-        st = surface["stats"]
+    def line(self, tag, st, seconds, status, note=""):
         pct = 100.0 * st["callables_with_signature"] / st["callables"] if st["callables"] else 0.0
         print("%s %-10s %6.1fs  apis %6d  callables %6d  with signature %5.1f%%  %s%s" % (
             self.library, tag, seconds, st["apis"], st["callables"], pct, status, (" " + note) if note else ""))
         sys.stdout.flush()
+
+    def compare_patches(self, pool, minors, chosen, kept_patches, same_surface, failed):
+        """The patch rule: every patch release of each minor is read (all at once, up to the pool's jobs), then
+        compared in release order with the previous release its line keeps: a change that stays (2.2.1's new name,
+        still there in 2.2.2) is one more version, not one per later patch."""
+        args = self.args
+        lines = []
+        for base in minors:
+            if read_surface(self.out_path(base)) is None:
+                continue
+            bv = self.tags[base][0]
+            patches = sorted((v, name) for name, (v, t) in self.tags.items()
+                             if v[:2] == bv[:2] and v[2] > 0 and name not in args.skip)
+            reads = []
+            for v, tag in patches:
+                out = self.out_path(tag)
+                if tag in chosen:
+                    reads.append((tag, out, None, None))
+                    continue
+                scratch = self.out_path(tag, self.cache_dir) if self.cache_dir else out
+                path = out if os.path.exists(out) else scratch
+                reads.append((tag, out, (path, scratch), pool.submit(_extract, tag, path)))
+            lines.append((base, reads))
+        for base, reads in lines:
+            base_key = _signature_key(read_surface(self.out_path(base)))
+            for tag, out, paths, future in reads:
+                if future is None:  # read with the minors: it is kept, and the next patch is compared with it
+                    kept = read_surface(out)
+                    if kept is not None:
+                        base, base_key = tag, _signature_key(kept)
+                    continue
+                path, scratch = paths
+                try:
+                    stats, seconds, status = future.result()
+                    surface = read_surface(path)
+                    if surface is None:
+                        raise ValueError("no surface at %s after reading it" % path)
+                except Exception as e:
+                    failed.append(tag)
+                    print("%s %-10s failed: %s: %s" % (self.library, tag, type(e).__name__, e))
+                    sys.stdout.flush()
+                    continue
+                key = _signature_key(surface)
+                if key != base_key:
+                    if not os.path.exists(out):
+                        write(encode(surface), out)
+                    added = len(set(p for p, _ in key) - set(p for p, _ in base_key))
+                    removed = len(set(p for p, _ in base_key) - set(p for p, _ in key))
+                    kept_patches.append(tag)
+                    self.line(tag, stats, seconds, status, "kept: differs from %s (+%d -%d paths, %d changed)" % (
+                        base, added, removed, len(key ^ base_key)))
+                    base, base_key = tag, key
+                else:
+                    if os.path.exists(out) and out != scratch:
+                        os.remove(out)
+                    self.line(tag, stats, seconds, status, "same surface as %s: left out" % base)
+                    same_surface[self.releases.version_of(tag)] = self.releases.version_of(base)
+        self.write_same_surface(same_surface)
 
     def main(self):
         args = self.args
@@ -306,61 +370,68 @@ class Batch(object):
         kept_patches = []
         same_surface = {}  # left-out patch release -> the kept release whose surface it has
         failed = []
-        for tag in chosen:
-            try:
-                surface, seconds, status = self.run_tag(tag, self.out_path(tag))
-            except Exception as e:  # report and go on with the other tags
-                failed.append(tag)
-                print("%s %-10s failed: %s: %s" % (self.library, tag, type(e).__name__, e))
-                continue
-            self.line(tag, surface, seconds, status)
-        if args.patches:
-            for base in minors:
-                bv = self.tags[base][0]
-                base_surface = read_surface(self.out_path(base))
-                if base_surface is None:
-                    continue
-                # each patch release is compared with the previous release its line keeps: a change that stays
-                # (2.2.1's new name, still there in 2.2.2) is one more version, not one per later patch
-                base_key = _signature_key(base_surface)
-                patches = sorted((v, name) for name, (v, t) in self.tags.items()
-                                 if v[:2] == bv[:2] and v[2] > 0 and name not in args.skip)
-                for v, tag in patches:
-                    out = self.out_path(tag)
-                    if tag in chosen:
-                        kept = read_surface(out)
-                        if kept is not None:
-                            base, base_key = tag, _signature_key(kept)
-                        continue
-                    scratch = self.out_path(tag, self.cache_dir) if self.cache_dir else out
+        with _pool(self, getattr(args, "jobs", 1)) as pool:
+            done = 0
+            # the .0 releases in one wave, then the others (read for their minor's target Python)
+            for wave in ([t for t in chosen if self.tags.get(t, ((0, 0, 0), 0))[0][2] == 0],
+                         [t for t in chosen if self.tags.get(t, ((0, 0, 0), 0))[0][2] != 0]):
+                running = dict((pool.submit(_extract, tag, self.out_path(tag)), tag) for tag in wave)
+                for future in concurrent.futures.as_completed(running):
+                    tag = running[future]
+                    done += 1
                     try:
-                        surface, seconds, status = self.run_tag(tag, out if os.path.exists(out) else scratch)
-                    except Exception as e:
+                        stats, seconds, status = future.result()
+                    except Exception as e:  # report and go on with the other tags
                         failed.append(tag)
                         print("%s %-10s failed: %s: %s" % (self.library, tag, type(e).__name__, e))
+                        sys.stdout.flush()
                         continue
-                    key = _signature_key(surface)
-                    if key != base_key:
-                        if not os.path.exists(out):
-                            write(encode(surface), out)
-                        added = len(set(p for p, _ in key) - set(p for p, _ in base_key))
-                        removed = len(set(p for p, _ in base_key) - set(p for p, _ in key))
-                        kept_patches.append(tag)
-                        self.line(tag, surface, seconds, status, "kept: differs from %s (+%d -%d paths, %d changed)" % (
-                            base, added, removed, len(key ^ base_key)))
-                        base, base_key = tag, key
-                    else:
-                        if os.path.exists(out) and out != scratch:
-                            os.remove(out)
-                        self.line(tag, surface, seconds, status, "same surface as %s: left out" % base)
-                        same_surface[self.releases.version_of(tag)] = self.releases.version_of(base)
-            self.write_same_surface(same_surface)
+                    self.line(tag, stats, seconds, status, "[%d/%d]" % (done, len(chosen)) if len(chosen) > 1 else "")
+            if args.patches:
+                self.compare_patches(pool, minors, chosen, kept_patches, same_surface, failed)
         print("%s: %d tags, patch releases kept: %s" % (self.library, len(chosen) + len(kept_patches),
                                                          " ".join(kept_patches) or "none"))
         if failed:
-            print("%s: failed: %s" % (self.library, " ".join(failed)))
-            return 1
+            print("%s: failed: %s" % (self.library, " ".join(sorted(failed, key=lambda t: self.tags.get(t, ((0, 0, 0), 0))[0]))))
+            return FAILED_RELEASES
         return 0
+
+
+_WORKER = None  # the Batch a worker process reads releases with (set before the workers fork)
+
+
+def _extract(tag, out):
+    """Read ``tag`` into ``out`` (in a worker, or in this process with one job); returns (stats, seconds, status)."""
+    surface, seconds, status = _WORKER.run_tag(tag, out)
+    return surface["stats"], seconds, status
+
+
+class _Inline(object):
+    """One job: each release read in this process when submitted (the order and output of a plain loop)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        future = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args))
+        except Exception as e:
+            future.set_exception(e)
+        return future
+
+
+def _pool(batch, jobs):
+    """Where releases are read: this process for one job, else up to ``jobs`` forked workers. A worker that dies
+    (killed, out of memory) fails the releases it had; a new pool is not started: a rerun reads what is missing."""
+    global _WORKER
+    _WORKER = batch
+    if jobs <= 1:
+        return _Inline()
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
 
 
 def _same_surface_path(out_dir, library):
@@ -449,7 +520,10 @@ def main(argv=None):
     p.add_argument("--release-cache", help="where downloaded release files are kept (ANACHRON_RELEASE_CACHE)")
     p.add_argument("--skip", nargs="*", default=[], help="releases left out")
     p.add_argument("--package-dir", help="folder of the package in each tree (default: found)")
+    p.add_argument("--jobs", type=int, default=1, help="releases read at once (worker processes; default 1)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1, not %d" % args.jobs)
     if args.plan:
         from ..libraries import LibraryFileError
 
