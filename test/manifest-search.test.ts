@@ -2,10 +2,11 @@
 // when nothing beside or above a file pins a library; [tool.anachron] manifests and the editor's paths instead.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, matchesGlob, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { diskReader, pinsForFile } from '../server/src/workspace/manifests.js';
-import { searchManifests } from '../server/src/workspace/manifest-search.js';
+import { MANIFEST_GLOB } from '../server/src/core/manifests/names.js';
+import { searchManifests, SEARCHED_MANIFEST_GLOBS } from '../server/src/workspace/manifest-search.js';
 import { writeProject } from './support/project.js';
 
 const pinsOf = (r: ReturnType<typeof pinsForFile>) => [...r.pins.values()].map((p) => `${p.distribution}${p.specifier} ${p.origin.file}:${p.origin.line}`);
@@ -45,6 +46,12 @@ describe('manifest search', () => {
       'tools/deps/py39.txt requirements 1',
       'requirements/test.txt requirements 2',
     ]);
+    // The language server's and the extension's file watchers see each of them change.
+    const globs = [MANIFEST_GLOB, ...SEARCHED_MANIFEST_GLOBS];
+    for (const c of searchManifests(dir, diskReader)) {
+      const file = relative(dir, c.file);
+      assert.ok(globs.some((g) => matchesGlob(file, g)), `${file} is watched by none of ${globs.join(' ')}`);
+    }
   });
 
   test('only when the folders at and above the file pin no library; the best candidate that pins one is read with its includes', () => {

@@ -50,14 +50,11 @@ import { createLogChannel, type LeveledChannel } from './log.js';
 import { chooseRuntime, describeRuntime, type Runtime } from './server-runtime.js';
 import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
 import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
+import { isManifestName, MANIFEST_GLOB } from '../../server/src/core/manifests/names.js';
+import { SEARCHED_MANIFEST_GLOBS } from '../../server/src/workspace/manifest-search.js';
 import type { AnachronSession } from './session.js';
 import { PinsStatus } from './status.js';
 
-/** Manifests whose edits can change the pins in force. */
-const MANIFEST_NAME = /^(requirements.*\.(txt|in)|constraints.*\.txt|pyproject\.toml|setup\.cfg|Pipfile(\.lock)?|.*\.lock|pylock(\..+)?\.toml|environment.*\.ya?ml)$/i;
-const MANIFEST_GLOB = '**/{requirements*.txt,requirements*.in,constraints*.txt,pyproject.toml,setup.cfg,Pipfile,Pipfile.lock,*.lock,pylock*.toml,environment*.yml,environment*.yaml}';
-/** Where the server's manifest search also looks (workspace/manifest-search.ts): requirements/base.txt, envs/py39.yml, dev-requirements.txt. */
-const SEARCHED_MANIFEST_GLOBS = ['**/*requirements*.{txt,in}', '**/{requirements,reqs,deps,dependencies,pip,constraints}/*.{txt,in}', '**/{envs,environments,conda,ci,binder}/*.{yml,yaml}'];
 
 /**
  * The language client logs every exit of the server process as an error, a normal stop (restart, reload, a
@@ -416,11 +413,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
     }),
     workspace.onDidChangeTextDocument((e) => {
       // A manifest changes the pins; the active Python file's imports change what is covered.
-      if (MANIFEST_NAME.test(path.basename(e.document.uri.fsPath))) anachron.schedulePins();
+      if (isManifestName(path.basename(e.document.uri.fsPath))) anachron.schedulePins();
       else if (e.document === window.activeTextEditor?.document && e.document.languageId === 'python' && e.contentChanges.length) anachron.schedulePins(1000);
     }),
     workspace.onDidSaveTextDocument((d) => {
-      if (MANIFEST_NAME.test(path.basename(d.uri.fsPath))) anachron.schedulePins();
+      if (isManifestName(path.basename(d.uri.fsPath))) anachron.schedulePins();
     }),
   );
   for (const glob of [MANIFEST_GLOB, ...SEARCHED_MANIFEST_GLOBS]) {

@@ -28,12 +28,13 @@ import { normalizeDistributionName } from '../core/library-names.js';
 import { hoverFor, spansOfApiAt } from '../core/hover.js';
 import type { SourceRange } from '../core/source-range.js';
 import { isManifestName, parseManifest } from '../core/manifests/index.js';
+import { MANIFEST_GLOB } from '../core/manifests/names.js';
 import { loadPythonParser, type PythonParser } from '../parser/python-parser.js';
 import type { LoadedCatalog } from '../store/catalog.js';
 import { defaultMatricesFolder } from '../store/matrices-folder.js';
 import { chooseSqlite } from '../store/sqlite/driver.js';
 import { isInside, uriToPath } from '../workspace/file-uri.js';
-import type { ManifestCandidate } from '../workspace/manifest-search.js';
+import { SEARCHED_MANIFEST_GLOBS, type ManifestCandidate } from '../workspace/manifest-search.js';
 import { diskReader, pinsForFile, searchedManifestsFor, type ManifestReader } from '../workspace/manifests.js';
 import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
@@ -264,7 +265,7 @@ connection.onInitialized(async () => {
   held.forEach(reportMatrixProblem);
   if (canWatchFiles) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
-      watchers: ['**/*requirements*.{txt,in}', '**/constraints*.txt', '**/{requirements,reqs,deps,dependencies,pip,constraints}/*.{txt,in}', '**/{envs,environments,conda,ci,binder}/*.{yml,yaml}', '**/pyproject.toml', '**/*.lock', '**/pylock*.toml', '**/Pipfile', '**/environment*.{yml,yaml}', '**/setup.cfg'].map((globPattern) => ({ globPattern })),
+      watchers: [MANIFEST_GLOB, ...SEARCHED_MANIFEST_GLOBS].map((globPattern) => ({ globPattern })),
     });
   }
   try {

@@ -23,9 +23,19 @@ const PIN_FOLDERS = /^(requirements?|reqs?|deps|dependencies|pip|constraints|env
 /** A folder that holds one of these is a project of its own: its pins are its own files'. */
 const PROJECT_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 /** Folders whose *.txt files are requirements files whatever their names. */
-const REQUIREMENT_FOLDERS = /^(requirements?|reqs?|deps|dependencies|pip|constraints)$/i;
+const REQUIREMENT_FOLDER_NAMES = ['requirements', 'requirement', 'reqs', 'req', 'deps', 'dependencies', 'pip', 'constraints'];
 /** Folders whose *.yml files are conda environments whatever their names. */
-const ENVIRONMENT_FOLDERS = /^(envs?|environments?|conda|ci|\.ci|ci_?env|binder)$/i;
+const ENVIRONMENT_FOLDER_NAMES = ['envs', 'env', 'environments', 'environment', 'conda', 'ci', '.ci', 'ci_env', 'cienv', 'binder'];
+const namedOneOf = (names: string[]) => new RegExp(`^(${names.map((n) => n.replace(/\./g, '\\.')).join('|')})$`, 'i');
+const REQUIREMENT_FOLDERS = namedOneOf(REQUIREMENT_FOLDER_NAMES);
+const ENVIRONMENT_FOLDERS = namedOneOf(ENVIRONMENT_FOLDER_NAMES);
+/** Where the search finds manifests besides their usual names (dev-requirements.txt, requirements/base.txt,
+ *  envs/py39.yml), as globs for file watchers. */
+export const SEARCHED_MANIFEST_GLOBS: readonly string[] = [
+  '**/*requirements*.{txt,in}',
+  `**/{${REQUIREMENT_FOLDER_NAMES.join(',')}}/*.{txt,in}`,
+  `**/{${ENVIRONMENT_FOLDER_NAMES.join(',')}}/*.{yml,yaml}`,
+];
 /** Base names (without extension) that name what a project installs to run. */
 const PRIMARY = /^(requirements?|reqs?|base|main|common|core|prod|production|runtime|install|default|env|environment)$/i;
 /** Names that say a file is for something besides running the code. */

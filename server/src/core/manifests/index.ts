@@ -1,5 +1,5 @@
-// Every manifest format anachron reads, by file name: which files are manifests, the fixed order in which they
-// are read (which breaks ties between pins of equal precedence), and one pure entry point that parses any of them.
+// Every manifest format anachron reads: one pure entry point that parses any of them (which files are manifests,
+// and in which order they are read, is names.ts's).
 import type { ParsedManifest } from '../pin.js';
 import type { ProjectSettings } from '../settings.js';
 import { parseCondaEnvironment } from './conda.js';
@@ -12,66 +12,9 @@ import { parsePythonVersionFile, parseSetupPy } from './python-pins.js';
 import { parseMarker } from '../markers.js';
 import { allowsNoVersion } from '../versions.js';
 import { excerpt } from '../excerpt.js';
+import { manifestFormatOf, type ManifestFormat } from './names.js';
 
-export type ManifestFormat = 'uv.lock' | 'poetry.lock' | 'pdm.lock' | 'pylock.toml' | 'Pipfile.lock' | 'requirements' | 'conda' | '.python-version' | 'Pipfile' | 'pyproject.toml' | 'setup.cfg' | 'setup.py';
-
-/**
- * The fixed file order: lock files, then the files that set up an environment (requirements, constraints, conda),
- * then the files that declare what a package accepts. Within one entry, files sort by name.
- */
-const FILE_ORDER: { pattern: RegExp; format: ManifestFormat }[] = [
-  { pattern: /^uv\.lock$/i, format: 'uv.lock' },
-  { pattern: /^poetry\.lock$/i, format: 'poetry.lock' },
-  { pattern: /^pdm\.lock$/i, format: 'pdm.lock' },
-  { pattern: /^pylock\.toml$/i, format: 'pylock.toml' },
-  { pattern: /^pylock\.[^.\\/]+\.toml$/i, format: 'pylock.toml' },
-  { pattern: /^Pipfile\.lock$/i, format: 'Pipfile.lock' },
-  { pattern: /^requirements\.txt$/i, format: 'requirements' },
-  { pattern: /^requirements.*\.txt$/i, format: 'requirements' },
-  { pattern: /^requirements.*\.in$/i, format: 'requirements' },
-  { pattern: /^constraints.*\.txt$/i, format: 'requirements' },
-  { pattern: /^environment.*\.ya?ml$/i, format: 'conda' },
-  { pattern: /^\.python-version$/, format: '.python-version' },
-  { pattern: /^Pipfile$/i, format: 'Pipfile' },
-  { pattern: /^pyproject\.toml$/i, format: 'pyproject.toml' },
-  { pattern: /^setup\.cfg$/i, format: 'setup.cfg' },
-  { pattern: /^setup\.py$/, format: 'setup.py' },
-];
-
-/** The base name of a path, with either separator. */
-function baseName(file: string): string {
-  return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
-}
-
-function rankOf(name: string): number {
-  return FILE_ORDER.findIndex((e) => e.pattern.test(name));
-}
-
-/** The format of a manifest file by its name, or undefined when anachron does not read it. */
-export function manifestFormatOf(fileName: string): ManifestFormat | undefined {
-  const i = rankOf(baseName(fileName));
-  return i < 0 ? undefined : FILE_ORDER[i]!.format;
-}
-
-export function isManifestName(fileName: string): boolean {
-  return manifestFormatOf(fileName) !== undefined;
-}
-
-/** Sorts manifest file names into the fixed file order. */
-export function compareManifestNames(a: string, b: string): number {
-  const na = baseName(a);
-  const nb = baseName(b);
-  return rankOf(na) - rankOf(nb) || (na < nb ? -1 : na > nb ? 1 : 0);
-}
-
-/** Formats read with the manifests of a project folder that never make a folder a project on their own. */
-export function isCompanionFormat(format: ManifestFormat | undefined): boolean {
-  return format === '.python-version';
-}
-
-export function isLockFormat(format: ManifestFormat | undefined): boolean {
-  return format === 'uv.lock' || format === 'poetry.lock' || format === 'pdm.lock' || format === 'pylock.toml' || format === 'Pipfile.lock';
-}
+export { compareManifestNames, isCompanionFormat, isLockFormat, isManifestName, manifestFormatOf, type ManifestFormat } from './names.js';
 
 export type ParsedAnyManifest = ParsedManifest & { settings?: ProjectSettings };
 
