@@ -1,4 +1,4 @@
-// Edit -> diagnostics latency in a real LSP session on the numpy-heavy bench file at a few sizes (p50/p95), the
+// Edit -> diagnostics latency in a real LSP session on the numpy-heavy workload file at a few sizes (p50/p95), the
 // server's cold start to first diagnostics, and its resident memory. Each edit inserts a line somewhere in the file,
 // as typing a line and pressing Enter does. Two figures per size: as users get it (didChange -> publishDiagnostics,
 // with whatever the server waited before checking), and the analysis alone (the same minus that wait, which the
@@ -14,7 +14,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchEdit, percentile, startServer, writeBenchProject } from './lsp-client.mjs';
+import { percentile, startServer, workloadEdit, writeWorkloadProject } from './lsp-client.mjs';
 
 const argv = process.argv.slice(2);
 const linesAt = argv.indexOf('--lines');
@@ -28,7 +28,7 @@ const ms = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
 async function run(size, broken) {
   const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-edit-'));
-  const { file, lines } = writeBenchProject(dir, { size, broken, python });
+  const { file, lines } = writeWorkloadProject(dir, { size, broken, python });
   const server = await startServer(dir, { ANACHRON_LOG_TIMING: '1' });
   try {
     const text = readFileSync(file, 'utf8');
@@ -38,7 +38,7 @@ async function run(size, broken) {
     const analysisOnly = [];
     const inServer = [];
     for (let k = 0; k < edits; k++) {
-      const total = await server.change(file, benchEdit(k, lines.length + k, (python ? 2 : 0) + (broken ? 5 : 3), current));
+      const total = await server.change(file, workloadEdit(k, lines.length + k, (python ? 2 : 0) + (broken ? 5 : 3), current));
       const timing = await server.timing(server.version);
       asUsersGetIt.push(total);
       analysisOnly.push(total - (timing?.waited ?? 0));

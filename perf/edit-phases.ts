@@ -1,6 +1,6 @@
 // In-process phases of one edit in the language server's path (no transport): the parse of the pieces the edit touched, the chunk facts
 // and linking (fileSyntax), the checker (analyzeSyntax), the conversion to LSP diagnostics and their JSON, per edit,
-// on the numpy bench file. The edits insert a line with the indentation of the line it goes before, as an editor's
+// on the numpy workload file. The edits insert a line with the indentation of the line it goes before, as an editor's
 // Enter does, so the file stays free of syntax errors. 'total CPU' is the process's CPU time over the same span
 // (all its threads), steadier than wall time on a shared machine. Usage: node --import tsx perf/edit-phases.ts [LINES] [EDITS]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,13 +23,13 @@ const edits = Number(process.argv[3] ?? 100);
 
 void (async () => {
   const client: string = './lsp-client.mjs';
-  const { writeBenchProject, benchEdit, percentile } = (await import(client)) as {
-    writeBenchProject(dir: string, options: { size: number }): { file: string; lines: string[] };
-    benchEdit(k: number, lineCount: number, first: number, current: string[]): { range: { start: { line: number } }; text: string };
+  const { writeWorkloadProject, workloadEdit, percentile } = (await import(client)) as {
+    writeWorkloadProject(dir: string, options: { size: number }): { file: string; lines: string[] };
+    workloadEdit(k: number, lineCount: number, first: number, current: string[]): { range: { start: { line: number } }; text: string };
     percentile(values: number[], p: number): number;
   };
   const dir = mkdtempSync(join(tmpdir(), 'anachron-edit-phases-'));
-  const { file, lines } = writeBenchProject(dir, { size });
+  const { file, lines } = writeWorkloadProject(dir, { size });
   await chooseSqlite();
   const catalog = openMatrixCatalog(defaultMatricesFolder());
   const pin = parseCommandLinePin('numpy==1.24.2') as Pin;
@@ -42,7 +42,7 @@ void (async () => {
   const phases: Record<string, number[]> = { parse: [], syntax: [], check: [], diagnostics: [], json: [], total: [], 'total CPU': [] };
   for (let k = -1; k < edits; k++) {
     if (k >= 0) {
-      benchEdit(k, lines.length + k, 3, current);
+      workloadEdit(k, lines.length + k, 3, current);
     }
     const text = current.join('\n');
     const cpu0 = process.cpuUsage();

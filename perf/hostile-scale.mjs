@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchEdit, median, root, startServer, writeBenchProject } from './lsp-client.mjs';
+import { median, root, startServer, workloadEdit, writeWorkloadProject } from './lsp-client.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -21,7 +21,7 @@ const fmt = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
 async function bigFile() {
   const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-big-'));
-  const { file, lines } = writeBenchProject(dir, { size });
+  const { file, lines } = writeWorkloadProject(dir, { size });
   const server = await startServer(dir);
   try {
     const text = readFileSync(file, 'utf8');
@@ -46,7 +46,7 @@ async function bigFile() {
     let hovered = null;
     for (let k = 0; k < edits; k++) {
       const t0 = process.hrtime.bigint();
-      const published = await server.changeOnly(file, benchEdit(k, current.length, 3, current));
+      const published = await server.changeOnly(file, workloadEdit(k, current.length, 3, current));
       const at = target();
       hovered = await server.hover(file, at.line, at.character);
       hovers.push(ms(t0));

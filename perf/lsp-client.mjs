@@ -1,4 +1,4 @@
-// What the perf scripts share: the 2,000-line numpy-heavy bench file, and a language server session over stdio
+// What the perf scripts share: the 2,000-line numpy-heavy workload file, and a language server session over stdio
 // with dist/server.js (spawned as an editor would) that times diagnostics.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const rpc = require('vscode-jsonrpc/node');
  * with `broken`, the line after the imports opens a call it never closes, so the file holds a syntax error; with
  * `python`, a pyproject.toml pins Python and every block uses the standard library. Returns big.py's path and lines.
  */
-export function writeBenchProject(dir, { size = 2000, broken = false, python = false } = {}) {
+export function writeWorkloadProject(dir, { size = 2000, broken = false, python = false } = {}) {
   writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
   // python: the project pins Python too, and every block uses the standard library and builtins.
   if (python) writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "perf"\nrequires-python = ">=3.9"\n');
@@ -53,7 +53,7 @@ export function writeBenchProject(dir, { size = 2000, broken = false, python = f
  * does, so an error-free file stays error-free; without it, the line goes in at column 0 (inside a def that makes the
  * file hold a syntax error from the first edit on, which measures the whole-file re-parse instead).
  */
-export function benchEdit(k, lineCount, first = 3, current) {
+export function workloadEdit(k, lineCount, first = 3, current) {
   const line = first + ((k * 97) % (lineCount - first - 1));
   const indent = current ? /^[ \t]*/.exec(current[line] ?? '')[0] : '';
   const text = indent + (k % 2 ? '# edit' : 'x = np.zeros(3)');

@@ -4,7 +4,7 @@
 //   1. extraction + metrics + taxonomy (scoreEntry over the run's entries, matrix lookups included);
 //   2. aggregation without intervals, and with 1,000-resample bootstrap intervals (metrics and SEUS);
 //   3. the whole report from a run database on disk: read, score, aggregate, write predictions.jsonl and the rest.
-// Usage: node --import tsx perf/scoring-time.ts [SAMPLES=100000] [RUNS=3]   (KEEP_BENCH_DB=1 keeps the run database)
+// Usage: node --import tsx perf/scoring-time.ts [SAMPLES=100000] [RUNS=3]   (KEEP_SCORING_DB=1 keeps the run database)
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,7 +117,7 @@ function main(): void {
   console.log(`  total in memory: ${fmt(median(scoring) + median(withCis))}`);
 
   // ---- from a run database on disk, as `anachron bench report` does ----
-  const dir = mkdtempSync(join(tmpdir(), 'anachron-bench-scoring-'));
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-scoring-'));
   try {
     const database = join(dir, 'run.sqlite');
     const config: RunConfig = { suite: 'bench', libraries: ['numpy'], tasks: ['API-C', 'API-I', 'SR'], levels: [...BENCH_LEVELS], model: { provider: 'builtin', model: 'constant' }, seed: 1 };
@@ -132,7 +132,7 @@ function main(): void {
     const size = statSync(join(dir, 'report', 'predictions.jsonl')).size;
     console.log(`  end to end from run.sqlite (read, score, aggregate with intervals, write ${(size / 1e6).toFixed(0)} MB predictions.jsonl, tables, charts, report.html): ${fmt(total)}`);
   } finally {
-    if (process.env.KEEP_BENCH_DB) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
+    if (process.env.KEEP_SCORING_DB) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
     catalog.close();
   }
 }

@@ -1,7 +1,7 @@
 // The two matrix stores side by side, in one run: better-sqlite3 (native) and the WebAssembly SQLite the editor uses
 // where the native module does not load (ANACHRON_SQLITE forces each). Per store, medians over RUNS fresh servers
 // (the stores alternate run by run, so machine load falls on both alike):
-//   cold start -> first diagnostics of the 2,000-line bench file, edit -> diagnostics p50/p95 over EDITS edits,
+//   cold start -> first diagnostics of the 2,000-line workload file, edit -> diagnostics p50/p95 over EDITS edits,
 //   the server's resident memory after them, and `anachron history` of 50 APIs (a fresh CLI process).
 // Prints a table with the WebAssembly/native ratio of each figure; exits 1 when a ratio is above 2.
 // Usage: node perf/sqlite-stores.mjs [RUNS] [EDITS]    (defaults 5 and 40; needs `npm run build`)
@@ -9,14 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchEdit, median, percentile, root, startServer, writeBenchProject } from './lsp-client.mjs';
+import { median, percentile, root, startServer, workloadEdit, writeWorkloadProject } from './lsp-client.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const edits = Number(process.argv[3] ?? 40);
 const STORES = ['native', 'wasm'];
 
 const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-stores-'));
-const { file, lines } = writeBenchProject(dir);
+const { file, lines } = writeWorkloadProject(dir);
 const text = readFileSync(file, 'utf8');
 
 // 50 APIs of the numpy matrix, spread over it (the same every run): functions, classes, methods, modules.
@@ -35,7 +35,7 @@ async function serverRun(store) {
     if (server.info.store !== store) throw new Error(`asked for ${store}, the server reads with ${server.info.storeLabel}`);
     const first = await server.open(file, text);
     const times = [];
-    for (let k = 0; k < edits; k++) times.push(await server.change(file, benchEdit(k, lines.length)));
+    for (let k = 0; k < edits; k++) times.push(await server.change(file, workloadEdit(k, lines.length)));
     return { label: server.info.storeLabel, findings: first.diagnostics.length, cold: first.msSinceStart, p50: percentile(times, 50), p95: percentile(times, 95), rss: server.rssMb() };
   } finally {
     server.close();
@@ -66,7 +66,7 @@ for (let i = 0; i < runs; i++) {
 }
 rmSync(dir, { recursive: true, force: true });
 
-// Both stores must have given the same answers: the same findings on the bench file, the same history output.
+// Both stores must have given the same answers: the same findings on the workload file, the same history output.
 for (const k of ['findings', 'answers']) {
   const all = new Set(STORES.flatMap((s) => [...results[s][k]]));
   if (all.size !== 1) throw new Error(`the stores disagree on ${k}: ${JSON.stringify(STORES.map((s) => [...results[s][k]]))}`);
