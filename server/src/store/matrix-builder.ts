@@ -8,7 +8,7 @@ import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
 import { withAliasMembers } from './alias-members.js';
 import { shareEqualSubtrees } from './shared-subtrees.js';
-import type { SqlStatement } from './sqlite/database.js';
+import type { SqlDatabase, SqlStatement } from './sqlite/database.js';
 import { sqlite } from './sqlite/driver.js';
 import { notComparableModules, underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
@@ -135,8 +135,37 @@ function continuesSpan(spanDocumented: number | null, first: Cell, next: Cell): 
     first.signatureSource === next.signatureSource && first.returns === next.returns && first.doc === next.doc && first.exported === next.exported;
 }
 
-export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: string, options: BuildOptions): BuildResult {
-  const progress = options.onProgress ?? (() => {});
+/**
+ * What a matrix holds, decided from the evidence before anything is written (planMatrix): the versions in order,
+ * the surface each version's paths are resolved from, what is unknown where, every path, and the per-version
+ * figures and agreement reports.
+ */
+interface MatrixPlan {
+  library: string;
+  evidence: VersionEvidence[];
+  /** Per version: the surface its paths are resolved from. */
+  primaries: Surface[];
+  /** Per version: path -> its record, less the paths a removal note says are gone there. */
+  byVersion: Map<string, SurfaceApi>[];
+  /** Per version with documentation: the documented paths. */
+  documentedSets: (Set<string> | null)[];
+  /** Per version: the modules that could not be looked into, with why. */
+  unresolved: Map<string, string>[];
+  /** Per version: the paths with a removal note (not modules). */
+  noted: Set<string>[];
+  /** Paths the runtime finds where static extraction at the same version does not (unknown at static-only versions). */
+  staticBlind: Set<string>;
+  /** Union libraries: every path some static surface records; null otherwise. */
+  staticEver: Set<string> | null;
+  /** Every path, sorted. */
+  allPaths: string[];
+  stats: VersionStats[];
+  agreements: Map<string, AgreementReport>;
+  agreementSummaries: (AgreementSummary | null)[];
+}
+
+/** The evidence in version order, checked (one library, one surface per version, something to resolve from). */
+function planMatrix(input: Surface[] | VersionEvidence[]): MatrixPlan {
   const evidence: VersionEvidence[] = (input.length > 0 && 'schema' in input[0]! ? evidenceFromSurfaces(input as Surface[]) : (input as VersionEvidence[]))
     .slice()
     .sort((a, b) => compareVersions(a.version, b.version));
@@ -193,21 +222,207 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
   });
   const allPaths = [...new Set([...byVersion.flatMap((m) => [...m.keys()]), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
 
-  const stats = primaries.map(baseStats);
   const agreements = new Map<string, AgreementReport>();
   const agreementSummaries = evidence.map((e) => {
     if (!e.runtime || !e.static) return null;
     const report = compareSurfaces(e.runtime, e.static, e.docs?.documented, agreementOptions(e.runtime, e.static));
     agreements.set(e.version, report);
-    const summary: AgreementSummary = {
-      name_base: report.nameBase, name_agreeing: report.nameAgreeing, signature_base: report.signatureBase,
-      signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length, not_comparable: report.notComparable,
-    };
-    if (report.setApart) summary.set_apart = report.setApart;
-    if (report.keywordBase !== undefined) Object.assign(summary, { keyword_base: report.keywordBase, keyword_agreeing: report.keywordAgreeing });
-    return summary;
+    return agreementSummary(report);
   });
+  return { library, evidence, primaries, byVersion, documentedSets, unresolved, noted, staticBlind, staticEver, allPaths, stats: primaries.map(baseStats), agreements, agreementSummaries };
+}
 
+function agreementSummary(report: AgreementReport): AgreementSummary {
+  const summary: AgreementSummary = {
+    name_base: report.nameBase, name_agreeing: report.nameAgreeing, signature_base: report.signatureBase,
+    signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length, not_comparable: report.notComparable,
+  };
+  if (report.setApart) summary.set_apart = report.setApart;
+  if (report.keywordBase !== undefined) Object.assign(summary, { keyword_base: report.keywordBase, keyword_agreeing: report.keywordAgreeing });
+  return summary;
+}
+
+/** PATH's cell at every version (RECORDS: its record at each), counting what is documented into the plan's stats. */
+function cellsOf(plan: MatrixPlan, path: string, records: (SurfaceApi | undefined)[]): Cell[] {
+  return records.map((record, v) => {
+    // Union: what no static surface ever records is only as absent as one runtime can tell: unknown.
+    const blind = (!plan.evidence[v]!.runtime && plan.staticBlind.has(path) && !plan.noted[v]!.has(path)) || (plan.staticEver !== null && !plan.staticEver.has(path));
+    const runtime = record ? 1 : blind || underUnresolved(path, plan.unresolved[v]!) ? null : 0;
+    const docs = plan.documentedSets[v];
+    const documented = docs ? (docs.has(path) ? 1 : 0) : null;
+    const state = decideState(runtime === null ? null : runtime === 1, documented === null ? null : documented === 1);
+    if (documented !== null) {
+      const s = plan.stats[v]!;
+      if (documented) s.documented = (s.documented ?? 0) + 1;
+      if (documented && runtime) s.documented_and_resolved = (s.documented_and_resolved ?? 0) + 1;
+      if (documented && !runtime) s.documented_only = (s.documented_only ?? 0) + 1;
+      if (!documented && runtime) s.resolved_only = (s.resolved_only ?? 0) + 1;
+    }
+    return {
+      state, runtime, documented, kind: record?.kind ?? null, signature: record ? canonicalParameters(record) : null,
+      signatureSource: record?.signature?.source ?? null, returns: record?.signature?.returns ?? null, doc: record?.doc ?? null,
+      exported: record ? (record.exported === false ? 0 : 1) : null,
+    };
+  });
+}
+
+/**
+ * The spans stored for CELLS: runs of cells that agree (continuesSpan), each with the docs bit of the run; the
+ * "not resolved, not documented" runs are implicit and left out.
+ */
+function spansOf(cells: Cell[]): { start: number; end: number; documented: number | null }[] {
+  const spans: { start: number; end: number; documented: number | null }[] = [];
+  for (let start = 0; start < cells.length; ) {
+    let end = start;
+    let documented = cells[start]!.documented;
+    while (end + 1 < cells.length && continuesSpan(documented, cells[start]!, cells[end + 1]!)) {
+      end++;
+      documented ??= cells[end]!.documented;
+    }
+    if (!(cells[start]!.runtime === 0 && documented !== 1)) spans.push({ start, end, documented });
+    start = end + 1;
+  }
+  return spans;
+}
+
+/** A version's provenance: its primary surface's, with the files the static surface and the docs were read from. */
+function versionProvenance(e: VersionEvidence, primary: Surface): Record<string, string> {
+  const provenance = { ...(primary.provenance ?? {}) };
+  if (e.docs?.provenance?.commit) provenance.docs_commit = e.docs.provenance.commit;
+  // What makes the surfaces again where they are not committed: the published files they were read from
+  if (e.static && e.static !== primary && e.static.provenance?.file) {
+    provenance.static_file = e.static.provenance.file;
+    if (e.static.provenance.sha256) provenance.static_sha256 = e.static.provenance.sha256;
+    if (e.static.provenance.extractor) provenance.static_extractor = e.static.provenance.extractor;
+  }
+  if (e.docs?.provenance?.file) {
+    provenance.docs_file = e.docs.provenance.file;
+    if (e.docs.provenance.sha256) provenance.docs_sha256 = e.docs.provenance.sha256;
+  }
+  if (e.docs?.provenance?.release_commit) provenance.docs_release_commit = e.docs.provenance.release_commit;
+  return sortKeys(provenance);
+}
+
+/** The meta table's rows. */
+function matrixMeta(plan: MatrixPlan, options: BuildOptions, stable: number, sharedSubtrees: number): [string, string][] {
+  const { library, evidence, allPaths } = plan;
+  const meta: [string, string][] = [
+    ['library', library],
+    ['distribution', options.distribution ?? library],
+    ['builder_version', BUILDER_VERSION],
+    ['schema_version', String(MATRIX_SCHEMA_VERSION)],
+    ['built_at', options.builtAt],
+    ['input_sha256', inputDigest(evidence)],
+    ['stable_apis', String(stable)],
+    ['paths_seen', String(allPaths.length)],
+    ['shared_subtrees', String(sharedSubtrees)],
+  ];
+  const built = new Set(evidence.map((e) => e.version));
+  const same = Object.entries(options.sameSurface ?? {}).filter(([release, as]) => built.has(as) && !built.has(release));
+  if (same.length > 0) meta.push(['same_surface', JSON.stringify(Object.fromEntries(same))]);
+  // A matrix whose paths start under several top-level names (the standard library) answers for each of them.
+  const roots = [...new Set(allPaths.map((p) => p.split('.')[0]!))].sort();
+  if (roots.length !== 1 || roots[0] !== library) meta.push(['import_roots', JSON.stringify(roots)]);
+  if (evidence.some((e) => [e.runtime, e.static].some((s) => s?.version_series))) meta.push(['version_series', '1']);
+  return meta;
+}
+
+/**
+ * Writes the apis (a tree of names) and their spans: returns how many APIs are stable, the node ids by path and
+ * each API's cell key (what shareEqualSubtrees compares).
+ */
+function writeApis(db: SqlDatabase, plan: MatrixPlan, progress: (message: string) => void): { stable: number; nodeIds: Map<string, number>; cellKeys: Map<number, string> } {
+  const signatureIds = new Map<string, number>();
+  const textIds = new Map<string, number>();
+  const insertSignature = db.prepare('INSERT INTO signatures (id, parameters) VALUES (?, ?)');
+  const insertText = db.prepare('INSERT INTO texts (id, text) VALUES (?, ?)');
+  const intern = (map: Map<string, number>, stmt: SqlStatement, text: string | null) => {
+    if (!text) return null;
+    let id = map.get(text);
+    if (id === undefined) {
+      id = map.size + 1;
+      stmt.run(id, text);
+      map.set(text, id);
+    }
+    return id;
+  };
+  // Paths as a tree of names; a segment that is not itself an API (rare) gets a row with no kind.
+  const insertNode = db.prepare('INSERT INTO apis (id, parent_id, name, kind, evolution, documented_ever) VALUES (?, ?, ?, ?, ?, ?)');
+  const setNode = db.prepare('UPDATE apis SET kind = ?, evolution = ?, documented_ever = ? WHERE id = ?');
+  const nodeIds = new Map<string, number>();
+  const nodeFor = (path: string): number => {
+    let id = nodeIds.get(path);
+    if (id !== undefined) return id;
+    const cut = path.lastIndexOf('.');
+    const parent = cut < 0 ? 0 : nodeFor(path.slice(0, cut));
+    id = nodeIds.size + 1;
+    insertNode.run(id, parent, path.slice(cut + 1), null, null, 0);
+    nodeIds.set(path, id);
+    return id;
+  };
+  const insertSpan = db.prepare(
+    'INSERT INTO spans (api_id, first_ordinal, last_ordinal, runtime, documented, kind, signature_id, signature_source, returns_id, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  let stable = 0;
+  const cellKeys = new Map<number, string>();
+  const { allPaths, stats } = plan;
+  allPaths.forEach((path, index) => {
+    const apiId = nodeFor(path);
+    const records = plan.byVersion.map((m) => m.get(path));
+    const cells = cellsOf(plan, path, records);
+    const shapes = records.map(signatureShape);
+    records.forEach((r, v) => {
+      if (v > 0 && r && records[v - 1] && shapes[v] !== null && shapes[v - 1] !== null && shapes[v] !== shapes[v - 1]) stats[v]!.signatures_changed++;
+    });
+    const knownShapes = shapes.filter((s): s is string => s !== null);
+    const isStable = cells.every((c) => c.state === 'present') && knownShapes.every((s) => s === knownShapes[0]);
+    if (isStable) stable++;
+    const newest = [...records].reverse().find((r) => r !== undefined);
+    const documentedEver = cells.some((c) => c.documented === 1);
+    setNode.run(encode(KIND_CODES, newest?.kind ?? 'attribute'), encode(EVOLUTION_CODES, isStable ? 'stable' : 'evolving'), documentedEver ? 1 : 0, apiId);
+
+    const key: unknown[] = [newest?.kind ?? 'attribute', isStable, documentedEver];
+    for (const { start, end, documented } of spansOf(cells)) {
+      const c = cells[start]!;
+      const row = [apiId, start, end, c.runtime, documented, encode(KIND_CODES, c.kind), intern(signatureIds, insertSignature, c.signature),
+        encode(SOURCE_CODES, c.signatureSource), intern(textIds, insertText, c.returns), intern(textIds, insertText, c.doc), c.exported] as const;
+      insertSpan.run(...row);
+      key.push(row.slice(1));
+    }
+    cellKeys.set(apiId, JSON.stringify(key));
+    if ((index + 1) % 5000 === 0) progress(`${plan.library}: ${index + 1}/${allPaths.length} APIs`);
+  });
+  return { stable, nodeIds, cellKeys };
+}
+
+/** Writes the versions, removal notes, deprecations and unresolved modules. */
+function writeVersions(db: SqlDatabase, plan: MatrixPlan): void {
+  const { evidence } = plan;
+  const insertVersion = db.prepare('INSERT INTO versions (id, version, ordinal, source, provenance, python, has_docs, stats, agreement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  evidence.forEach((e, i) => {
+    const primary = plan.primaries[i]!;
+    const provenance = versionProvenance(e, primary);
+    const summary = plan.agreementSummaries[i];
+    insertVersion.run(i + 1, e.version, i, provenance.source ?? 'unknown', JSON.stringify(provenance), primary.python ?? null,
+      e.docs ? 1 : 0, JSON.stringify(plan.stats[i]), summary ? JSON.stringify(summary) : null);
+  });
+  // Newest first, so a note a later release rewrote wins.
+  const insertNote = db.prepare('INSERT OR IGNORE INTO removal_notes (path, note, version) VALUES (?, ?, ?)');
+  for (let i = evidence.length - 1; i >= 0; i--) {
+    for (const s of [evidence[i]!.runtime, evidence[i]!.static]) {
+      for (const [path, note] of Object.entries(s?.removal_notes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) insertNote.run(path, note, evidence[i]!.version);
+    }
+  }
+  const insertDeprecation = db.prepare('INSERT INTO deprecations (path, parameter, first_ordinal, last_ordinal, evidence, message, source) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  for (const d of deprecationSpans(evidence)) insertDeprecation.run(d.path, d.parameter, d.firstOrdinal, d.lastOrdinal, d.evidence, d.message, d.source);
+  const insertUnresolved = db.prepare('INSERT INTO unresolved_modules (version_id, module, error) VALUES (?, ?, ?)');
+  plan.unresolved.forEach((m, i) => [...m.keys()].sort().forEach((module) => insertUnresolved.run(i + 1, module, m.get(module)!)));
+}
+
+export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: string, options: BuildOptions): BuildResult {
+  const progress = options.onProgress ?? (() => {});
+  const plan = planMatrix(input);
+  const { library, evidence, allPaths } = plan;
   const tmp = `${outFile}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
   const db = sqlite().open(tmp, { mode: 'write', create: true });
@@ -216,157 +431,19 @@ export function buildMatrix(input: Surface[] | VersionEvidence[], outFile: strin
     db.pragma('synchronous = OFF');
     db.exec(MATRIX_SCHEMA);
     db.pragma(`user_version = ${MATRIX_SCHEMA_VERSION}`);
-
     db.transaction(() => {
-      const signatureIds = new Map<string, number>();
-      const textIds = new Map<string, number>();
-      const insertSignature = db.prepare('INSERT INTO signatures (id, parameters) VALUES (?, ?)');
-      const insertText = db.prepare('INSERT INTO texts (id, text) VALUES (?, ?)');
-      const intern = (map: Map<string, number>, stmt: SqlStatement, text: string | null) => {
-        if (!text) return null;
-        let id = map.get(text);
-        if (id === undefined) {
-          id = map.size + 1;
-          stmt.run(id, text);
-          map.set(text, id);
-        }
-        return id;
-      };
-      // Paths as a tree of names; a segment that is not itself an API (rare) gets a row with no kind.
-      const insertNode = db.prepare('INSERT INTO apis (id, parent_id, name, kind, evolution, documented_ever) VALUES (?, ?, ?, ?, ?, ?)');
-      const setNode = db.prepare('UPDATE apis SET kind = ?, evolution = ?, documented_ever = ? WHERE id = ?');
-      const nodeIds = new Map<string, number>();
-      const nodeFor = (path: string): number => {
-        let id = nodeIds.get(path);
-        if (id !== undefined) return id;
-        const cut = path.lastIndexOf('.');
-        const parent = cut < 0 ? 0 : nodeFor(path.slice(0, cut));
-        id = nodeIds.size + 1;
-        insertNode.run(id, parent, path.slice(cut + 1), null, null, 0);
-        nodeIds.set(path, id);
-        return id;
-      };
-      const insertSpan = db.prepare(
-        'INSERT INTO spans (api_id, first_ordinal, last_ordinal, runtime, documented, kind, signature_id, signature_source, returns_id, doc_id, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      let stable = 0;
-      const cellKeys = new Map<number, string>();
-      allPaths.forEach((path, index) => {
-        const apiId = nodeFor(path);
-        const records = byVersion.map((m) => m.get(path));
-        const cells: Cell[] = records.map((record, v) => {
-          // Union: what no static surface ever records is only as absent as one runtime can tell: unknown.
-          const blind = (!evidence[v]!.runtime && staticBlind.has(path) && !noted[v]!.has(path)) || (staticEver !== null && !staticEver.has(path));
-          const runtime = record ? 1 : blind || underUnresolved(path, unresolved[v]!) ? null : 0;
-          const docs = documentedSets[v];
-          const documented = docs ? (docs.has(path) ? 1 : 0) : null;
-          const state = decideState(runtime === null ? null : runtime === 1, documented === null ? null : documented === 1);
-          if (documented !== null) {
-            const s = stats[v]!;
-            if (documented) s.documented = (s.documented ?? 0) + 1;
-            if (documented && runtime) s.documented_and_resolved = (s.documented_and_resolved ?? 0) + 1;
-            if (documented && !runtime) s.documented_only = (s.documented_only ?? 0) + 1;
-            if (!documented && runtime) s.resolved_only = (s.resolved_only ?? 0) + 1;
-          }
-          return {
-            state, runtime, documented, kind: record?.kind ?? null, signature: record ? canonicalParameters(record) : null,
-            signatureSource: record?.signature?.source ?? null, returns: record?.signature?.returns ?? null, doc: record?.doc ?? null,
-            exported: record ? (record.exported === false ? 0 : 1) : null,
-          };
-        });
-        const shapes = records.map(signatureShape);
-        records.forEach((r, v) => {
-          if (v > 0 && r && records[v - 1] && shapes[v] !== null && shapes[v - 1] !== null && shapes[v] !== shapes[v - 1]) stats[v]!.signatures_changed++;
-        });
-        const knownShapes = shapes.filter((s): s is string => s !== null);
-        const isStable = cells.every((c) => c.state === 'present') && knownShapes.every((s) => s === knownShapes[0]);
-        if (isStable) stable++;
-        const newest = [...records].reverse().find((r) => r !== undefined);
-        const documentedEver = cells.some((c) => c.documented === 1);
-        setNode.run(encode(KIND_CODES, newest?.kind ?? 'attribute'), encode(EVOLUTION_CODES, isStable ? 'stable' : 'evolving'), documentedEver ? 1 : 0, apiId);
-
-        // Runs of cells that agree (continuesSpan); "not resolved, not documented" runs are implicit.
-        const key: unknown[] = [newest?.kind ?? 'attribute', isStable, documentedEver];
-        for (let start = 0; start < cells.length; ) {
-          let end = start;
-          let documented = cells[start]!.documented;
-          while (end + 1 < cells.length && continuesSpan(documented, cells[start]!, cells[end + 1]!)) {
-            end++;
-            documented ??= cells[end]!.documented;
-          }
-          const c = cells[start]!;
-          if (!(c.runtime === 0 && documented !== 1)) {
-            const row = [apiId, start, end, c.runtime, documented, encode(KIND_CODES, c.kind), intern(signatureIds, insertSignature, c.signature),
-              encode(SOURCE_CODES, c.signatureSource), intern(textIds, insertText, c.returns), intern(textIds, insertText, c.doc), c.exported] as const;
-            insertSpan.run(...row);
-            key.push(row.slice(1));
-          }
-          start = end + 1;
-        }
-        cellKeys.set(apiId, JSON.stringify(key));
-        if ((index + 1) % 5000 === 0) progress(`${library}: ${index + 1}/${allPaths.length} APIs`);
-      });
-
+      const { stable, nodeIds, cellKeys } = writeApis(db, plan, progress);
       const sharing = shareEqualSubtrees(db, nodeIds, cellKeys);
       progress(`${library}: ${sharing.aliased} re-exported subtrees shared (${sharing.removed} duplicate paths not stored)`);
-
-      const insertVersion = db.prepare('INSERT INTO versions (id, version, ordinal, source, provenance, python, has_docs, stats, agreement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      evidence.forEach((e, i) => {
-        const primary = primaries[i]!;
-        const provenance = { ...(primary.provenance ?? {}) };
-        if (e.docs?.provenance?.commit) provenance.docs_commit = e.docs.provenance.commit;
-        // What makes the surfaces again where they are not committed: the published files they were read from
-        if (e.static && e.static !== primary && e.static.provenance?.file) {
-          provenance.static_file = e.static.provenance.file;
-          if (e.static.provenance.sha256) provenance.static_sha256 = e.static.provenance.sha256;
-          if (e.static.provenance.extractor) provenance.static_extractor = e.static.provenance.extractor;
-        }
-        if (e.docs?.provenance?.file) {
-          provenance.docs_file = e.docs.provenance.file;
-          if (e.docs.provenance.sha256) provenance.docs_sha256 = e.docs.provenance.sha256;
-        }
-        if (e.docs?.provenance?.release_commit) provenance.docs_release_commit = e.docs.provenance.release_commit;
-        insertVersion.run(i + 1, e.version, i, provenance.source ?? 'unknown', JSON.stringify(sortKeys(provenance)), primary.python ?? null,
-          e.docs ? 1 : 0, JSON.stringify(stats[i]), agreementSummaries[i] ? JSON.stringify(agreementSummaries[i]) : null);
-      });
-      // Newest first, so a note a later release rewrote wins.
-      const insertNote = db.prepare('INSERT OR IGNORE INTO removal_notes (path, note, version) VALUES (?, ?, ?)');
-      for (let i = evidence.length - 1; i >= 0; i--) {
-        for (const s of [evidence[i]!.runtime, evidence[i]!.static]) {
-          for (const [path, note] of Object.entries(s?.removal_notes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) insertNote.run(path, note, evidence[i]!.version);
-        }
-      }
-      const insertDeprecation = db.prepare('INSERT INTO deprecations (path, parameter, first_ordinal, last_ordinal, evidence, message, source) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      for (const d of deprecationSpans(evidence)) insertDeprecation.run(d.path, d.parameter, d.firstOrdinal, d.lastOrdinal, d.evidence, d.message, d.source);
-      const insertUnresolved = db.prepare('INSERT INTO unresolved_modules (version_id, module, error) VALUES (?, ?, ?)');
-      unresolved.forEach((m, i) => [...m.keys()].sort().forEach((module) => insertUnresolved.run(i + 1, module, m.get(module)!)));
-
-      const meta: [string, string][] = [
-        ['library', library],
-        ['distribution', options.distribution ?? library],
-        ['builder_version', BUILDER_VERSION],
-        ['schema_version', String(MATRIX_SCHEMA_VERSION)],
-        ['built_at', options.builtAt],
-        ['input_sha256', inputDigest(evidence)],
-        ['stable_apis', String(stable)],
-        ['paths_seen', String(allPaths.length)],
-        ['shared_subtrees', String(sharing.aliased)],
-      ];
-      const built = new Set(evidence.map((e) => e.version));
-      const same = Object.entries(options.sameSurface ?? {}).filter(([release, as]) => built.has(as) && !built.has(release));
-      if (same.length > 0) meta.push(['same_surface', JSON.stringify(Object.fromEntries(same))]);
-      // A matrix whose paths start under several top-level names (the standard library) answers for each of them.
-      const roots = [...new Set(allPaths.map((p) => p.split('.')[0]!))].sort();
-      if (roots.length !== 1 || roots[0] !== library) meta.push(['import_roots', JSON.stringify(roots)]);
-      if (evidence.some((e) => [e.runtime, e.static].some((s) => s?.version_series))) meta.push(['version_series', '1']);
+      writeVersions(db, plan);
       const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-      for (const [k, v] of meta) insertMeta.run(k, v);
+      for (const [k, v] of matrixMeta(plan, options, stable, sharing.aliased)) insertMeta.run(k, v);
     });
     db.exec('VACUUM');
     db.close();
     renameSync(tmp, outFile);
     progress(`${library}: ${allPaths.length} APIs across ${evidence.length} versions -> ${outFile}`);
-    return { library, versions: evidence.map((e) => e.version), apis: allPaths.length, agreements };
+    return { library, versions: evidence.map((e) => e.version), apis: allPaths.length, agreements: plan.agreements };
   } catch (e) {
     if (db.open) db.close();
     rmSync(tmp, { force: true });
