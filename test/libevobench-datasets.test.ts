@@ -12,6 +12,7 @@ import { buildDataset, type Dataset, type DatasetConfig } from '../server/src/ev
 import { corpusDigest, type CorpusFile } from '../server/src/eval/libevobench/datasets/corpus.js';
 import { readCorpusFolder } from '../server/src/eval/libevobench/datasets/corpus-reader.js';
 import { exampleNumpyCorpus, exampleNumpyProjects } from '../server/src/eval/libevobench/datasets/example-corpus.js';
+import { evolutionOver } from '../server/src/eval/libevobench/datasets/sampling.js';
 import { formatTable1, summarizeSamples } from '../server/src/eval/libevobench/datasets/summary.js';
 import { listMatrixApis } from '../server/src/store/api-listing.js';
 import { parsePrompt, renderPrompt, BENCH_LEVELS, BENCH_TASKS } from '../server/src/eval/libevobench/prompt-contract.js';
@@ -99,7 +100,8 @@ describe('the dataset on the bundled numpy matrix', () => {
       assert.ok(cell, `${s.api} has no cell at ${s.version}`);
       const gt = s.groundTruth as { presentIn: string[]; state?: string };
       assert.deepEqual(gt.presentIn, numpy.groundTruth(s.api)!.versions.filter((c) => c.state === 'present').map((c) => c.version));
-      assert.equal(s.evolving, numpy.groundTruth(s.api)!.evolution === 'evolving');
+      // stable and evolving over the dataset's versions (issue 22, point 3)
+      assert.equal(s.evolving, evolutionOver(numpy.groundTruth(s.api)!, numpy.benchmarkVersions()) === 'evolving');
       if (s.task === 'API-I') {
         assert.notEqual(cell.state, 'na');
         assert.equal(gt.state, cell.state);

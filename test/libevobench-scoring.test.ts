@@ -18,7 +18,7 @@ import { firstCall, looksLikeExpression, splitTopLevel, topLevelAssignment } fro
 import { resolveCallee, scoreEntry } from '../server/src/eval/libevobench/scoring/score.js';
 import { computeSeus } from '../server/src/eval/libevobench/scoring/seus.js';
 import { TruthLookup } from '../server/src/eval/libevobench/scoring/taxonomy.js';
-import { DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
+import { ALL, DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
 import { leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
 import { renderMarkdown, reportHtml } from '../server/src/eval/reports/html.js';
 import { pctCi, toCsv } from '../server/src/eval/reports/tables.js';
@@ -409,6 +409,58 @@ describe('scoring samples', () => {
     const pending = scoreEntry(s, null, 0, t);
     assert.deepEqual([pending.status, pending.score, pending.failure], ['pending', null, null]);
   });
+
+  test('a question with no correct answer is left out of the scores; the perfect-model ceiling is 100 per task and version (issue 22, point 2)', () => {
+    const description = 'Integrate along the given axis.';
+    const apiI = (id: string, version: string, api: string, truth: Record<string, unknown>) =>
+      sample(id, { task: 'API-I', library: 'lib', version, module: 'lib', description }, api, { api, module: 'lib', ...truth });
+    const samples = [
+      apiI('q1', '1.0', 'lib.trapz', { state: 'present' }),
+      // absent at 1.0, its equivalent present there: answerable
+      apiI('q2', '1.0', 'lib.trapezoid', { state: 'absent', equivalents: ['lib.trapz'] }),
+      // absent at 1.5 and nothing in its place: no answer is right
+      apiI('q3', '1.5', 'lib.trapezoid', { state: 'absent', equivalents: [] }),
+      sample('q4', { task: 'SR', library: 'lib', version: '1.5', api: 'lib.linalg.norm' }, 'lib.linalg.norm', { api: 'lib.linalg.norm', parameters: normV15 }),
+      sample('q5', { task: 'SR', library: 'lib', version: '2.0', api: 'lib.Array.reshape' }, 'lib.Array.reshape', { api: 'lib.Array.reshape' }),
+      sample('q6', { task: 'API-C', level: 'L3', library: 'lib', version: '1.0', api: 'lib.linalg.norm', ...CODE }, 'lib.linalg.norm', {
+        api: 'lib.linalg.norm', call: 'norm(x, 2, axis=0)', callee: 'norm',
+      }),
+      sample('q7', { task: 'API-C', level: 'L2', library: 'lib', version: '1.0', description: 'Integrate.', ...CODE }, 'lib.trapz', { api: 'lib.trapz', call: 'lb.trapz(y, x=x)' }),
+      // default texts a matrix recorded malformed (numpy's Generator.standard_gamma, standard_normal): the perfect answer writes them `...`
+      sample('q8', { task: 'SR', library: 'lib', version: '1.0', api: 'lib.mean' }, 'lib.mean', {
+        api: 'lib.mean', parameters: [prm('a'), prm('dtype', 'positional_or_keyword', "'piglet']"), prm('where', 'keyword_only', '_masked, e')],
+      }),
+    ];
+    // The model: right on q1, wrong on q2, and on q3 it names the API the question is about (wrong: it is absent).
+    const responses: Record<string, string> = { q1: 'trapz', q2: 'trapezoid', q3: 'trapezoid', q4: 'norm(x, order=None)', q5: 'reshape(shape)', q6: 'norm(x, 2)', q7: 'lb.mean(y)', q8: 'mean(a)' };
+    const scored = samples.map((s, i) => scoreEntry(s, answered(s.id, responses[s.id]!), i, t));
+    // The perfect answer of each question: trapz, trapz, none, the signatures at the version, the masked calls.
+    assert.deepEqual(scored.map((r) => r.ceiling), [1, 1, 0, 1, 1, 1, 1, 1]);
+    const results = aggregateResults(scored, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 }, { label: 'ceiling' });
+    assert.equal(results.counts.unanswerable, 1);
+    assert.equal(results.counts.samples, 7);
+    // API-I over the two answerable questions: 1 of 2 right (with q3 scored it would be 1 of 3).
+    const apiIAll = results.metrics.find((m) => m.unit === 'API-I' && m.group === ALL && m.version === null)!;
+    assert.deepEqual([apiIAll.n, apiIAll.mean], [2, 0.5]);
+    assert.equal(results.metrics.find((m) => m.unit === 'API-I' && m.version === '1.5'), undefined, 'no API-I row at 1.5: nothing answerable was asked there');
+    const ceiling = (unit: ScoringUnit, version: string | null) => {
+      const row = results.ceiling!.find((r) => r.unit === unit && r.version === version)!;
+      return [row.questions, row.ceiling, row.unanswerable, row.withUnanswerable];
+    };
+    assert.deepEqual(ceiling('API-I', null), [2, 1, 1, 2 / 3]);
+    assert.deepEqual(ceiling('API-I', '1.0'), [2, 1, 0, 1]);
+    assert.deepEqual(ceiling('API-I', '1.5'), [0, null, 1, 0]);
+    assert.deepEqual(ceiling('SR', '1.5'), [1, 1, 0, 1]);
+    assert.deepEqual(ceiling('SR', '2.0'), [1, 1, 0, 1]);
+    assert.deepEqual(ceiling('SR', '1.0'), [1, 1, 0, 1]);
+    assert.deepEqual(ceiling('API-C@L3', '1.0'), [1, 1, 0, 1]);
+    assert.deepEqual(ceiling('API-C@L2', null), [1, 1, 0, 1]);
+    const markdown = runMarkdown(results);
+    assert.match(markdown, /7 samples \(and 1 with no correct answer at their version, left out of every score\)/);
+    assert.match(markdown, /## Perfect-model ceiling/);
+    assert.match(markdown, /\| lib \| API-I exact \| all \| 2 \| 100\.0 \| 1 \| 66\.7 \| 0 \|/);
+    assert.match(runCsvFiles(results)['ceiling.csv']!, /^library,unit,version,questions,ceiling,unanswerable,unknown,ceiling_with_unanswerable\n/);
+  });
 });
 
 // ---- SEUS on a hand-computed example --------------------------------------------------------------------------------
@@ -627,7 +679,7 @@ describe('reports', () => {
   test('CSV quoting and files', () => {
     assert.equal(toCsv(['a', 'b'], [['x,y', 'say "hi"'], [1.5, null]]), 'a,b\n"x,y","say ""hi"""\n1.5,\n');
     const files = runCsvFiles(results);
-    assert.deepEqual(Object.keys(files).sort(), ['failures.csv', 'metrics.csv', 'seus-versions.csv', 'seus.csv', 'sweep.csv', 'taxonomy-api.csv', 'taxonomy-parameters.csv']);
+    assert.deepEqual(Object.keys(files).sort(), ['ceiling.csv', 'failures.csv', 'metrics.csv', 'seus-versions.csv', 'seus.csv', 'sweep.csv', 'taxonomy-api.csv', 'taxonomy-parameters.csv']);
     assert.equal(files['metrics.csv']!.split('\n').length - 2, results.metrics.length);
   });
 

@@ -135,6 +135,15 @@ export function hasVarKeyword(signature: Signature): boolean {
   return signature.parameters.some((p) => p.kind === 'var_keyword');
 }
 
+/**
+ * What the stable/evolving split and "signature changed" compare: parameter kinds, names and whether each has a
+ * default. Default *texts* differ between evidence sources (a stub's "..." against the runtime's "None") without any
+ * change in the API.
+ */
+export function signatureShape(signature: Signature): string {
+  return signature.parameters.map((p) => `${p.kind}:${p.name}${p.default === null ? '' : '='}`).join(',');
+}
+
 export function formatSignature(name: string, signature: Signature): string {
   const parts: string[] = [];
   let sawKeywordOnlyMarker = false;

@@ -2,6 +2,7 @@
 // Deterministic: the same inputs and build date give a byte-identical file.
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync } from 'node:fs';
+import { signatureShape } from '../core/api-model.js';
 import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
 import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
@@ -89,14 +90,9 @@ function canonicalParameters(api: SurfaceApi): string | null {
   return JSON.stringify(api.signature.parameters.map((p) => ({ name: p.name, kind: p.kind, default: p.default })));
 }
 
-/**
- * What the stable/evolving split and "signature changed" compare: parameter names, kinds and whether each has a
- * default. Default *texts* differ between evidence sources (a stub's "..." against the runtime's "None") without
- * any change in the API.
- */
-function signatureShape(api: SurfaceApi | undefined): string | null {
-  if (!api?.signature) return null;
-  return api.signature.parameters.map((p) => `${p.kind}:${p.name}${p.default === null ? '' : '='}`).join(',');
+/** The signature's shape (core/api-model.ts signatureShape), null without one. */
+function shapeOf(api: SurfaceApi | undefined): string | null {
+  return api?.signature ? signatureShape(api.signature) : null;
 }
 
 export function inputDigest(evidence: VersionEvidence[]): string {
@@ -370,7 +366,7 @@ function writeApis(db: SqlDatabase, plan: MatrixPlan, progress: (message: string
     const apiId = nodeFor(path);
     const records = plan.byVersion.map((m) => m.get(path));
     const cells = cellsOf(plan, path, records);
-    const shapes = records.map(signatureShape);
+    const shapes = records.map(shapeOf);
     records.forEach((r, v) => {
       if (v > 0 && r && records[v - 1] && shapes[v] !== null && shapes[v - 1] !== null && shapes[v] !== shapes[v - 1]) stats[v]!.signatures_changed++;
     });

@@ -209,12 +209,24 @@ function armsLines(results: RunResults): string[] {
   ];
 }
 
+/** The perfect model's ceiling per task, its lowest version: 100 everywhere when the scorer reads the ground truth right. */
+function ceilingLines(results: RunResults): string[] {
+  const lowest = new Map<string, number>();
+  for (const r of results.ceiling ?? []) {
+    if (r.version === null || r.ceiling === null) continue;
+    lowest.set(r.unit, Math.min(lowest.get(r.unit) ?? Infinity, r.ceiling));
+  }
+  if (lowest.size === 0) return [];
+  return [`perfect-model ceiling (its lowest version): ${[...lowest].map(([unit, v]) => `${unit} ${pct(v)}`).join(', ')}`];
+}
+
 function summaryLines(results: RunResults, dir: string): string[] {
   const s = results.seus;
   const h = s.headline;
   const c = results.counts;
   return [
-    `scored: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending`,
+    `scored: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending${c.unanswerable ? `; ${c.unanswerable} questions with no correct answer left out` : ''}`,
+    ...ceilingLines(results),
     s.value === null
       ? `SEUS: not available (${s.excluded.map((e) => `${e.library} ${e.unit}: ${e.reason}`).join('; ') || 'no SEUS task scored'})`
       : `SEUS ${pctCi(s.value, s.ci)}${runCoverage(results).subset ? ` (${runCoverage(results).subset})` : ''}  stable ${pct(h.stable)}  evolving ${pct(h.evolving)}  retention ${pct(h.retention)}  penalties: stability ${pct(h.stabilityPenalty)}, anachronism ${pct(h.anachronismPenalty)}`,

@@ -15,7 +15,7 @@ import { DescriptionIndex } from './descriptions.js';
 import type { DescriptionRejection, QualityTier } from './docstrings.js';
 import { finalizeDraft, levelOf, type SampleDraft } from './drafts.js';
 import { apiIDrafts, emptyApiISkips, srDrafts, type ApiISkips, type LibraryData } from './matrix-tasks.js';
-import { selectApis, type SamplingCaps } from './sampling.js';
+import { relabelOver, selectApis, type SamplingCaps } from './sampling.js';
 import { compareStrings, rankKey } from './seeded.js';
 import { summarizeSamples, type DatasetFigures, type SurfaceSize } from './summary.js';
 import { InputError } from '../../../core/errors.js';
@@ -141,10 +141,11 @@ export function planDataset(config: DatasetConfig, matrices: readonly DatasetMat
     const matrix = matrices.find((m) => m.library === library);
     if (!matrix) throw new DatasetError(`no matrix for ${library} (have: ${matrices.map((m) => m.library).join(', ') || 'none'})`);
     const selected = resolveVersions(matrix, config.versions?.[library]);
+    // Stable and evolving over the selected versions (the matrix's label is over every tracked one).
     const histories = new Map<string, GroundTruthHistory>();
     for (const api of matrix.apiPaths()) {
       const history = matrix.groundTruth(api);
-      if (history) histories.set(api, history);
+      if (history) histories.set(api, relabelOver(history, selected));
     }
     const distribution = matrix.distribution ?? library;
     const descriptions = new DescriptionIndex(histories, [...new Set([library, distribution])]);

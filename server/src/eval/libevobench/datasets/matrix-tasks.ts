@@ -1,5 +1,6 @@
 // The two declarative tasks, built from the matrices alone (Appendix D.2 "Task-specific pool construction"):
-// API-I, one query per (API, version) cell that is not na — module path + redacted description → the API's name;
+// API-I, one query per (API, version) cell that is not na and has a correct answer (present, or absent with an
+// equivalent present in its place) — module path + redacted description → the API's name;
 // SR, one query per (API, version, signature) cell — fully qualified name + version → the signature. Both take the
 // sampled cells: every evolving API in full, the stable control group at its m versions. Pure.
 import { formatSignature } from '../../../core/api-model.js';
@@ -30,6 +31,11 @@ export interface ApiISkips {
   absentWithoutDescription: number;
   /** An absent cell whose module or class is itself not present at that version: the query would name a path that does not exist. */
   parentMissing: number;
+  /**
+   * An absent cell of an API nothing replaced at that version (no equivalent present with its documentation): no
+   * answer is correct there, so the question is not asked (issue 22, point 2).
+   */
+  unanswerable: number;
 }
 
 export function leafName(api: string): string {
@@ -57,7 +63,7 @@ function cellDraft(data: LibraryData, history: GroundTruthHistory, version: stri
 }
 
 export function emptyApiISkips(): ApiISkips {
-  return { root: 0, noDescription: 0, absentWithoutDescription: 0, parentMissing: 0 };
+  return { root: 0, noDescription: 0, absentWithoutDescription: 0, parentMissing: 0, unanswerable: 0 };
 }
 
 export function apiIDrafts(data: LibraryData, skips: ApiISkips = emptyApiISkips()): SampleDraft[] {
@@ -84,6 +90,12 @@ export function apiIDrafts(data: LibraryData, skips: ApiISkips = emptyApiISkips(
       else skips.absentWithoutDescription++;
       continue;
     }
+    // At an absent cell the API itself is no answer; only an equivalent present there (a renamed API) is.
+    const equivalents = data.descriptions.equivalents(api, description, version);
+    if (cell.state === 'absent' && equivalents.length === 0) {
+      skips.unanswerable++;
+      continue;
+    }
     drafts.push(cellDraft(data, history, version, { task: 'API-I', library: data.library, version, module, description: description.text }, {
       api,
       name: leafName(api),
@@ -92,7 +104,7 @@ export function apiIDrafts(data: LibraryData, skips: ApiISkips = emptyApiISkips(
       state: cell.state,
       presentIn: presentIn(history),
       description: { from: description.version, tier: description.tier },
-      equivalents: data.descriptions.equivalents(api, description, version),
+      equivalents,
     }));
   }
   return drafts;

@@ -3,7 +3,7 @@
 // represented; API-I, SR and API-C all use that one group. Every choice is a seeded ranking (seeded.ts), so it is
 // deterministic and independent of input order. Pure.
 import type { GroundTruthHistory } from '../../../core/ground-truth.js';
-import type { Signature } from '../../../core/api-model.js';
+import { signatureShape, type Signature } from '../../../core/api-model.js';
 import { rankBy } from './seeded.js';
 
 export interface SamplingCaps {
@@ -26,6 +26,34 @@ export interface SignatureLifetime {
 
 export function signatureKey(signature: Signature | null): string | null {
   return signature ? JSON.stringify(signature.parameters.map((p) => [p.name, p.kind, p.default])) : null;
+}
+
+/**
+ * Stable or evolving over the versions a dataset covers, not over every tracked version (issue 22, point 3; the
+ * matrix stores the label over all of them): stable when the API is present at one of them, absent at none, and
+ * every signature recorded there has one shape (as the matrix builder compares them). An na cell is no evidence of change either way, so it does not make
+ * the API evolving.
+ */
+export function evolutionOver(history: GroundTruthHistory, versions: readonly string[]): 'stable' | 'evolving' {
+  const allowed = new Set(versions);
+  let present = false;
+  let shape: string | null = null;
+  for (const cell of history.versions) {
+    if (!allowed.has(cell.version) || cell.state === 'na') continue;
+    if (cell.state === 'absent') return 'evolving';
+    present = true;
+    if (cell.signature === null) continue;
+    const s = signatureShape(cell.signature);
+    if (shape !== null && s !== shape) return 'evolving';
+    shape = s;
+  }
+  return present ? 'stable' : 'evolving';
+}
+
+/** The history with its stable/evolving label taken over `versions` (evolutionOver); the same object when unchanged. */
+export function relabelOver(history: GroundTruthHistory, versions: readonly string[]): GroundTruthHistory {
+  const evolution = evolutionOver(history, versions);
+  return evolution === history.evolution ? history : { ...history, evolution };
 }
 
 /**

@@ -45,6 +45,10 @@ export function runCsvFiles(results: RunResults): Record<string, string> {
       results.seus.components.flatMap((c) => c.versions.map((v) => [c.library, c.unit, v.version, v.stable, v.evolving, v.balanced, v.nStable, v.nEvolving])),
     ),
     'sweep.csv': toCsv(['lambda', 'gamma', 'seus'], results.seus.sweep.map((s) => [s.lambda, s.gamma, s.seus])),
+    'ceiling.csv': toCsv(
+      ['library', 'unit', 'version', 'questions', 'ceiling', 'unanswerable', 'unknown', 'ceiling_with_unanswerable'],
+      (results.ceiling ?? []).map((r) => [r.library, r.unit, r.version, r.questions, r.ceiling, r.unanswerable, r.unknown, r.withUnanswerable]),
+    ),
     ...(results.arms
       ? {
           'arms.csv': toCsv(
@@ -131,12 +135,33 @@ export function seusSummaryTable(results: RunResults): string {
   );
 }
 
+/**
+ * The perfect model's ceiling per task and version: what the ground truth, written as an answer, scores (100 where the
+ * scorer reads every answerable question right), and what it would be with the unanswerable questions scored.
+ */
+export function ceilingMarkdown(results: RunResults): string {
+  const rows = results.ceiling ?? [];
+  if (rows.length === 0) return '';
+  const out: string[] = ['\n## Perfect-model ceiling\n\n'];
+  out.push(
+    'The score of the ground truth written as the answer, per task and version. Questions with no correct answer at their version (an API-I cell where the API is absent and nothing replaced it) are not asked; "with them" is the ceiling had they been scored. "no answer to write": ground truths without a call or signature text, not counted.\n\n',
+  );
+  out.push(
+    markdownTable(
+      ['library', 'task', 'version', 'questions', 'ceiling', 'unanswerable', 'with them', 'no answer to write'],
+      rows.map((r) => [r.library, unitLabel(r.unit), r.version ?? 'all', String(r.questions), pct(r.ceiling), String(r.unanswerable), pct(r.withUnanswerable), String(r.unknown)]),
+      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+  return out.join('');
+}
+
 export function runMarkdown(results: RunResults): string {
   const out: string[] = [];
   const c = results.counts;
   out.push(`# Benchmark results: ${results.run.label}\n\n`);
   out.push(
-    `Model ${results.run.model ?? 'unknown'}; suite ${results.run.suite ?? 'unknown'}; ${c.samples} samples: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending. Scores in percent; brackets are the 95% percentile bootstrap interval [low, high] (${results.options.bootstrap} resamples, seed ${results.options.seed}; SEUS's the basic bootstrap interval, which corrects for its replicates sitting below the estimate), not symmetric about the estimate in general.\n\n`,
+    `Model ${results.run.model ?? 'unknown'}; suite ${results.run.suite ?? 'unknown'}; ${c.samples} samples${c.unanswerable ? ` (and ${c.unanswerable} with no correct answer at their version, left out of every score)` : ''}: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending. Scores in percent; brackets are the 95% percentile bootstrap interval [low, high] (${results.options.bootstrap} resamples, seed ${results.options.seed}; SEUS's the basic bootstrap interval, which corrects for its replicates sitting below the estimate), not symmetric about the estimate in general.\n\n`,
   );
 
   out.push('## SEUS\n\n');
@@ -218,6 +243,8 @@ export function runMarkdown(results: RunResults): string {
       return [t.library, unitLabel(t.unit), t.group, pct(m?.mean), String(t.samples), String(t.parameters), pct(t.correct), pct(t.anachronistic), pct(t.unknown)];
     }),
   );
+
+  out.push(ceilingMarkdown(results));
 
   out.push('\n## Extraction failures (Table 14)\n\n');
   out.push('Answered samples from which no prediction could be extracted, in percent; the model\'s own failures (never answered) are counted apart.\n\n');

@@ -13,7 +13,9 @@ import {
   PROGRESSION_UNITS,
   SCORING_UNITS,
   UNIT_METRICS,
+  isAnswerable,
   type ApiTaxonomyRow,
+  type CeilingRow,
   type FailureRow,
   type Group,
   type MetricName,
@@ -102,7 +104,7 @@ export function aggregateResults(records: readonly PredictionRecord[], options: 
   const twins = new Set(grounded.map((r) => plainIdOf(r.id)));
   results.arms = {
     arms: ['plain', 'grounded'],
-    rows: compareArms(records, options),
+    rows: compareArms(records.filter(isAnswerable), options),
     seus: { plain: results.seus.value, plainCi: results.seus.ci, grounded: groundedResults.seus.value, groundedCi: groundedResults.seus.ci },
     ungrounded: plain.filter((r) => !twins.has(r.id)).length,
     grounded: groundedResults,
@@ -110,7 +112,41 @@ export function aggregateResults(records: readonly PredictionRecord[], options: 
   return results;
 }
 
-function aggregateArm(records: readonly PredictionRecord[], options: ScoringOptions, run: RunInfo): RunResults {
+/**
+ * The perfect model's ceiling per (library, unit) and per version: the mean of the records' `ceiling` over the
+ * questions asked (answerable ones, 1 each when the scorer reads the ground truth right), and over every question
+ * including those with no correct answer (what the ceiling was before they were left out).
+ */
+export function ceilingRows(records: readonly PredictionRecord[]): CeilingRow[] {
+  const cells = new Map<string, { library: string; unit: ScoringUnit; version: string | null; asked: number[]; unanswerable: number; unknown: number }>();
+  for (const r of records) {
+    for (const version of [null, r.version]) {
+      const key = `${r.library}\0${r.unit}\0${version ?? ''}`;
+      let c = cells.get(key);
+      if (!c) cells.set(key, (c = { library: r.library, unit: r.unit, version, asked: [], unanswerable: 0, unknown: 0 }));
+      if (!isAnswerable(r)) c.unanswerable++;
+      else if (r.ceiling === undefined || r.ceiling === null) c.unknown++;
+      else c.asked.push(r.ceiling);
+    }
+  }
+  const units = new Map(SCORING_UNITS.map((u, i) => [u, i]));
+  return [...cells.values()]
+    .sort((a, b) => a.library.localeCompare(b.library) || units.get(a.unit)! - units.get(b.unit)! || (a.version === null ? -1 : b.version === null ? 1 : compareVersions(a.version, b.version)))
+    .map((c) => ({
+      library: c.library,
+      unit: c.unit,
+      version: c.version,
+      questions: c.asked.length,
+      ceiling: mean(c.asked),
+      unanswerable: c.unanswerable,
+      unknown: c.unknown,
+      withUnanswerable: c.asked.length + c.unanswerable > 0 ? c.asked.reduce((s, v) => s + v, 0) / (c.asked.length + c.unanswerable) : null,
+    }));
+}
+
+function aggregateArm(all: readonly PredictionRecord[], options: ScoringOptions, run: RunInfo): RunResults {
+  // Questions no answer gets right are left out of every score (isAnswerable); the ceiling table counts them.
+  const records = all.filter(isAnswerable);
   const libraries = [...new Set(records.map((r) => r.library))].sort();
   const pooled = libraries.length > 1;
   const libKeys = libraryKeys(libraries);
@@ -298,6 +334,7 @@ function aggregateArm(records: readonly PredictionRecord[], options: ScoringOpti
     options: { ...options },
     counts: {
       samples: records.length,
+      unanswerable: all.length - records.length,
       answered: answered.length,
       modelFailures: records.filter((r) => r.status === 'failed').length,
       pending: records.filter((r) => r.status === 'pending').length,
@@ -312,5 +349,6 @@ function aggregateArm(records: readonly PredictionRecord[], options: ScoringOpti
     staircase,
     progression,
     seus: computeSeus(records, options),
+    ceiling: ceilingRows(all),
   };
 }

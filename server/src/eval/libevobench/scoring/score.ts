@@ -1,7 +1,10 @@
 // Scores one sample: extraction (Appendix F.4), the unit's metrics, and its taxonomy by matrix lookup. The output is
 // one prediction record, which holds everything the aggregate results need. Pure: the run store's entries and a
 // TruthLookup over the matrices come in as arguments.
+import { formatSignature } from '../../../core/api-model.js';
+import { isObject } from '../../../core/json-value.js';
 import { importBindings } from '../../python-text/imports.js';
+import { looksLikeExpression, splitTopLevel } from '../../python-text/scan.js';
 import { parsePrompt, type ApiCPrompt, type LibEvoBenchSample } from '../prompt-contract.js';
 import { armOf } from '../../runs/arms.js';
 import type { ResultRecord } from '../../runs/store.js';
@@ -13,12 +16,14 @@ import {
   PRIMARY_METRIC,
   unitOf,
   type ExpectedAnswer,
+  type ExtractedParameter,
   type ExtractedPrediction,
   type Failure,
   type ParameterKey,
   type PredictionRecord,
   type SampleScores,
   type SampleTaxonomy,
+  type ScoringUnit,
 } from './types.js';
 
 function parentOf(path: string): string {
@@ -78,6 +83,42 @@ function expectedOf(truth: TruthParts, keys: ParameterKey[] | null): ExpectedAns
   return { api: truth.api, accepted: truth.accepted, keys, callee: truth.callee };
 }
 
+interface Scored {
+  prediction: ExtractedPrediction | null;
+  failure: Failure | null;
+  scores: SampleScores;
+  taxonomy: SampleTaxonomy | null;
+}
+
+function primaryOf(unit: ScoringUnit, scores: SampleScores): number | null {
+  return scores[PRIMARY_METRIC[unit]] ?? null;
+}
+
+/**
+ * The answer a perfect model gives: the accepted API's name (API-I), the signature at the version (SR), the masked
+ * call as the snippet wrote it (API-C); null when the ground truth holds no such answer (no accepted API, no
+ * signature, no call text).
+ */
+export function perfectAnswer(sample: LibEvoBenchSample, truth: TruthParts, targetSignature: readonly ExtractedParameter[] | null): string | null {
+  if (sample.task === 'API-I') return truth.accepted.length > 0 ? leafOf(truth.accepted[0]!) : null;
+  if (sample.task === 'SR') {
+    const parameters = truth.parameters ?? (targetSignature ? withoutReceiver(targetSignature) : null);
+    // A default text the matrix recorded malformed (`dtype=``(m, n,` from a docstring) is written `...`: a perfect
+    // model writes the API's default, and SR compares the parameters, not their default texts.
+    return parameters ? formatSignature(leafOf(truth.api), { parameters: parameters.map((p) => (p.default === null || isOneExpression(p.default) ? p : { ...p, default: '...' })) }) : null;
+  }
+  const gt = sample.groundTruth;
+  const call = isObject(gt) && typeof gt.call === 'string' && gt.call !== '' ? gt.call : null;
+  return truth.accepted.length > 0 ? call : null;
+}
+
+/** Whether a default text reads back as one parameter's default: `f(x=TEXT)` parses to the one parameter x. */
+function isOneExpression(text: string): boolean {
+  if (splitTopLevel(text).length !== 1 || !looksLikeExpression(text)) return false;
+  const read = extractSignature(`f(x=${text})`);
+  return read.ok && read.value.parameters.length === 1 && read.value.parameters[0]!.name === 'x';
+}
+
 function isExpected(api: string | null, truth: TruthParts): number {
   return api !== null && truth.accepted.includes(api) ? 1 : 0;
 }
@@ -98,7 +139,7 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
   const group = sample.evolving ? ('evolving' as const) : ('stable' as const);
   const expected = expectedOf(truth, expectedKeys);
   // One object shape for every record (no spreads): 100,000 of them are built per report.
-  const record = (status: PredictionRecord['status'], response: string | null, prediction: ExtractedPrediction | null, failure: Failure | null, scores: SampleScores | null, score: number | null, taxonomy: SampleTaxonomy | null): PredictionRecord => ({
+  const record = (status: PredictionRecord['status'], response: string | null, prediction: ExtractedPrediction | null, failure: Failure | null, scores: SampleScores | null, score: number | null, taxonomy: SampleTaxonomy | null, ceiling: number | null): PredictionRecord => ({
     id: sample.id,
     arm: armOf(sample.id),
     ordinal,
@@ -119,85 +160,92 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
     scores,
     score,
     taxonomy,
+    ceiling,
   });
-  if (!result) return record('pending', null, null, null, null, null, null);
-  if (result.status === 'failed') {
-    return record('failed', null, null, { stage: 'model', kind: result.errorKind ?? 'unknown', message: result.errorMessage ?? '' }, null, null, null);
-  }
+  // What an answer earns: extraction, the unit's metrics and (when `classify`) its taxonomy.
+  const scoreResponse = (response: string, classify: boolean): Scored => {
+    let prediction: ExtractedPrediction | null = null;
+    let failure: Failure | null = null;
+    let scores: SampleScores;
+    let taxonomy: SampleTaxonomy | null = null;
+    const keyScores = (predicted: ParameterKey[] | null): SampleScores => {
+      if (expectedKeys === null) return { recall: null, precision: null, f1: null };
+      if (predicted === null) return { recall: 0, precision: 0, f1: 0 };
+      const s = setScores(predicted, expectedKeys);
+      return { recall: s.recall, precision: s.precision, f1: s.f1 };
+    };
 
-  const response = result.response ?? '';
-  let prediction: ExtractedPrediction | null = null;
-  let failure: Failure | null = null;
-  let scores: SampleScores;
-  let taxonomy: SampleTaxonomy | null = null;
-  const keyScores = (predicted: ParameterKey[] | null): SampleScores => {
-    if (expectedKeys === null) return { recall: null, precision: null, f1: null };
-    if (predicted === null) return { recall: 0, precision: 0, f1: 0 };
-    const s = setScores(predicted, expectedKeys);
-    return { recall: s.recall, precision: s.precision, f1: s.f1 };
-  };
-
-  if (sample.task === 'API-I') {
-    const x = extractIdentifier(response, apiIModule(sample, truth));
-    if (x.ok) {
-      prediction = { task: 'API-I', name: x.value.name, api: x.value.api };
-      scores = { exact: isExpected(x.value.api, truth) };
-      taxonomy = hasMatrix ? { api: lookup.classifyApi(sample.library, sample.version, x.value.api, truth.accepted), parameters: null } : null;
-    } else {
-      failure = x.failure;
-      scores = { exact: 0 };
-      taxonomy = hasMatrix ? { api: null, parameters: null } : null;
-    }
-  } else if (sample.task === 'SR') {
-    const x = extractSignature(response);
-    if (x.ok) {
-      const parameters = withoutReceiver(x.value.parameters);
-      const keys = parameters.map(keyOf);
-      prediction = { task: 'SR', name: x.value.name, parameters, keys };
-      const s = keyScores(keys);
-      scores = { ...s, exact: expectedKeys === null ? null : setScores(keys, expectedKeys).exact };
-      if (hasMatrix) {
-        const target = [...(expectedKeys ?? []), ...(targetSignature ? signatureKeys(targetSignature) : [])];
-        taxonomy = { api: null, parameters: lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target) };
+    if (sample.task === 'API-I') {
+      const x = extractIdentifier(response, apiIModule(sample, truth));
+      if (x.ok) {
+        prediction = { task: 'API-I', name: x.value.name, api: x.value.api };
+        scores = { exact: isExpected(x.value.api, truth) };
+        taxonomy = classify ? { api: lookup.classifyApi(sample.library, sample.version, x.value.api, truth.accepted), parameters: null } : null;
+      } else {
+        failure = x.failure;
+        scores = { exact: 0 };
+        taxonomy = classify ? { api: null, parameters: null } : null;
       }
-    } else {
-      failure = x.failure;
-      scores = { ...keyScores(null), exact: expectedKeys === null ? null : 0 };
-      taxonomy = hasMatrix ? { api: null, parameters: [] } : null;
-    }
-  } else {
-    const context = apiCContext(sample);
-    const x = extractCall(response, context);
-    const matrix = lookup.matrix(sample.library);
-    if (x.ok) {
-      const code = context.prefix + '\n' + context.suffix;
-      const known = matrix ? (path: string) => lookup.history(sample.library, path) !== undefined : undefined;
-      const api = resolveCallee(x.value.callee, code, sample.library, truth, known);
-      const right = isExpected(api, truth) === 1;
-      // The predicted call's arguments are read through the predicted API's signatures, never the ground truth's
-      // when the model called another API (issue 22, point 5); a wrong API scores 0 on the L3 parameters.
-      const ownSignature = api === null ? null : api === truth.api ? targetSignature : lookup.signatureAt(sample.library, api, sample.version);
-      const ownOthers = api === null ? [] : api === truth.api ? otherSignatures : lookup.otherSignatures(sample.library, api, sample.version);
-      const keys = callKeys(x.value.arguments, ownSignature, ownOthers);
-      prediction = { task: 'API-C', call: x.value.text, callee: x.value.callee, api, arguments: x.value.arguments, keys };
-      scores = { exact: right ? 1 : 0 };
-      if (sample.level === 'L3') Object.assign(scores, keyScores(right ? keys : null));
-      if (hasMatrix) {
-        taxonomy = { api: lookup.classifyApi(sample.library, sample.version, api, truth.accepted), parameters: null };
-        // Parameter verdicts are about the ground truth's API: none for a call of another one.
-        if (sample.level === 'L3' && !right) taxonomy.parameters = [];
-        else if (sample.level === 'L3') {
-          const target = [...(targetSignature ? signatureKeys(targetSignature) : []), ...(expectedKeys ?? [])];
-          taxonomy.parameters = lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target);
+    } else if (sample.task === 'SR') {
+      const x = extractSignature(response);
+      if (x.ok) {
+        const parameters = withoutReceiver(x.value.parameters);
+        const keys = parameters.map(keyOf);
+        prediction = { task: 'SR', name: x.value.name, parameters, keys };
+        const s = keyScores(keys);
+        scores = { ...s, exact: expectedKeys === null ? null : setScores(keys, expectedKeys).exact };
+        if (classify) {
+          const target = [...(expectedKeys ?? []), ...(targetSignature ? signatureKeys(targetSignature) : [])];
+          taxonomy = { api: null, parameters: lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target) };
         }
+      } else {
+        failure = x.failure;
+        scores = { ...keyScores(null), exact: expectedKeys === null ? null : 0 };
+        taxonomy = classify ? { api: null, parameters: [] } : null;
       }
     } else {
-      failure = x.failure;
-      scores = { exact: 0 };
-      if (sample.level === 'L3') Object.assign(scores, keyScores(null));
-      taxonomy = hasMatrix ? { api: null, parameters: sample.level === 'L3' ? [] : null } : null;
+      const context = apiCContext(sample);
+      const x = extractCall(response, context);
+      const matrix = lookup.matrix(sample.library);
+      if (x.ok) {
+        const code = context.prefix + '\n' + context.suffix;
+        const known = matrix ? (path: string) => lookup.history(sample.library, path) !== undefined : undefined;
+        const api = resolveCallee(x.value.callee, code, sample.library, truth, known);
+        const right = isExpected(api, truth) === 1;
+        // The predicted call's arguments are read through the predicted API's signatures, never the ground truth's
+        // when the model called another API (issue 22, point 5); a wrong API scores 0 on the L3 parameters.
+        const ownSignature = api === null ? null : api === truth.api ? targetSignature : lookup.signatureAt(sample.library, api, sample.version);
+        const ownOthers = api === null ? [] : api === truth.api ? otherSignatures : lookup.otherSignatures(sample.library, api, sample.version);
+        const keys = callKeys(x.value.arguments, ownSignature, ownOthers);
+        prediction = { task: 'API-C', call: x.value.text, callee: x.value.callee, api, arguments: x.value.arguments, keys };
+        scores = { exact: right ? 1 : 0 };
+        if (sample.level === 'L3') Object.assign(scores, keyScores(right ? keys : null));
+        if (classify) {
+          taxonomy = { api: lookup.classifyApi(sample.library, sample.version, api, truth.accepted), parameters: null };
+          // Parameter verdicts are about the ground truth's API: none for a call of another one.
+          if (sample.level === 'L3' && !right) taxonomy.parameters = [];
+          else if (sample.level === 'L3') {
+            const target = [...(targetSignature ? signatureKeys(targetSignature) : []), ...(expectedKeys ?? [])];
+            taxonomy.parameters = lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target);
+          }
+        }
+      } else {
+        failure = x.failure;
+        scores = { exact: 0 };
+        if (sample.level === 'L3') Object.assign(scores, keyScores(null));
+        taxonomy = classify ? { api: null, parameters: sample.level === 'L3' ? [] : null } : null;
+      }
     }
+    return { prediction, failure, scores, taxonomy };
+  };
+  // The perfect model's answer (the ground truth written as an answer) and what it earns: the question's ceiling.
+  const perfect = perfectAnswer(sample, truth, targetSignature);
+  const ceiling = truth.accepted.length === 0 && sample.task !== 'SR' ? 0 : perfect === null ? null : primaryOf(unit, scoreResponse(perfect, false).scores);
+  if (!result) return record('pending', null, null, null, null, null, null, ceiling);
+  if (result.status === 'failed') {
+    return record('failed', null, null, { stage: 'model', kind: result.errorKind ?? 'unknown', message: result.errorMessage ?? '' }, null, null, null, ceiling);
   }
-  const primary = scores[PRIMARY_METRIC[unit]];
-  return record('answered', response, prediction, failure, scores, primary === undefined ? null : primary, taxonomy);
+  const response = result.response ?? '';
+  const scored = scoreResponse(response, hasMatrix);
+  return record('answered', response, scored.prediction, scored.failure, scored.scores, primaryOf(unit, scored.scores), scored.taxonomy, ceiling);
 }

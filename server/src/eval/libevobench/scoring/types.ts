@@ -148,6 +148,21 @@ export interface PredictionRecord {
   /** The unit's primary metric, the value SEUS and the tables use; null when not scored. */
   score: number | null;
   taxonomy: SampleTaxonomy | null;
+  /**
+   * What a perfect model's answer (the ground truth written as an answer) earns on the primary metric: 1 for an
+   * answerable question, 0 where no answer is correct (isAnswerable); null where the ground truth holds no answer to
+   * write (and in records scored before the ceiling existed).
+   */
+  ceiling?: number | null;
+}
+
+/**
+ * A question some answer gets right. API-I and API-C ask for an API: with none accepted at the version (an API-I
+ * question at a cell where the API is absent and nothing took its place), no answer is correct, and the question is
+ * left out of every score (issue 22, point 2). SR always has its signature.
+ */
+export function isAnswerable(record: Pick<PredictionRecord, 'task' | 'expected'>): boolean {
+  return record.task === 'SR' || record.expected.accepted.length > 0;
 }
 
 export interface ScoringOptions {
@@ -346,7 +361,10 @@ export interface RunResults {
   };
   options: ScoringOptions;
   counts: {
+    /** Questions scored: the answerable ones (isAnswerable). */
     samples: number;
+    /** Questions no answer gets right, left out of every score and of `samples` (absent in older results). */
+    unanswerable?: number;
     answered: number;
     modelFailures: number;
     pending: number;
@@ -365,4 +383,24 @@ export interface RunResults {
   seus: SeusResult;
   /** With both arms: the plain arm above, and here the comparison with the grounded one. */
   arms?: ArmsResult;
+  /** The perfect model's ceiling per (library, unit) and version (absent in older results). */
+  ceiling?: CeilingRow[];
+}
+
+/** What a perfect model scores on one (library, unit[, version]) cell. */
+export interface CeilingRow {
+  library: string;
+  unit: ScoringUnit;
+  /** null: every version. */
+  version: string | null;
+  /** Answerable questions whose ceiling is known. */
+  questions: number;
+  /** Mean primary score of the perfect answer over them: 1 (100%) when the scorer reads the ground truth right. */
+  ceiling: number | null;
+  /** Questions with no correct answer, left out of the scores. */
+  unanswerable: number;
+  /** Answerable questions whose ground truth holds no answer to write (no call text, no signature). */
+  unknown: number;
+  /** The ceiling had the unanswerable questions been scored (0 each). */
+  withUnanswerable: number | null;
 }
