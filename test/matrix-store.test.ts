@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { decideState } from '../server/src/store/cell-state.js';
+import { decideState, decideStates } from '../server/src/store/cell-state.js';
 import { openMatrixCatalog } from '../server/src/store/catalog.js';
 import { buildMatrix } from '../server/src/store/matrix-builder.js';
 import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
@@ -122,7 +122,7 @@ describe('evidence per version', () => {
     assert.deepEqual(m.apiPaths(), ['lib.f', 'lib.ghost', 'lib.gone']);
     assert.deepEqual(m.groundTruth('lib.gone')!.versions.map((c) => c.state), ['present', 'absent']);
     assert.deepEqual(m.groundTruth('lib.ghost')!.versions.map((c) => c.state), ['absent', 'na']);
-    assert.deepEqual(m.groundTruth('lib.hidden')!.versions.map((c) => c.state), ['na', 'absent'], 'resolvable but never documented is not part of the documented surface; unknown where nothing could see it');
+    assert.deepEqual(m.groundTruth('lib.hidden')!.versions.map((c) => c.state), ['na', 'na'], 'resolvable but never documented: one source only; unknown where nothing could see it');
     assert.equal(m.groundTruth('lib.f')!.evolution, 'evolving', 'its signature grew a parameter');
     const g = m.groundTruthCounts();
     assert.deepEqual({ apis: g.apis, present: g.present, na: g.na }, { apis: 3, present: 3, na: 1 });
@@ -260,6 +260,25 @@ describe('presence rule', () => {
   test('documented but unresolvable is na; resolvable but undocumented (or dropped from the docs) is absent', () => {
     assert.equal(decideState(false, true), 'na');
     assert.equal(decideState(true, false), 'absent');
+  });
+  test('the deprecation pass: resolvable but undocumented is absent only after the last present cell, na when leading or in a gap (issue 22, point 1)', () => {
+    const cell = (resolved: boolean | null, documented: boolean | null) => ({ resolved, documented });
+    const R = cell(true, true); // present
+    const U = cell(true, false); // resolved, not documented
+    const N = cell(false, false); // neither
+    // numpy.ma.right_shift: documented at 1.20.3 and 1.21.1, not at 1.21.0 between them: na, not absent
+    assert.deepEqual(decideStates([R, U, R]), ['present', 'na', 'present']);
+    // leading: resolvable before it is first documented
+    assert.deepEqual(decideStates([U, U, R, R]), ['na', 'na', 'present', 'present']);
+    // trailing: dropped from the docs for good while the symbol persists, a deprecation
+    assert.deepEqual(decideStates([R, R, U, U]), ['present', 'present', 'absent', 'absent']);
+    // a gap, then dropped for good; removed outright; never documented at all
+    assert.deepEqual(decideStates([R, U, R, U]), ['present', 'na', 'present', 'absent']);
+    assert.deepEqual(decideStates([R, N, U]), ['present', 'absent', 'absent']);
+    assert.deepEqual(decideStates([U, U]), ['na', 'na']);
+    // versions without documentation evidence keep resolution's verdict, and end nothing
+    assert.deepEqual(decideStates([R, cell(true, null), U, R]), ['present', 'present', 'na', 'present']);
+    assert.deepEqual(decideStates([cell(null, true), U, R]), ['na', 'na', 'present']);
   });
   test('without documentation evidence resolution decides; without resolution evidence the cell is na', () => {
     assert.equal(decideState(true, null), 'present');

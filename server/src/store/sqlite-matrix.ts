@@ -5,7 +5,7 @@ import type { ApiHistory, ApiKind, CellState, DeprecationRun, LibraryMatrix, Par
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
 import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
-import { decideState } from './cell-state.js';
+import { decideStates, type CellEvidence } from './cell-state.js';
 import { declareSameSurfaces } from '../core/versions.js';
 import { MATRIX_SCHEMA_VERSION, stateSql } from './schema.js';
 import type { SqlDatabase, SqliteDriver, SqlStatement } from './sqlite/database.js';
@@ -321,13 +321,16 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     const row = this.node(api);
     if (!row || row.kind === null) return undefined;
     const cells = this.versions.map((version) => ({ version, state: 'absent' as GroundTruthState, signature: null as GroundTruthHistory['versions'][number]['signature'], doc: null as string | null }));
+    // Cells no span covers are "not resolved, not documented" (or no docs evidence there).
+    const evidence: CellEvidence[] = this.versions.map((_, i) => ({ resolved: false, documented: this.versionInfo[i]!.hasDocs ? false : null }));
     for (const span of this.spansOf.all(row.id)) {
       const signature = this.signatureOf(span.parameters);
       for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
-        const documented = this.versionInfo[i]!.hasDocs ? span.documented === 1 : null;
-        cells[i] = { version: this.versions[i]!, state: decideState(span.runtime === null ? null : span.runtime === 1, documented), signature, doc: span.doc };
+        evidence[i] = { resolved: span.runtime === null ? null : span.runtime === 1, documented: this.versionInfo[i]!.hasDocs ? span.documented === 1 : null };
+        cells[i] = { version: this.versions[i]!, state: 'absent', signature, doc: span.doc };
       }
     }
+    decideStates(evidence).forEach((state, i) => (cells[i]!.state = state));
     return { api, kind: decode(KIND_CODES, row.kind)!, evolution: decode(EVOLUTION_CODES, row.evolution) ?? 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
   }
 
