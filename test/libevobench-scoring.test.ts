@@ -643,6 +643,17 @@ describe('statistics', () => {
     assert.deepEqual(c.leaderboard.map((r) => r.table), [...c.leaderboard.map((r) => r.table)].sort());
     assert.equal(c.minSpearman, 1);
     assert.equal(compareRuns([apiIOnly, newest]).minSpearman, null, 'no table holds two runs');
+    // The chart follows the tables: a heading per table, each run drawn once, under its own table's heading.
+    const chart = leaderboardSvg(c);
+    const at = (text: string) => chart.indexOf(text);
+    for (const t of c.tables) assert.ok(at(`Table ${t.table}: ${t.coverage}`) >= 0, `heading of table ${t.table}`);
+    for (const r of c.leaderboard) {
+      assert.equal(chart.split(`${r.rank}. ${r.label}<`).length, 2, r.label);
+      const own = at(`Table ${r.table}: `);
+      const next = c.tables.find((t) => t.table === r.table + 1);
+      assert.ok(at(`${r.rank}. ${r.label}<`) > own && (!next || at(`${r.rank}. ${r.label}<`) < at(`Table ${next.table}: `)), `${r.label} under table ${r.table}`);
+    }
+    assert.equal(leaderboardSvg(compareRuns([weak, strong])).includes('Table 1:'), false, 'one table: no heading');
     const md = comparisonMarkdown(c, [apiIOnly, weak, newest, strong]);
     assert.match(md, /### Table 3: /);
     assert.match(md, /\(of API-I only\)/);

@@ -168,26 +168,50 @@ export function taxonomySvg(results: RunResults): string {
 // ---- leaderboard ----------------------------------------------------------------------------------------------------
 
 /** SEUS per run as horizontal bars with their 95% intervals, best first. */
+/**
+ * The SEUS leaderboard as bars with their intervals, one panel per table of like runs (compareRuns' tables): runs
+ * over other libraries, versions or tasks are never drawn on one scale of ranks (issue 22, point 8).
+ */
 export function leaderboardSvg(comparison: Comparison): string {
   const title = `SEUS leaderboard (λ = ${comparison.lambda}, γ = ${comparison.gamma})`;
   const rows = comparison.leaderboard;
   if (!rows.some((r) => r.seus !== null)) return emptyChart(title, 'no run has a SEUS (each needs stable and evolving samples)');
+  const panels = comparison.tables.length > 1;
   const left = Math.max(140, 24 + 7 * Math.max(...rows.map((r) => `${r.rank}. ${r.label}`.length)));
   const barArea = 420;
   const rowH = 26;
+  const headerH = panels ? 22 : 0;
   const top = 44;
   const width = left + barArea + 90;
-  const height = top + rows.length * rowH + 40;
+  // Rows in table order, a heading above each table when there are several.
+  const lines: ({ heading: string } | { row: (typeof rows)[number] })[] = [];
+  for (const t of comparison.tables) {
+    if (panels) lines.push({ heading: `Table ${t.table}: ${t.coverage}` });
+    for (const r of rows) if (r.table === t.table) lines.push({ row: r });
+  }
+  const yOf: number[] = [];
+  let bottom = top;
+  for (const l of lines) {
+    yOf.push(bottom);
+    bottom += 'heading' in l ? headerH : rowH;
+  }
+  const height = bottom + 40;
   const body: string[] = [];
   const lo = Math.min(0, ...rows.map((r) => Math.min(r.seus ?? 0, r.ci?.[0] ?? 0)));
   const x = (v: number) => left + ((v - lo) / (1 - lo)) * barArea;
   for (let t = 0; t <= 100; t += 20) {
     if (t / 100 < lo) continue;
-    body.push(`<line x1="${n(x(t / 100))}" y1="${top - 6}" x2="${n(x(t / 100))}" y2="${top + rows.length * rowH}" stroke="#eee"/>`);
-    body.push(`<text x="${n(x(t / 100))}" y="${top + rows.length * rowH + 16}" text-anchor="middle" font-size="10" fill="#555">${t}</text>`);
+    body.push(`<line x1="${n(x(t / 100))}" y1="${top - 6}" x2="${n(x(t / 100))}" y2="${bottom}" stroke="#eee"/>`);
+    body.push(`<text x="${n(x(t / 100))}" y="${bottom + 16}" text-anchor="middle" font-size="10" fill="#555">${t}</text>`);
   }
-  rows.forEach((r, i) => {
-    const yy = top + i * rowH;
+  let i = 0;
+  lines.forEach((l, k) => {
+    const yy = yOf[k]!;
+    if ('heading' in l) {
+      body.push(`<text x="8" y="${yy + 15}" font-weight="bold" fill="#333">${escapeXml(l.heading)}</text>`);
+      return;
+    }
+    const r = l.row;
     body.push(`<text x="${left - 8}" y="${yy + 16}" text-anchor="end" fill="#333">${escapeXml(`${r.rank}. ${r.label}`)}</text>`);
     if (r.seus === null) {
       body.push(`<text x="${left + 4}" y="${yy + 16}" fill="#777">no SEUS</text>`);
@@ -195,7 +219,7 @@ export function leaderboardSvg(comparison: Comparison): string {
     }
     const x0 = x(Math.min(0, r.seus));
     const x1 = x(Math.max(0, r.seus));
-    body.push(`<rect x="${n(x0)}" y="${yy + 4}" width="${n(Math.max(1, x1 - x0))}" height="${rowH - 10}" fill="${PALETTE[i % PALETTE.length]}"><title>${escapeXml(`${r.label}: SEUS ${(r.seus * 100).toFixed(1)}`)}</title></rect>`);
+    body.push(`<rect x="${n(x0)}" y="${yy + 4}" width="${n(Math.max(1, x1 - x0))}" height="${rowH - 10}" fill="${PALETTE[i++ % PALETTE.length]}"><title>${escapeXml(`${r.label}: SEUS ${(r.seus * 100).toFixed(1)}`)}</title></rect>`);
     if (r.ci) {
       const cy = yy + rowH / 2;
       body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy}" x2="${n(x(r.ci[1]))}" y2="${cy}" stroke="#222" stroke-width="1.5"/>`);
