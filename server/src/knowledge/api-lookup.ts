@@ -28,9 +28,11 @@ export type DocumentedVersions = (matrix: LibraryMatrix, api: string) => Readonl
 
 /** The documentation bits of a matrix that also holds the benchmark's ground truth (the SQLite store does). */
 export const documentedInMatrix: DocumentedVersions = (matrix, api) => {
-  const truth = (matrix as LibraryMatrix & { groundTruth?: (api: string) => { versions: { version: string; state: string }[] } | undefined }).groundTruth?.(api);
-  if (!truth) return null;
-  return new Map(truth.versions.map((c) => [c.version, c.state === 'present' ? true : c.state === 'absent' ? false : null]));
+  // The presence rule cell by cell: the benchmark's ground truth also marks a documentation gap na, but here a
+  // version whose documentation does not list the API says just that.
+  const states = (matrix as LibraryMatrix & { cellStates?: (api: string) => { version: string; state: string }[] | undefined }).cellStates?.(api);
+  if (!states) return null;
+  return new Map(states.map((c) => [c.version, c.state === 'present' ? true : c.state === 'absent' ? false : null]));
 };
 
 export interface LookupQuery {

@@ -5,7 +5,7 @@ import type { ApiHistory, ApiKind, CellState, DeprecationRun, LibraryMatrix, Par
 import type { AgreementSummary, VersionStats } from './matrix-builder.js';
 import type { GroundTruthHistory, GroundTruthMatrix, GroundTruthState } from '../core/ground-truth.js';
 import { decode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
-import { decideStates, type CellEvidence } from './cell-state.js';
+import { decideState, decideStates, type CellEvidence } from './cell-state.js';
 import { declareSameSurfaces } from '../core/versions.js';
 import { MATRIX_SCHEMA_VERSION, stateSql } from './schema.js';
 import type { SqlDatabase, SqliteDriver, SqlStatement } from './sqlite/database.js';
@@ -317,20 +317,36 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     return documented.length > 0 ? documented : [...this.versions];
   }
 
+  /** The two bits of evidence of each of an API's cells (cells no span covers: not resolved, not documented). */
+  private cellEvidence(apiId: number): CellEvidence[] {
+    const evidence: CellEvidence[] = this.versions.map((_, i) => ({ resolved: false, documented: this.versionInfo[i]!.hasDocs ? false : null }));
+    for (const span of this.spansOf.all(apiId)) {
+      for (let i = span.first_ordinal; i <= span.last_ordinal && i < evidence.length; i++) {
+        evidence[i] = { resolved: span.runtime === null ? null : span.runtime === 1, documented: this.versionInfo[i]!.hasDocs ? span.documented === 1 : null };
+      }
+    }
+    return evidence;
+  }
+
+  /**
+   * The presence rule cell by cell (decideState), without the deprecation pass over the API's versions: what the
+   * knowledge answers read (resolvable but undocumented at a version = not documented there).
+   */
+  cellStates(api: string): { version: string; state: GroundTruthState }[] | undefined {
+    const row = this.node(api);
+    if (!row || row.kind === null) return undefined;
+    return this.cellEvidence(row.id).map((e, i) => ({ version: this.versions[i]!, state: decideState(e.resolved, e.documented) }));
+  }
+
   groundTruth(api: string): GroundTruthHistory | undefined {
     const row = this.node(api);
     if (!row || row.kind === null) return undefined;
     const cells = this.versions.map((version) => ({ version, state: 'absent' as GroundTruthState, signature: null as GroundTruthHistory['versions'][number]['signature'], doc: null as string | null }));
-    // Cells no span covers are "not resolved, not documented" (or no docs evidence there).
-    const evidence: CellEvidence[] = this.versions.map((_, i) => ({ resolved: false, documented: this.versionInfo[i]!.hasDocs ? false : null }));
     for (const span of this.spansOf.all(row.id)) {
       const signature = this.signatureOf(span.parameters);
-      for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) {
-        evidence[i] = { resolved: span.runtime === null ? null : span.runtime === 1, documented: this.versionInfo[i]!.hasDocs ? span.documented === 1 : null };
-        cells[i] = { version: this.versions[i]!, state: 'absent', signature, doc: span.doc };
-      }
+      for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) cells[i] = { version: this.versions[i]!, state: 'absent', signature, doc: span.doc };
     }
-    decideStates(evidence).forEach((state, i) => (cells[i]!.state = state));
+    decideStates(this.cellEvidence(row.id)).forEach((state, i) => (cells[i]!.state = state));
     return { api, kind: decode(KIND_CODES, row.kind)!, evolution: decode(EVOLUTION_CODES, row.evolution) ?? 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
   }
 
