@@ -62,14 +62,6 @@ describe('bundled matrices', () => {
   // Where a matrix falls short of the bar (API names >= 97%, na share <= 3%): the versions, the floor they are held
   // to (a rebuild may only raise it) and why. Anything else below the bar fails.
   const SHORTFALLS: Record<string, { names?: { versions: RegExp; floor: number }; naShare?: number; why: string }> = {
-    pandas: {
-      names: { versions: /^1\.0\./, floor: 0.96 },
-      naShare: 0.045,
-      why:
-        "1.0's DatetimeIndex/PeriodIndex members come from PandasDelegate._add_delegate_accessors and DataFrame.add & co. " +
-        'from ops._add_flex_arithmetic_methods, both unread statically; documented but unresolved (na): the Styler ' +
-        '(pandas.io.formats.style needs jinja2, not in the venvs) and the members of the .str/.dt/.cat accessors',
-    },
     pydantic: {
       names: { versions: /^2\.(9|1\d)\./, floor: 0.93 },
       naShare: 0.106,

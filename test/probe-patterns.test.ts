@@ -512,3 +512,162 @@ describe('accessors: a class attribute whose descriptor stands for another class
     assert.deepEqual(names(st), names(runtime));
   });
 });
+
+describe('members a classmethod delegates to another class, guarded by hasattr', () => {
+  // pandas' @delegate_names(delegate, names, typ) (Series.dt.year, Series.cat.rename_categories, .sparse.*): a
+  // decorator factory whose decorator calls the classmethod _add_delegate_accessors, which loops over the names and
+  // setattr()s a property or a (*args, **kwargs) method for each, unless the class already has it
+  // (`if overwrite or not hasattr(cls, name)`); the same classmethod called at module level.
+  const { runtime, static: st } = bothReaders('dlglib', {
+    'dlglib/__init__.py': [
+      '__version__ = "1.0"',
+      'from .series import Series',
+      'from .accessors import TimeProperties, CatMethods',
+      '',
+    ].join('\n'),
+    'dlglib/accessor.py': [
+      'class Delegate:',
+      '    def _delegate_property_get(self, name):',
+      '        return getattr(self._data, name)',
+      '',
+      '    def _delegate_method(self, name, *args, **kwargs):',
+      '        return getattr(self._data, name)(*args, **kwargs)',
+      '',
+      '    @classmethod',
+      '    def _add_delegate_accessors(cls, delegate, accessors, typ, overwrite=False):',
+      '        def _create_delegator_property(name):',
+      '            def _getter(self):',
+      '                return self._delegate_property_get(name)',
+      '',
+      '            _getter.__name__ = name',
+      '            return property(fget=_getter, doc=getattr(delegate, name).__doc__)',
+      '',
+      '        def _create_delegator_method(name):',
+      '            def f(self, *args, **kwargs):',
+      '                return self._delegate_method(name, *args, **kwargs)',
+      '',
+      '            f.__name__ = name',
+      '            f.__doc__ = getattr(delegate, name).__doc__',
+      '            return f',
+      '',
+      '        for name in accessors:',
+      '            if typ == "property":',
+      '                f = _create_delegator_property(name)',
+      '            else:',
+      '                f = _create_delegator_method(name)',
+      '            # don\'t overwrite existing methods/properties',
+      '            if overwrite or not hasattr(cls, name):',
+      '                setattr(cls, name, f)',
+      '',
+      '',
+      'def delegate_names(delegate, accessors, typ, overwrite=False):',
+      '    def add_delegate_accessors(cls):',
+      '        cls._add_delegate_accessors(delegate, accessors, typ, overwrite=overwrite)',
+      '        return cls',
+      '',
+      '    return add_delegate_accessors',
+      '',
+      '',
+      'class Accessor:',
+      '    def __init__(self, name, accessor):',
+      '        self._name = name',
+      '        self._accessor = accessor',
+      '',
+      '    def __get__(self, obj, cls):',
+      '        if obj is None:',
+      '            return self._accessor',
+      '        return self._accessor(obj)',
+      '',
+    ].join('\n'),
+    'dlglib/arrays.py': [
+      'class TimeArray:',
+      '    _field_ops = ["year", "month"]',
+      '    _bool_ops = ["is_leap_year"]',
+      '    _datetimelike_ops = _field_ops + _bool_ops + ["freq"]',
+      '    _methods = ["round", "strftime"]',
+      '',
+      '    year = property(lambda self: 1)',
+      '    month = property(lambda self: 1)',
+      '    is_leap_year = property(lambda self: False)',
+      '    freq = property(lambda self: None)',
+      '',
+      '    def round(self, freq):',
+      '        return self',
+      '',
+      '    def strftime(self, date_format):',
+      '        return ""',
+      '',
+      '',
+      'class Categorical:',
+      '    categories = property(lambda self: [])',
+      '',
+      '    def rename_categories(self, new_categories):',
+      '        return self',
+      '',
+      '    def describe(self):',
+      '        return None',
+      '',
+    ].join('\n'),
+    'dlglib/accessors.py': [
+      'from .accessor import Delegate, delegate_names',
+      'from .arrays import Categorical, TimeArray',
+      '',
+      '',
+      '@delegate_names(delegate=TimeArray, accessors=TimeArray._datetimelike_ops, typ="property")',
+      '@delegate_names(delegate=TimeArray, accessors=TimeArray._methods, typ="method")',
+      'class TimeProperties(Delegate):',
+      '    def __init__(self, data):',
+      '        self._data = data',
+      '',
+      '    def to_pydatetime(self):',
+      '        return []',
+      '',
+      '',
+      '@delegate_names(Categorical, ["categories"], "property")',
+      '@delegate_names(Categorical, ["rename_categories", "describe"], "method")',
+      'class CatMethods(Delegate):',
+      '    def __init__(self, data):',
+      '        self._data = data',
+      '',
+      '    def describe(self, percentiles=None):',
+      '        return None',
+      '',
+      '',
+      'class Plain(Delegate):',
+      '    pass',
+      '',
+      '',
+      'Plain._add_delegate_accessors(Categorical, ["categories"], "property")',
+      '',
+    ].join('\n'),
+    'dlglib/series.py': [
+      'from .accessor import Accessor',
+      'from .accessors import CatMethods, TimeProperties',
+      '',
+      '',
+      'class Series:',
+      '    dt = Accessor("dt", TimeProperties)',
+      '    cat = Accessor("cat", CatMethods)',
+      '',
+      '    def head(self, n=5):',
+      '        return self',
+      '',
+    ].join('\n'),
+  });
+  for (const [name, surface] of [['runtime', runtime], ['static', st]] as const) {
+    test(`${name}: the delegated names are the class's and its accessor's, properties and (*args, **kwargs) methods`, () => {
+      for (const p of ['year', 'month', 'is_leap_year', 'freq']) assert.equal(surface.get(`dlglib.Series.dt.${p}`)?.kind, 'property', p);
+      assert.equal(params(surface.get('dlglib.Series.dt.strftime')), 'args,kwargs');
+      assert.equal(params(surface.get('dlglib.Series.cat.rename_categories')), 'args,kwargs');
+      assert.equal(surface.get('dlglib.accessors.Plain.categories')?.kind, 'property');
+    });
+    test(`${name}: a name the class has already is not replaced (hasattr)`, () => {
+      assert.equal(params(surface.get('dlglib.Series.cat.describe')), 'percentiles');
+      assert.equal(params(surface.get('dlglib.Series.dt.to_pydatetime')), '');
+    });
+  }
+  test('both readers see the same paths', () => {
+    const names = (m: Map<string, Api>) => [...m.keys()].filter((p) => p.startsWith('dlglib.')).sort();
+    assert.deepEqual(names(st), names(runtime));
+  });
+});

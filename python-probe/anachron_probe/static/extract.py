@@ -561,7 +561,8 @@ class Extractor(object):
         return value
 
     def returned_class(self, fv):
-        """The library class every ``return`` of ``fv`` instantiates, or None."""
+        """The library class every ``return`` of ``fv`` instantiates (or ``property``: a factory of properties, as
+        pandas' ``_create_delegator_property``), or None."""
         node = fv.node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or fv.scope is None:
             return None
@@ -583,7 +584,11 @@ class Extractor(object):
                     v = self.interp.eval(n.value.func, Scope(self.interp, fv.scope))
                 except (Raise, Return):
                     v = None
-                if not isinstance(v, ClassValue) or (found is not None and v is not found):
+                if isinstance(v, ExternalValue) and v.dotted == "builtins.property":
+                    v = found if isinstance(found, ExternalValue) else v
+                if not isinstance(v, (ClassValue, ExternalValue)) or (isinstance(v, ExternalValue) and
+                                                                       v.dotted != "builtins.property") or \
+                        (found is not None and v is not found):
                     ok = False
                     break
                 found = v

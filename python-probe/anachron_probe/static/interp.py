@@ -524,7 +524,9 @@ class Interp(object):
         hook = self.x.knowledge.call_statement(self, func, call, scope)
         if hook:
             return
-        if scope.is_module and isinstance(func, FunctionValue):
+        if isinstance(func, FunctionValue) and (scope.is_module or self._on_installing(func, f, scope)):
+            # at module level, or a classmethod of a class being installed on called from the installing body
+            # (``cls._add_delegate_accessors(delegate, names, typ, overwrite=overwrite)`` in a class decorator)
             self.install_members(func, f, call, scope)
         if isinstance(func, FunctionValue) and scope.is_module and isinstance(func.node, (ast.FunctionDef,
                                                                                           ast.AsyncFunctionDef)):
@@ -561,19 +563,47 @@ class Interp(object):
             if not isinstance(owner, ClassValue):
                 return
             args.append(owner)
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return
         try:
             args += [self.eval(a, scope) for a in call.args]
+            keywords = {k.arg: self.eval(k.value, scope) for k in call.keywords}
         except (Raise, Return):
             return
         classes = [a for a in args if isinstance(a, ClassValue) and self.x.in_library(a.module_attr() or "")]
-        if not classes or call.keywords:
+        if not classes:
             return
         saved = self.installing
         self.installing = saved | set(id(c) for c in classes)
         try:
-            self._call_function_body(func, args)
+            self._call_function_body(func, args, keywords)
         finally:
             self.installing = saved
+
+    def _on_installing(self, func, f, scope):
+        """Is ``f`` (a call's function) a classmethod reached through a class that is being installed on?"""
+        if not self.installing or func.method_kind != "class" or not isinstance(f, ast.Attribute):
+            return False
+        try:
+            owner = self.eval(f.value, scope)
+        except (Raise, Return):
+            return False
+        return isinstance(owner, ClassValue) and id(owner) in self.installing
+
+    def class_has(self, cls, name):
+        """``hasattr(cls, name)`` for a library class whose members are being installed: True when the class or a
+        base has it, False when every class of its MRO is the library's (or a standard-library one without it),
+        else None. Deciding it is safe there: either way the name is the class's afterwards."""
+        if self.x.class_member(cls, name) is not None:
+            return True
+        for c in self.x.mro(cls):
+            if isinstance(c, ExternalValue):
+                r = stdlib.has_attr(c.dotted, name)
+                if r is not False:
+                    return r
+            elif not isinstance(c, ClassValue):
+                return None
+        return False
 
     def _s_FunctionDef(self, node, scope):
         qual = scope.qualprefix + node.name
@@ -893,6 +923,10 @@ class Interp(object):
                     if key.value in ("getrefcount", "gettotalrefcount") :
                         return key.value == "getrefcount"
                 base = self.eval(node.args[0], scope)
+                if isinstance(base, ClassValue) and id(base) in self.installing:
+                    k = self.eval(key, scope)
+                    if isinstance(k, ConstValue) and getattr(k, "known", True) and isinstance(k.value, str):
+                        return self.class_has(base, k.value)
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     if isinstance(base, ModuleValue) and base.library:
                         return self.x.module_getattr(base.name, key.value) is not None or None
