@@ -84,6 +84,7 @@ const required = [
   'media/icon.png',
   'media/history.js',
   'media/history.css',
+  'media/pip-requirements.tmLanguage.json',
   'python-probe/probe.py',
   'libraries/distributions.toml',
 ];

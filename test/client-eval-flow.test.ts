@@ -17,6 +17,7 @@ import {
   progressMessage,
   ProgressTracker,
   readOutcome,
+  finishedSentence,
   requestedWaitMs,
   toLanguageModelMessages,
   type LibraryChoice,
@@ -162,6 +163,17 @@ describe('the Run Benchmark flow', () => {
     assert.equal(o.runLine, '200 samples, 200 answered, 0 failed, 0 pending; this session sent 200 (0 recorded before) with builtin:reference-pinned');
     assert.match(o.seusLine!, /^SEUS 41.2%/);
     assert.equal(o.report, '/runs/x/report.html');
+  });
+
+  test('the finished notification is one sentence: the headline figure, the samples and how many were recorded before', () => {
+    const W = "the extension's global storage (Restricted Mode: nothing is written into this workspace)";
+    const o = readOutcome('run: 200 samples, 200 answered, 0 failed, 0 pending; this session sent 200 (0 recorded before) with builtin:reference-pinned\nSEUS 41.2% [38.0%, 44.1%]  stable 90.0%  evolving 12.0%\n');
+    assert.equal(finishedSentence(o, 'x', W), `anachron: benchmark finished — SEUS 41.2% [38.0%, 44.1%] on 200 samples (0 recorded before); the run is in ${W}.`);
+    const drift = readOutcome('drift numpy: fidelity 80.0% (mean of the diagonal), pooled 79.0%, forward 60.0%\n');
+    assert.equal(finishedSentence(drift, '12 of 12 samples recorded', W), `anachron: benchmark finished — numpy: fidelity 80.0% on 12 of 12 samples recorded; the run is in ${W}.`);
+    assert.equal(finishedSentence({}, 'nothing recorded yet', W), `anachron: benchmark finished on nothing recorded yet; the run is in ${W}.`);
+    assert.equal(finishedSentence({ seusLine: 'SEUS: not available (numpy API-I: no SEUS task scored. See the report.)' }, '3 of 3 samples recorded', W), `anachron: benchmark finished — SEUS not available on 3 of 3 samples recorded; the run is in ${W}.`);
+    for (const sentence of [finishedSentence(o, 'x', W), finishedSentence(drift, 'y', W)]) assert.equal(sentence.split(/[.!?](?:\s|$)/).filter((t) => t.trim()).length, 1, sentence);
   });
 
   test('Restricted Mode: files inside the workspace are recognised', () => {

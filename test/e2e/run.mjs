@@ -757,6 +757,9 @@ async function trustedScenario() {
       const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
       await frame.locator('h1', { hasText: 'Benchmark results: numpy · reference-pinned · quick' }).waitFor({ timeout: 90_000 });
       await toast('(0 recorded before)');
+      // One sentence, the headline first, and the report a button away (issue 16, point 8).
+      await toast('anachron: benchmark finished — SEUS');
+      await toast('Open Report');
       log(`trusted: the quick run took ${((Date.now() - t0) / 1000).toFixed(1)} s from the command palette to the report`);
       const dirs = readdirSync(runs).filter((d) => !d.startsWith('.')); // .gitignore keeps the runs out of git
       if (dirs.length !== 1) throw new Error(`expected one run folder under ${runs}, found ${dirs.join(', ')}`);
@@ -970,7 +973,7 @@ async function restrictedScenario() {
       await wb.quickPick('(4/4)', 'Quick');
       const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
       await frame.locator('h1', { hasText: 'Benchmark results: numpy · reference-newest · quick' }).waitFor({ timeout: 90_000 });
-      await page.locator('.notifications-toasts', { hasText: "The run is in the extension's global storage (Restricted Mode" }).waitFor({ timeout: 30_000 });
+      await page.locator('.notifications-toasts', { hasText: "the run is in the extension's global storage (Restricted Mode" }).waitFor({ timeout: 30_000 });
       if (existsSync(join(folder, '.anachron'))) throw new Error('the run wrote into the untrusted workspace');
       await wb.shot('restricted-run-benchmark.png');
     });

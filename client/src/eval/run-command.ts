@@ -29,6 +29,7 @@ import {
   type DriftEnvironmentGap,
   type DriftLibraryChoice,
   type PlanInput,
+  finishedSentence,
   inspectSamplesFile,
   isInside,
   libraryChoices,
@@ -613,9 +614,12 @@ async function launch(anachron: AnachronSession, plan: RunPlan, model: PickedMod
   }
   if (result.code === 0 && !result.cancelled) {
     anachron.log.info(`benchmark: finished: ${outcome.runLine ?? ''} ${outcome.seusLine ?? outcome.driftLines?.join('; ') ?? ''}`);
-    if (existsSync(report)) await showBenchmarkReport(report, title);
-    const headline = outcome.seusLine ? ` ${outcome.seusLine}.` : outcome.driftLines?.length ? ` ${outcome.driftLines.join('; ')}.` : '';
-    void window.showInformationMessage(`anachron: benchmark finished (${outcome.runLine ?? counts}).${headline} The run is in ${where}.`, output).then((c) => c && anachron.log.show(true));
+    const hasReport = existsSync(report);
+    if (hasReport) await showBenchmarkReport(report, title);
+    void window.showInformationMessage(finishedSentence(outcome, counts, where), ...(hasReport ? [open] : []), output).then(async (c) => {
+      if (c === open) await showBenchmarkReport(report, title);
+      else if (c === output) anachron.log.show(true);
+    });
     return undefined;
   }
   if (result.cancelled || result.code === 130) {

@@ -439,6 +439,22 @@ export function readOutcome(stdout: string): RunOutcome {
   return out;
 }
 
+/**
+ * The finished notification, one sentence: the headline figure (SEUS with its interval; a drift run's first
+ * library's fidelity), how many samples the run holds and how many were recorded before, and where the run is. The
+ * rest of the closing lines go to the output channel; "Open Report" and "Show Output" are its buttons.
+ */
+export function finishedSentence(outcome: RunOutcome, counts: string, where: string): string {
+  const drift = outcome.driftLines?.[0];
+  // "SEUS: not available (why…)": the why is in the output channel.
+  const seus = outcome.seusLine?.startsWith('SEUS:') ? 'SEUS not available' : outcome.seusLine?.split(/\s{2,}/)[0];
+  const headline = seus ?? (drift ? /^[^:]+: fidelity [^(,]+/.exec(drift)?.[0]?.trim() ?? null : null);
+  const samples = /^(\S+) samples\b/.exec(outcome.runLine ?? '')?.[1];
+  const before = /\((\S+) recorded before\)/.exec(outcome.runLine ?? '')?.[1];
+  const what = samples ? `${samples} samples${before !== undefined ? ` (${before} recorded before)` : ''}` : counts;
+  return `anachron: benchmark finished${headline ? ` — ${headline}` : ''} on ${what}; the run is in ${where}.`;
+}
+
 // ---- VS Code's Language Model API ---------------------------------------------------------------------------------
 
 /** vscode.lm (1.91) knows user and assistant messages: the system message goes first, as a user message. */
