@@ -9,6 +9,9 @@
 //                        "message": "`trapz` is deprecated, use `trapezoid`", "source": "deplib/core.py:12" }] }
 //
 // A span is [first version index, last version index, kind, parameters or null]; an API is absent outside its spans.
+// An API may carry a `doc` (its documentation summary, the same at every version it is present at), and the history
+// `removalNotes`: the library's own note on a name it removed, recorded at a version (its index), as numpy's
+// __expired_attributes__ are: { "path": "deplib.float", "version": 1, "note": "use `float` by itself" }.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +29,8 @@ export interface SyntheticHistory {
   /** What the history is written to exercise. */
   purpose: string;
   versions: string[];
-  apis: { path: string; spans: [number, number, ApiKind, Parameter[] | null][] }[];
+  apis: { path: string; doc?: string; spans: [number, number, ApiKind, Parameter[] | null][] }[];
+  removalNotes?: { path: string; version: number; note: string }[];
   deprecations: { path: string; parameter: string | null; members?: boolean; versions: [number, number]; evidence: DeprecationEvidence; message: string | null; source: string }[];
 }
 
@@ -36,6 +40,7 @@ export function readSyntheticHistory(file: string): SyntheticHistory {
   const inRange = ([a, b]: readonly number[]) => Number.isInteger(a) && Number.isInteger(b) && 0 <= a! && a! <= b! && b! < s.versions.length;
   for (const a of s.apis) for (const span of a.spans) if (!inRange([span[0], span[1]])) throw new Error(`${file}: ${a.path}: span ${JSON.stringify(span.slice(0, 2))} outside the versions`);
   for (const d of s.deprecations) if (!inRange(d.versions)) throw new Error(`${file}: deprecation of ${d.path}: versions ${JSON.stringify(d.versions)} outside the versions`);
+  for (const n of s.removalNotes ?? []) if (!inRange([n.version, n.version])) throw new Error(`${file}: removal note of ${n.path}: version ${n.version} outside the versions`);
   return s;
 }
 
@@ -47,9 +52,10 @@ export function evidenceOfSynthetic(s: SyntheticHistory): VersionEvidence[] {
       const span = a.spans.find(([first, last]) => first <= i && i <= last);
       if (!span) continue;
       const [, , kind, parameters] = span;
-      apis.push({ path: a.path, kind, signature: parameters ? { parameters, source: 'inspect', returns: null } : null, doc: null });
+      apis.push({ path: a.path, kind, signature: parameters ? { parameters, source: 'inspect', returns: null } : null, doc: a.doc ?? null });
     }
     const provenance = { source: 'synthetic', history: `test/fixtures/matrices/${s.library}.synthetic.json` };
+    const notes = (s.removalNotes ?? []).filter((n) => n.version === i);
     const runtime: Surface = {
       schema: 'anachron-surface/1',
       library: s.library,
@@ -58,6 +64,7 @@ export function evidenceOfSynthetic(s: SyntheticHistory): VersionEvidence[] {
       modules: apis.filter((a) => a.kind === 'module').map((a) => ({ name: a.path, imported: true })),
       apis,
       errors: [],
+      ...(notes.length > 0 ? { removal_notes: Object.fromEntries(notes.map((n) => [n.path, n.note])) } : {}),
     };
     const here: SurfaceDeprecation[] = s.deprecations
       .filter((d) => d.versions[0] <= i && i <= d.versions[1])

@@ -26,3 +26,29 @@ export function cellAt(history: ApiHistory | undefined, version: string): Versio
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Spells `replacement` the way the code spells `api`: `np.trapz` for numpy.trapz becomes `np.trapezoid` for
+ * numpy.trapezoid. The written name's last segments must match the API's; the rest is the alias of the API's head,
+ * and the replacement must start with that head. One of Python's builtins (`builtins.float`, which a removal note
+ * may advise) is written bare. Null otherwise (the caller then names the module to import from).
+ */
+export function spellLike(written: string, api: string, replacement: string): string | null {
+  if (replacement.startsWith('builtins.')) return replacement.slice('builtins.'.length);
+  if (written === api) return replacement; // spelled in full (`import numpy` … `numpy.trapz`)
+  const w = written.split('.');
+  const a = api.split('.');
+  let tail = 0;
+  while (tail < w.length && tail < a.length && w[w.length - 1 - tail] === a[a.length - 1 - tail]) tail++;
+  if (tail === 0) return null;
+  const writtenHead = w.slice(0, w.length - tail);
+  const apiHead = a.slice(0, a.length - tail);
+  if (writtenHead.length === 0) {
+    // `from numpy import trapz; trapz(…)`: only a replacement in the same module can be written as a bare name.
+    const r = replacement.split('.');
+    return r.slice(0, -1).join('.') === a.slice(0, -1).join('.') ? r[r.length - 1]! : null;
+  }
+  const head = apiHead.join('.');
+  if (replacement !== head && !replacement.startsWith(`${head}.`)) return null;
+  return [...writtenHead, ...replacement.slice(head.length).split('.').filter(Boolean)].join('.');
+}

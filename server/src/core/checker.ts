@@ -12,7 +12,7 @@ import { cellDeciding, stateAt, type StateAtVersion } from './version-state.js';
 import { satisfies } from './versions.js';
 import { seriesAllowedBy, seriesNamedBy, seriesOf, seriesSatisfies } from './version-series.js';
 import { normalizeDistributionName } from './library-names.js';
-import { versionCorrectAlternative } from './replacements.js';
+import { elsewhereInCatalog, rehomedName, versionCorrectAlternative, type Alternative } from './replacements.js';
 import type { CheckMemo } from './check-memo.js';
 import { apiReplacement, deprecationNote, deprecationOf, keywordReplacement, removedIn } from './deprecations.js';
 
@@ -122,6 +122,8 @@ function exportedOnly(history: ApiHistory | undefined): ApiHistory | undefined {
 /** Everything a reference is checked against: one library's matrix, the pin in force, the versions it allows. */
 interface Scope {
   matrix: LibraryMatrix;
+  /** Every tracked library: Python's builtins a removal note points to, the names other libraries have. */
+  catalog: MatrixCatalog;
   pin: Pin;
   versions: string[];
   /** What the checker decided, in the order it decided it. */
@@ -148,9 +150,8 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
     if (guarded) return false;
     const firstMissing = missing[0]!.cell?.version ?? missing[0]!.version;
     // A removal the library documented itself: its note, and the name it points to when that is a plain swap.
-    const alternative = versionCorrectAlternative(matrix, history, versions, firstMissing);
-    const base = verdictBase(scope, range, path, availableIn, alternative.replacement);
-    scope.verdicts.push({ code: 'anachronistic-api', ...base, lacking: missing, ...lifecycle(history, firstMissing), alternative });
+    const alternative = versionCorrectAlternative(matrix, history, versions, firstMissing, scope.catalog);
+    pushAnachronism(scope, path, range, history, missing, alternative);
     return false;
   }
   // Unknown is worth a word only where something is known to be in doubt: tracked neighbours that disagree, or a
@@ -164,6 +165,33 @@ function verifyPresent(scope: Scope, path: string, range: SourceRange, history: 
     return false;
   }
   return true;
+}
+
+function pushAnachronism(scope: Scope, path: string, range: SourceRange, history: ApiHistory, missing: StateAtVersion[], alternative: Alternative): void {
+  const firstMissing = missing[0]!.cell?.version ?? missing[0]!.version;
+  const availableIn = history.versions.filter((c) => c.state === 'present').map((c) => c.version);
+  const base = verdictBase(scope, range, path, availableIn, alternative.replacement);
+  scope.verdicts.push({ code: 'anachronistic-api', ...base, lacking: missing, ...lifecycle(history, firstMissing), alternative });
+}
+
+/**
+ * `np.exceptions.AxisError` where the pinned versions lack the module (numpy.exceptions, 1.25) but have the name
+ * under its older spelling (numpy.AxisError): the finding is the member's, with that spelling as the replacement,
+ * instead of the module's with none. Only in an attribute chain (an import's module is rewritten otherwise).
+ */
+function rehomeAnachronism(scope: Scope, ref: ApiReference, index: number, module: ApiHistory): void {
+  const last = scope.verdicts[scope.verdicts.length - 1];
+  const member = ref.prefixes[index + 1];
+  if (!last || last.code !== 'anachronistic-api' || last.api !== module.api || last.replacement !== null || module.kind !== 'module') return;
+  if (ref.origin !== 'attribute' || !member || member.path.slice(member.path.lastIndexOf('.') + 1).startsWith('_')) return;
+  const history = resolvedSomewhere(scope.matrix.lookup(member.path));
+  if (!history) return;
+  const older = rehomedName(scope.matrix, history, scope.versions);
+  if (!older) return;
+  const missing = scope.versions.map((v) => stateAt(history, v, scope.matrix.versions)).filter((s) => s.state === 'absent');
+  if (missing.length === 0) return;
+  scope.verdicts.pop();
+  pushAnachronism(scope, member.path, member.range, history, missing, { replacement: older, basis: 'older-spelling', note: null });
 }
 
 function checkCall(scope: Scope, ref: ApiReference, history: ApiHistory, bound: boolean): void {
@@ -302,11 +330,11 @@ function libraryOf(ref: ApiReference, ctx: CheckContext): { matrix: LibraryMatri
   return pin ? { matrix, pin } : null;
 }
 
-function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verdicts: Verdict[]): void {
+function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verdicts: Verdict[], catalog: MatrixCatalog): void {
   const versions = versionsUnderPin(pin, matrix);
   if (versions.length === 0) return;
 
-  const scope: Scope = { matrix, pin, versions, verdicts };
+  const scope: Scope = { matrix, catalog, pin, versions, verdicts };
   if (ref.receiver) {
     checkInstanceReference(scope, ref);
     return;
@@ -338,11 +366,16 @@ function checkReference(ref: ApiReference, matrix: LibraryMatrix, pin: Pin, verd
       // Test packages are never part of the surface the probe walks, so their absence proves nothing.
       const inTests = prefix.path.split('.').some((segment) => segment === 'tests' || segment === 'test' || segment === 'conftest');
       if (parentIsModule && !inTests && ref.origin !== 'star' && !guardedAt(i) && !matrix.isUnresolved(prefix.path)) {
-        scope.verdicts.push({ code: 'unknown-api', ...verdictBase(scope, prefix.range, prefix.path, []) });
+        const elsewhere = elsewhereInCatalog(scope.catalog, matrix, prefix.path);
+        scope.verdicts.push({ code: 'unknown-api', ...verdictBase(scope, prefix.range, prefix.path, [], elsewhere) });
       }
       return;
     }
-    if (!verifyPresent(scope, prefix.path, prefix.range, history, guardedAt(i))) return;
+    const before = scope.verdicts.length;
+    if (!verifyPresent(scope, prefix.path, prefix.range, history, guardedAt(i))) {
+      if (scope.verdicts.length > before) rehomeAnachronism(scope, ref, i, history);
+      return;
+    }
     // One deprecation per reference: the first prefix that is deprecated (numpy.matlib, not each name read from it).
     if (!deprecated && !guardedAt(i)) deprecated = checkDeprecated(scope, prefix.path, prefix.range, history);
     if (i < ref.prefixes.length - 1 && history.kind !== 'module' && history.kind !== 'class') return;
@@ -358,11 +391,11 @@ function judgeInto(refs: readonly ApiReference[], ctx: CheckContext, memo: Check
     const { matrix } = library;
     // Pins that markers leave possible side by side (core/pins.ts choosePins): the code is checked under each.
     for (const pin of [library.pin, ...(library.pin.alternatives ?? [])]) {
-      if (!memo) checkReference(ref, matrix, pin, verdicts);
+      if (!memo) checkReference(ref, matrix, pin, verdicts, ctx.catalog);
       else {
         for (const v of memo.verdicts(ctx.catalog, pin, ref, () => {
           const own: Verdict[] = [];
-          checkReference(ref, matrix, pin, own);
+          checkReference(ref, matrix, pin, own, ctx.catalog);
           return own;
         })) verdicts.push(v);
       }

@@ -2,7 +2,8 @@
 // job per library: where every finding of a library has a code fix that keeps the pin (the version-correct API, the
 // renamed keyword), those; where one has none, the pin raised once to the lowest tracked version at which every use
 // of the library in the file works (core/lowest-version.ts), and the code left as it is — it is right at that
-// version. Keywords are never dropped and lines never silenced here: those change what the code means or hide it.
+// version. Keywords are never dropped, lines never silenced and guesses (a name another library has) never applied
+// here: those change what the code means or hide it.
 import type { Fix, FixableFinding, TextEdit } from './fixes.js';
 
 export interface FixAllPlan {
@@ -29,13 +30,13 @@ export function planFixAll(findings: readonly FixableFinding[], fixesOf: (f: Fix
   const byLibrary = new Map<string, { finding: FixableFinding; fixes: Fix[] }[]>();
   for (const finding of findings) {
     const fixes = fixesOf(finding);
-    if (!fixes.some((f) => f.kind !== 'suppress')) continue;
+    if (!fixes.some((f) => f.kind !== 'suppress' && !f.guess)) continue;
     const list = byLibrary.get(finding.library) ?? [];
     list.push({ finding, fixes });
     byLibrary.set(finding.library, list);
   }
   for (const [library, entries] of byLibrary) {
-    const inCode = entries.map((e) => e.fixes.find((f) => KEEPS_PIN.has(f.kind)));
+    const inCode = entries.map((e) => e.fixes.find((f) => KEEPS_PIN.has(f.kind) && !f.guess));
     // One raise for the library, where some finding has no code fix and a version has every use (each names it).
     const raise = inCode.some((f) => f === undefined) ? entries.map((e) => e.fixes.find((f) => f.kind === 'raise-pin' && f.forAllUses && f.manifest)).find((f) => f !== undefined) : undefined;
     if (!raise?.manifest) {

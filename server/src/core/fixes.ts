@@ -6,7 +6,8 @@ import { findingRule } from './rules/index.js';
 import type { FixKind } from './rules/rule.js';
 import { compareVersions, isValidVersion } from './versions.js';
 import type { SourceRange } from './source-range.js';
-import { leafName } from './api-path.js';
+import { leafName, spellLike } from './api-path.js';
+import { shownApi } from './rules/verdict.js';
 
 export interface TextEdit {
   range: SourceRange;
@@ -24,6 +25,8 @@ export interface Fix {
   manifest?: { file: string; edits: TextEdit[] };
   /** A raised pin at which every use of the library in the file works (not just this finding's). */
   forAllUses?: boolean;
+  /** A guess (a name another library has): offered, never applied by "fix all". */
+  guess?: boolean;
 }
 
 /** What a fix needs to know about a finding (the diagnostic's data carries it). */
@@ -47,18 +50,59 @@ function lineOf(text: string, line: number): string {
   return text.split(/\r?\n/)[line] ?? '';
 }
 
-function replaceApi(f: FixableFinding, text: string): Fix | null {
-  if (!f.replacement || parent(f.replacement) !== parent(f.api) || f.range.start.line !== f.range.end.line) return null;
-  const old = leafName(f.api);
-  const end = f.range.end.column;
-  const start = end - old.length;
-  if (lineOf(text, f.range.end.line).slice(start, end) !== old) return null;
+/**
+ * The reference rewritten to the replacement: the last name swapped where both share a parent (`np.trapz` ->
+ * `np.trapezoid`); else the whole chain as written (`np.exceptions.AxisError` -> `np.AxisError`, `np.float` ->
+ * `float`, `np.linalg.pinvh` -> `scipy.linalg.pinvh`, with `import scipy.linalg` added where the file lacks it). No
+ * rewrite where the code's spelling cannot name the replacement (an alias of the module that re-homes the name).
+ */
+function replaceApi(f: FixableFinding, text: string, tree: Tree): Fix | null {
+  if (!f.replacement || f.range.start.line !== f.range.end.line) return null;
+  const line = lineOf(text, f.range.end.line);
+  const shown = shownApi(f.replacement);
+  if (parent(f.replacement) === parent(f.api)) {
+    const old = leafName(f.api);
+    const end = f.range.end.column;
+    const start = end - old.length;
+    if (line.slice(start, end) !== old) return null;
+    return {
+      title: `Use \`${f.replacement}\`, which exists at ${f.library} ${f.pin}`,
+      kind: 'use-replacement',
+      preferred: true,
+      edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leafName(f.replacement) }],
+    };
+  }
+  // Another library's name is written in full (its module imported below); the library's own or a builtin through
+  // the code's spelling (core/api-path.ts spellLike, as the migration notes write it).
+  const written = line.slice(f.range.start.column, f.range.end.column);
+  const root = f.replacement.split('.')[0]!;
+  const module = parent(f.replacement);
+  const otherLibrary = root !== f.api.split('.')[0] && root !== 'builtins';
+  if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(written)) return null;
+  const rewritten = otherLibrary ? f.replacement : spellLike(written, f.api, f.replacement);
+  if (rewritten === null) return null;
+  const edits: TextEdit[] = [{ range: f.range, newText: rewritten }];
+  const imports = otherLibrary ? importLine(tree, module) : null;
+  if (imports) edits.unshift(imports);
   return {
-    title: `Use \`${f.replacement}\`, which exists at ${f.library} ${f.pin}`,
+    title: otherLibrary ? `Did you mean \`${shown}\`? Use it${imports ? ` (and import ${module})` : ''}` : `Use \`${shown}\`, which exists at ${f.library} ${f.pin}`,
     kind: 'use-replacement',
-    preferred: true,
-    edits: [{ range: { start: { line: f.range.end.line, column: start }, end: f.range.end }, newText: leafName(f.replacement) }],
+    preferred: !otherLibrary,
+    ...(otherLibrary ? { guess: true } : {}),
+    edits,
   };
+}
+
+/** Null where a top-level `import MODULE` is in the file; else the edit that adds one after the last top-level import. */
+function importLine(tree: Tree, module: string): TextEdit | null {
+  let after = -1;
+  for (const node of tree.rootNode.namedChildren) {
+    if (!node || (node.type !== 'import_statement' && node.type !== 'import_from_statement' && node.type !== 'future_import_statement')) continue;
+    if (node.type === 'import_statement' && node.namedChildren.some((n) => n?.type === 'dotted_name' && n.text === module)) return null;
+    after = node.endPosition.row;
+  }
+  const at = { line: after + 1, column: 0 };
+  return { range: { start: at, end: at }, newText: `import ${module}\n` };
 }
 
 /** The keyword renamed to the one the library points to (deprecated-parameter: `newshape=` -> `shape=`). */
@@ -183,7 +227,7 @@ export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManife
   const fixes: (Fix | null)[] = [];
   // The rule says which fixes its findings may offer, in the order they are listed; silencing the line always fits.
   for (const kind of findingRule(f.code)?.fixes ?? []) {
-    if (kind === 'use-replacement') fixes.push(replaceApi(f, text));
+    if (kind === 'use-replacement') fixes.push(replaceApi(f, text, tree));
     else if (kind === 'drop-keyword') fixes.push(dropKeyword(f, tree));
     else if (kind === 'rename-keyword') fixes.push(renameKeyword(f, text));
     else fixes.push(raisePin(f, readManifest, options.raiseTo));

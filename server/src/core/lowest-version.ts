@@ -11,7 +11,7 @@ import type { FileSyntax } from './python/file-syntax.js';
 import { isSuppressed } from './python/suppressions.js';
 import { findingRule, type Verdict } from './rules/index.js';
 import { judgeSyntax } from './syntax-check.js';
-import { compareVersions } from './versions.js';
+import { compareVersions, isValidVersion } from './versions.js';
 
 /** Verdicts that say the code would work at another tracked version: the ones a version choice can fix. */
 export function isVersionDependent(v: Verdict): boolean {
@@ -49,4 +49,26 @@ export function lowestVersionForAllUses(
     if (failuresAt(syntax, matrix, version, options.catalog, options.localModules, options.memo).length === 0) return version;
   }
   return null;
+}
+
+/** What raiseTargetFor needs of a finding. */
+export interface RaisedFinding {
+  library: string;
+  /** The exact pinned version or the specifier. */
+  pin: string;
+  availableIn: readonly string[];
+}
+
+/**
+ * The version "raise the pin" goes to for a finding (the editor's quick fix, the agents' review, one rule): the
+ * lowest tracked version above an exact pin at which every use of the finding's library in the file works; null when
+ * no tracked version has them all; undefined when the catalog does not track the library. Versions below the lowest
+ * that has this finding's use are not tried.
+ */
+export function raiseTargetFor(syntax: FileSyntax, f: RaisedFinding, catalog: MatrixCatalog, localModules?: ReadonlySet<string>): string | null | undefined {
+  const matrix = catalog.libraries().find((m) => m.library === f.library);
+  if (!matrix) return undefined;
+  const exact = isValidVersion(f.pin);
+  const floor = f.availableIn.filter((v) => !exact || compareVersions(v, f.pin) > 0).sort(compareVersions)[0] ?? null;
+  return lowestVersionForAllUses(syntax, matrix, { above: exact ? f.pin : null, floor, catalog, localModules });
 }

@@ -10,7 +10,7 @@ import { versionsUnderPin } from '../core/checker.js';
 import { bands, timelineChanges, type Band } from '../core/hover.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, type Pin } from '../core/pins.js';
-import { abbreviates, versionCorrectAlternative } from '../core/replacements.js';
+import { abbreviates, versionCorrectAlternative, type Alternative } from '../core/replacements.js';
 import { TfIdfIndex, tokenize } from '../core/tfidf.js';
 import { describeVersionRuns, stateAt, type StateBasis } from '../core/version-state.js';
 import { placeVersion } from '../core/versions.js';
@@ -101,7 +101,7 @@ export interface ApiAnswer {
 
 export interface AlternativeView {
   api: string | null;
-  basis: 'documentation' | 'removal-note' | null;
+  basis: Alternative['basis'];
   note: string | null;
   /** The alternative's signature at the (first) pinned version. */
   signature: string | null;
@@ -242,7 +242,7 @@ export class ApiKnowledge {
     const missing = at.find((a) => a.state === 'absent');
     if (missing) {
       const firstMissing = stateAt(history, missing.version, matrix.versions).cell?.version ?? missing.version;
-      const alt = versionCorrectAlternative(matrix, history, versions, firstMissing);
+      const alt = versionCorrectAlternative(matrix, history, versions, firstMissing, this.catalog);
       if (alt.replacement || alt.note) {
         const altHistory = alt.replacement ? matrix.lookup(alt.replacement) : undefined;
         const altCell = altHistory ? stateAt(altHistory, first, matrix.versions).cell : null;

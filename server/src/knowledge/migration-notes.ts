@@ -13,7 +13,9 @@ import { findApiReferences } from '../core/python/file-syntax.js';
 import type { SourceRange } from '../core/source-range.js';
 import { describeVersionRuns, stateAt } from '../core/version-state.js';
 import { compareVersions } from '../core/versions.js';
-import { leafName } from '../core/api-path.js';
+import { leafName, spellLike } from '../core/api-path.js';
+
+export { spellLike };
 
 export type MigrationItemKind = 'api' | 'parameter' | 'arity' | 'signature';
 
@@ -89,29 +91,6 @@ function textAt(code: string, range: SourceRange): string | null {
   if (line === undefined) return null;
   const text = line.slice(range.start.column, range.end.column).trim();
   return text === '' ? null : text;
-}
-
-/**
- * Spells `replacement` the way the code spells `api`: `np.trapz` for numpy.trapz becomes `np.trapezoid` for
- * numpy.trapezoid. The written name's last segments must match the API's; the rest is the alias of the API's head,
- * and the replacement must start with that head. Null otherwise (the caller then names the module to import from).
- */
-export function spellLike(written: string, api: string, replacement: string): string | null {
-  const w = written.split('.');
-  const a = api.split('.');
-  let tail = 0;
-  while (tail < w.length && tail < a.length && w[w.length - 1 - tail] === a[a.length - 1 - tail]) tail++;
-  if (tail === 0) return null;
-  const writtenHead = w.slice(0, w.length - tail);
-  const apiHead = a.slice(0, a.length - tail);
-  if (writtenHead.length === 0) {
-    // `from numpy import trapz; trapz(…)`: only a replacement in the same module can be written as a bare name.
-    const r = replacement.split('.');
-    return r.slice(0, -1).join('.') === a.slice(0, -1).join('.') ? r[r.length - 1]! : null;
-  }
-  const head = apiHead.join('.');
-  if (replacement !== head && !replacement.startsWith(`${head}.`)) return null;
-  return [...writtenHead, ...replacement.slice(head.length).split('.').filter(Boolean)].join('.');
 }
 
 function signatureAt(matrix: LibraryMatrix, api: string, version: string): Signature | null {

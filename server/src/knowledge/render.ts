@@ -6,6 +6,7 @@
 import type { Band } from '../core/hover.js';
 import type { AlternativeView, ApiAnswer, LookupAnswer, Match, MatchesAnswer, NotFoundAnswer, PinView } from './api-lookup.js';
 import type { MigrationReport, SnippetReport } from './snippet.js';
+import { shownApi } from '../core/rules/verdict.js';
 
 export interface RenderOptions {
   /** Markdown (bold labels) or plain text; code stays in backticks either way. Default true. */

@@ -3,11 +3,13 @@
 // (core/fixes.ts) as the way to fix each, and what the code would have to change to move to another version (the
 // drift suite's migration notes, drift/migration-notes.ts). Pure: the parser, matrices and pins come in as arguments.
 import type { Tree } from 'web-tree-sitter';
-import { analyzeTree, type AnalysisContext } from '../core/analyze.js';
+import { analyzeSyntax, analyzeTree, type AnalysisContext } from '../core/analyze.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { fixesFor, type Fix, type TextEdit } from '../core/fixes.js';
 import { PYTHON_DISTRIBUTION } from '../core/manifests/python-pins.js';
-import { findApiReferences } from '../core/python/file-syntax.js';
+import { fileSyntax, findApiReferences } from '../core/python/file-syntax.js';
+import { raiseTargetFor } from '../core/lowest-version.js';
+import { findingRule } from '../core/rules/index.js';
 import type { SourceRange } from '../core/source-range.js';
 import { formatMigrationItem, migrationNotes, type MigrationItem } from './migration-notes.js';
 import type { PythonParser } from '../parser/python-parser.js';
@@ -112,14 +114,23 @@ export function checkSnippet(parser: PythonParser, code: string, ctx: AnalysisCo
   const text = options.preamble ? `${options.preamble}\n${code}` : code;
   const tree = parser.parse(text);
   try {
-    const found = analyzeTree(tree, ctx).filter((f) => f.range.start.line >= skip);
+    const syntax = fileSyntax(tree, text);
+    const found = analyzeSyntax(syntax, ctx).filter((f) => f.range.start.line >= skip);
+    // The pin raised as the editor raises it: to the lowest tracked version where every use of the library works.
+    const raiseTargets = new Map<string, string | null | undefined>();
+    const raiseTo = (f: (typeof found)[number]) => {
+      if (!findingRule(f.code)?.fixes.includes('raise-pin')) return undefined;
+      const key = `${f.library}\0${f.pin}`;
+      if (!raiseTargets.has(key)) raiseTargets.set(key, raiseTargetFor(syntax, f, ctx.catalog, ctx.localModules));
+      return raiseTargets.get(key);
+    };
     const findings: SnippetFinding[] = [];
     const preferred: TextEdit[] = [];
     const lines = text.split('\n');
     const own = (e: TextEdit): TextEdit => ({ ...e, range: shift(e.range, -skip) });
     for (const f of found) {
       const reported = toReportedFinding(file, { ...f, range: shift(f.range, firstLine - 1 - skip) });
-      const fixes: Fix[] = fixesFor({ ...f, pinSource: reported.pinSource }, text, tree, options.readManifest ?? (() => undefined));
+      const fixes: Fix[] = fixesFor({ ...f, pinSource: reported.pinSource }, text, tree, options.readManifest ?? (() => undefined), { raiseTo: raiseTo(f) });
       const best = fixes.find((x) => x.preferred && x.edits.length > 0 && x.edits.every((e) => e.range.start.line >= skip)) ?? null;
       let fix: SnippetFix | null = null;
       if (best) {

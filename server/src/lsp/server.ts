@@ -22,7 +22,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { planFixAll } from '../core/fix-all.js';
 import { findingData } from '../core/findings.js';
 import { fixesFor, type Fix, type FixableFinding, type TextEdit } from '../core/fixes.js';
-import { lowestVersionForAllUses } from '../core/lowest-version.js';
+import { raiseTargetFor as raiseTargetOf } from '../core/lowest-version.js';
 import { compareVersions, isValidVersion, satisfies } from '../core/versions.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { hoverFor, spansOfApiAt } from '../core/hover.js';
@@ -357,14 +357,10 @@ const raiseTargets = new Map<string, string | null>();
 function raiseTargetFor(doc: TextDocument, file: string, f: FixableFinding): string | null | undefined {
   if (!analyses || !catalog) return undefined;
   const ctx = contextFor(file);
-  const matrix = ctx.catalog.libraries().find((m) => m.library === f.library);
-  if (!matrix) return undefined;
   const key = `${doc.uri}\0${doc.version}\0${f.library}\0${f.pin}`;
   if (raiseTargets.has(key)) return raiseTargets.get(key);
-  const exact = isValidVersion(f.pin);
-  // Versions below the lowest that has this finding's use are not worth trying.
-  const floor = f.availableIn.filter((v) => !exact || compareVersions(v, f.pin) > 0).sort(compareVersions)[0] ?? null;
-  const target = lowestVersionForAllUses(analyses.syntaxFor(doc.uri, doc.getText()), matrix, { above: exact ? f.pin : null, floor, catalog: ctx.catalog, localModules: ctx.localModules });
+  const target = raiseTargetOf(analyses.syntaxFor(doc.uri, doc.getText()), f, ctx.catalog, ctx.localModules);
+  if (target === undefined) return undefined;
   if (raiseTargets.size >= 64) raiseTargets.clear();
   raiseTargets.set(key, target);
   return target;

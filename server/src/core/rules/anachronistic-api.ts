@@ -23,7 +23,8 @@ function lifecycle(v: AnachronisticApiVerdict): string {
 function advice(v: AnachronisticApiVerdict): FindingNote[] {
   const { replacement, basis, note } = v.alternative;
   if (basis === 'documentation') return [{ text: `use \`${replacement}\`, which has the same documentation`, at: 'code' }];
-  if (note) return [...(replacement ? [{ text: `use \`${replacement}\``, at: 'code' as const }] : []), { text: `${v.matrix.library}'s note on the removal: “${note.note}”`, at: 'code' }];
+  if (basis === 'older-spelling') return [{ text: `use \`${replacement}\`, its name at ${versionList(v.lacking, v.matrix)}`, at: 'code' }];
+  if (note) return [...(replacement ? [{ text: `use \`${shownApi(replacement)}\``, at: 'code' as const }] : []), { text: `${v.matrix.library}'s note on the removal: “${note.note}”`, at: 'code' }];
   return [];
 }
 
