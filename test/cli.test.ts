@@ -57,7 +57,9 @@ describe('anachron check', () => {
     assert.match(cast.message, /“Use `np\.asarray\(arr, dtype=dtype\)` instead\.”$/);
     const at124 = check(dir, 'a.py', '--pin', 'numpy==1.24.2');
     const int = at124.findings.find((f) => f.api === 'numpy.int')!;
-    assert.match(int.message, /removed between 1\.23\.5 and 1\.24\.0\); numpy's note on the removal: “`np\.int` was a deprecated alias for the builtin `int`\./);
+    // The note's first advice ("use `int` by itself") names the builtin: that is the replacement, not np.int64 or np.int32.
+    assert.equal(int.replacement, 'builtins.int');
+    assert.match(int.message, /removed between 1\.23\.5 and 1\.24\.0\); use `int`; numpy's note on the removal: “`np\.int` was a deprecated alias for the builtin `int`\./);
     assert.doesNotMatch(int.message, /has no attribute|\n/, 'the AttributeError preamble and line breaks are dropped');
   });
 
