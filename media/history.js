@@ -1,23 +1,16 @@
-// anachron: the API history webview. Draws one API's timeline across the tracked versions of its library, from the
-// data the extension posts ({ type: 'history', response }); every text goes in through textContent.
+// anachron: the API history webview. Draws one API's timeline across the tracked versions of its library, in the
+// bands the server groups them into (the hover's), from the data the extension posts ({ type: 'history', response });
+// every text goes in through textContent.
 (function () {
   const vscode = acquireVsCodeApi();
   const content = document.getElementById('content');
   const form = document.getElementById('search');
   const query = document.getElementById('query');
-  const SVG = 'http://www.w3.org/2000/svg';
 
   function el(tag, className, text) {
     const e = document.createElement(tag);
     if (className) e.className = className;
     if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
-
-  function svg(tag, attrs, text) {
-    const e = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-    if (text !== undefined) e.textContent = text;
     return e;
   }
 
@@ -33,31 +26,65 @@
 
   const STATE_LABEL = { present: 'present', absent: 'absent', unknown: 'unknown' };
 
-  /** The timeline: one node per tracked version, lanes coloured by state, the pin marked above. */
-  function timeline(data) {
+  /** Each band with the index of its first version and its versions' rows. */
+  function placed(data) {
+    const index = new Map(data.versions.map((v, i) => [v.version, i]));
+    return data.bands.map((b) => {
+      const start = index.get(b.first);
+      return { ...b, start, rows: data.versions.slice(start, start + b.count) };
+    });
+  }
+
+  const span = (b) => (b.count === 1 ? b.first : `${b.first}–${b.last} (${b.count})`);
+
+  /**
+   * The timeline: one bar across the panel's width, a segment per band (as wide as its share of the tracked
+   * versions, at least a sliver), the version where each band starts below it where there is room, and the pinned
+   * versions marked above. 75 versions read as a handful of bands, not as 75 nodes squeezed into a strip.
+   */
+  function timeline(data, width) {
     const n = data.versions.length;
-    const step = 150;
-    const left = 60;
-    const width = left * 2 + step * Math.max(n - 1, 1);
-    const laneY = 62;
-    // Drawn at its natural size (scaled down only when the view is narrower), so few versions do not balloon.
-    const root = svg('svg', { viewBox: `0 0 ${width} 120`, width, height: 120, class: 'timeline', role: 'img', 'aria-label': `timeline of ${data.api}` });
-    const x = (i) => (n === 1 ? width / 2 : left + i * step);
-    data.versions.forEach((v, i) => {
-      if (i < n - 1) root.appendChild(svg('rect', { x: x(i), y: laneY - 6, width: step, height: 12, class: `lane ${v.state}` }));
+    const root = el('div', 'timeline');
+    root.setAttribute('role', 'img');
+    root.setAttribute('aria-label', `timeline of ${data.api}: ${data.bands.map((b) => `${span(b)} ${b.state}`).join('; ')}`);
+    const pins = el('div', 'pins');
+    const bar = el('div', 'bar');
+    const axis = el('div', 'axis');
+    const bands = placed(data);
+    bands.forEach((b, i) => {
+      const seg = el('div', `seg ${b.state}${i > 0 && bands[i - 1].state === b.state ? ' changed' : ''}${b.pinned ? ' pinned' : ''}`);
+      seg.style.flexGrow = String(b.count);
+      seg.title = `${span(b)}: ${STATE_LABEL[b.state]}${b.signature ? ` · ${b.signature}` : ''}`;
+      bar.appendChild(seg);
     });
+    // Labels at band starts, left to right, each where it does not run into the one before (about 64 px apart).
+    const px = (i) => (i / n) * width;
+    let lastAt = -Infinity;
+    for (const b of bands) {
+      if (px(b.start) - lastAt < 64) continue;
+      const label = el('span', `tick${b.pinned ? ' pinned' : ''}`, b.first);
+      label.style.left = `${(b.start / n) * 100}%`;
+      axis.appendChild(label);
+      lastAt = px(b.start);
+    }
+    const last = el('span', 'tick end', data.versions[n - 1].version);
+    if (px(n) - lastAt >= 128) axis.appendChild(last);
     data.versions.forEach((v, i) => {
-      const prev = data.versions[i - 1];
-      const changed = prev && prev.signature && v.signature && prev.signature !== v.signature;
-      root.appendChild(svg('circle', { cx: x(i), cy: laneY, r: 11, class: `node ${v.state}${v.pinned ? ' pinned' : ''}` }));
-      if (changed) root.appendChild(svg('rect', { x: x(i) - 5, y: laneY - 5, width: 10, height: 10, transform: `rotate(45 ${x(i)} ${laneY})`, class: 'changed' }));
-      root.appendChild(svg('text', { x: x(i), y: laneY + 34, class: `version${v.pinned ? ' pinned' : ''}`, 'text-anchor': 'middle' }, v.version));
-      root.appendChild(svg('text', { x: x(i), y: laneY + 50, class: `state ${v.state}`, 'text-anchor': 'middle' }, STATE_LABEL[v.state] + (v.user ? ' · yours' : '')));
-      if (v.pinned) {
-        root.appendChild(svg('path', { d: `M ${x(i) - 8} ${laneY - 36} L ${x(i) + 8} ${laneY - 36} L ${x(i)} ${laneY - 22} Z`, class: 'pin' }));
-        root.appendChild(svg('text', { x: x(i), y: laneY - 42, class: 'pin-label', 'text-anchor': 'middle' }, 'pinned'));
-      }
+      if (!v.pinned) return;
+      const mark = el('span', 'pin', '▼');
+      mark.title = `pinned: ${v.version}`;
+      mark.style.left = `${((i + 0.5) / n) * 100}%`;
+      pins.appendChild(mark);
     });
+    const pinnedVersions = data.versions.filter((v) => v.pinned).map((v) => v.version);
+    if (pinnedVersions.length) {
+      const label = el('span', 'pin-label', pinnedVersions.length === 1 ? `pinned ${pinnedVersions[0]}` : `pinned ${pinnedVersions[0]}–${pinnedVersions[pinnedVersions.length - 1]}`);
+      const first = data.versions.findIndex((v) => v.pinned);
+      label.style.left = `${((first + 0.5) / n) * 100}%`;
+      if (first / n > 0.7) label.classList.add('flip');
+      pins.appendChild(label);
+    }
+    root.append(pins, bar, axis);
     return root;
   }
 
@@ -76,21 +103,25 @@
     return p;
   }
 
+  /** One row per band, as the hover lists them: the versions, the state, the signature, where it was read. */
   function table(data) {
     const t = el('table', 'versions');
     const head = el('tr');
-    for (const h of ['Version', 'State', 'Signature', 'Evidence']) head.appendChild(el('th', '', h));
+    for (const h of ['Versions', 'State', 'Signature', 'Evidence']) head.appendChild(el('th', '', h));
     t.appendChild(el('thead')).appendChild(head);
     const body = el('tbody');
-    for (const v of data.versions) {
-      const row = el('tr', v.pinned ? 'pinned' : '');
-      row.appendChild(el('td', 'version', v.version + (v.pinned ? '  (pinned)' : '')));
-      row.appendChild(el('td', `state ${v.state}`, v.state + (v.user ? ' · your matrix' : '')));
+    for (const b of placed(data)) {
+      const row = el('tr', b.pinned ? 'pinned' : '');
+      const pinned = b.rows.filter((v) => v.pinned).map((v) => v.version);
+      const mark = pinned.length === 0 ? '' : b.count === 1 ? '  (pinned)' : `  (pinned: ${pinned.length === 1 ? pinned[0] : `${pinned[0]}–${pinned[pinned.length - 1]}`})`;
+      row.appendChild(el('td', 'version', span(b) + mark));
+      const user = b.rows.some((v) => v.user);
+      row.appendChild(el('td', `state ${b.state}`, b.state + (user ? ' · your matrix' : '')));
       const sig = el('td', 'signature');
-      if (v.signature) sig.appendChild(el('code', '', v.signature));
-      else sig.textContent = v.state === 'present' ? '—' : '';
+      if (b.signature) sig.appendChild(el('code', '', b.signature));
+      else sig.textContent = b.state === 'present' ? '—' : '';
       row.appendChild(sig);
-      row.appendChild(el('td', 'source', v.signatureSource || ''));
+      row.appendChild(el('td', 'source', [...new Set(b.rows.map((v) => v.signatureSource).filter(Boolean))].join(', ')));
       body.appendChild(row);
     }
     t.appendChild(body);
@@ -123,8 +154,8 @@
     title.appendChild(el('code', '', data.api));
     title.appendChild(el('span', 'kind', data.kind));
     content.appendChild(title);
-    const versions = data.versions.map((v) => v.version).join(', ');
-    content.appendChild(el('p', 'muted', `${data.distribution}: tracked versions ${versions}`));
+    const n = data.versions.length;
+    content.appendChild(el('p', 'muted', `${data.distribution}: ${n} tracked version${n === 1 ? '' : 's'}, ${data.versions[0].version}–${data.versions[n - 1].version}, in ${data.bands.length} band${data.bands.length === 1 ? '' : 's'}`));
     if (data.pin) {
       const pin = el('p', 'pin-line');
       pin.appendChild(el('strong', '', 'Pin: '));
@@ -136,7 +167,7 @@
       }
       content.appendChild(pin);
     }
-    content.appendChild(timeline(data));
+    content.appendChild(timeline(data, content.clientWidth || 600));
     content.appendChild(legend());
     content.appendChild(table(data));
     const doc = [...data.versions].reverse().find((v) => v.doc);
@@ -157,8 +188,15 @@
     }
   }
 
+  let shown = null;
   window.addEventListener('message', (event) => {
-    if (event.data && event.data.type === 'history') render(event.data);
+    if (event.data && event.data.type === 'history') render((shown = event.data));
+  });
+  // The labels under the bar are spaced for the panel's width: drawn again when it changes.
+  let resizing = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => shown && !shown.response.error && render(shown), 150);
   });
   vscode.postMessage({ type: 'ready' });
 })();

@@ -46,6 +46,11 @@ describe('custom requests of the VS Code client', () => {
       assert.equal(v124.state, 'absent');
       assert.match(atCursor.versions.find((v) => v.version === '2.2.4')!.signature!, /^trapezoid\(y, x=None/);
       assert.ok(atCursor.related.includes('numpy.trapz'), atCursor.related.join(', '));
+      // The versions in bands as the hover groups them: every tracked version in one band, the pin's band marked.
+      assert.equal(atCursor.bands.reduce((n, b) => n + b.count, 0), atCursor.versions.length);
+      assert.ok(atCursor.bands.length < atCursor.versions.length / 4, `${atCursor.bands.length} bands for ${atCursor.versions.length} versions`);
+      assert.deepEqual(atCursor.bands.filter((b) => b.pinned).map((b) => b.state), ['absent']);
+      assert.deepEqual([atCursor.bands[0]!.first, atCursor.bands.at(-1)!.last], [atCursor.versions[0]!.version, atCursor.versions.at(-1)!.version]);
 
       const byName = (await session.connection.sendRequest('anachron/history', { api: 'numpy.trapz' })) as HistoryResult;
       assert.equal(byName.pin, null);

@@ -54,6 +54,7 @@ import { isManifestName, MANIFEST_GLOB } from '../../server/src/core/manifests/n
 import { SEARCHED_MANIFEST_GLOBS } from '../../server/src/workspace/manifest-search.js';
 import type { AnachronSession } from './session.js';
 import { PinsStatus } from './status.js';
+import { showRulePagesRendered } from './rule-pages.js';
 
 
 /**
@@ -382,6 +383,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     commands.registerCommand('anachron.openBenchmarkReports', () => openBenchmarkReports(editorRunsFolders(anachron))),
     commands.registerCommand('anachron.runBenchmark', () => runBenchmark(anachron)),
   );
+
+  // A finding's code link opens its rule page rendered (client/src/rule-pages.ts).
+  context.subscriptions.push(showRulePagesRendered(context.extensionPath));
 
   // The tools for AI assistants (Copilot's agent mode, @anachron, Review AI Suggestion): client/src/agents.ts.
   const agents = new AgentFeatures(anachron);

@@ -652,7 +652,14 @@ async function trustedScenario() {
       const pinnedRow = text(await frame.locator('tr.pinned').innerText());
       assertIncludes(pinnedRow, '2.2.4', 'the pinned row of the history view');
       assertIncludes(pinnedRow, 'absent', 'the pinned row of the history view');
-      if ((await frame.locator('svg.timeline circle').count()) < 4) throw new Error('the timeline has fewer than 4 version nodes');
+      // 75 tracked versions in a handful of bands (the hover's), drawn across the panel at a readable height.
+      const segments = await frame.locator('.timeline .seg').count();
+      const rows = await frame.locator('table.versions tbody tr').count();
+      if (segments < 2 || segments > 15 || rows !== segments) throw new Error(`the timeline has ${segments} bands and the table ${rows} rows`);
+      const bar = await frame.locator('.timeline .bar').boundingBox();
+      if (!bar || bar.height < 18 || bar.width < 300) throw new Error(`the timeline bar is ${bar?.width}×${bar?.height} px`);
+      assertIncludes(text(await frame.locator('.muted').first().innerText()), '75 tracked versions', 'the history view');
+      assertIncludes(pinnedRow, '(pinned: 2.2.4)', 'the pinned band of the history view');
       await wb.shot('history-view.png');
       await wb.mediaShot('screenshot-history.png', ['iframe.webview.ready', '.tabs-container .tab[aria-label^="History"]'], 0);
     });
@@ -766,7 +773,12 @@ async function trustedScenario() {
       for (const f of ['config.json', 'run.sqlite', 'results.json', 'predictions.jsonl', 'report.html']) {
         if (!existsSync(join(runs, dirs[0], f))) throw new Error(`the run folder lacks ${f}`);
       }
+      // The report follows the dark theme (issue 16, point 6): its page takes the editor's --vscode-* colours.
+      const background = await frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+      const rgb = (/^rgb\((\d+), (\d+), (\d+)\)$/.exec(background) ?? []).slice(1).map(Number);
+      if (rgb.length !== 3 || (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255 > 0.35) throw new Error(`the report's background in the dark theme is ${background}`);
       await wb.shot('run-benchmark.png');
+      await wb.mediaShot('screenshot-report.png', ['iframe.webview.ready >> nth=-1', '.tabs-container .tab.active'], 0);
       await page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
       // The same choices again: the same folder, nothing sent again.
       await runOnce();
@@ -1058,7 +1070,29 @@ async function layoutScenario() {
       await wb.shot('layout-pin-hover.png');
       await page.mouse.move(5, 5);
       await page.keyboard.press('Escape');
+      // The requirements grammar (media/pip-requirements.tmLanguage.json): the name and the version are tokens of their
+      // own and the comment is coloured as one (without it each line is one plain token).
+      const tokens = async (fragment) => page.locator('.editor-group-container.active .view-line', { hasText: fragment }).first()
+        .evaluate((line) => [...new Set([...line.querySelectorAll('span > span')].map((s) => s.className))]);
+      const pinTokens = await tokens('numpy==1.24.2');
+      const commentTokens = await tokens('# What the project runs');
+      if (pinTokens.length < 2 || commentTokens.every((c) => pinTokens.includes(c))) {
+        throw new Error(`requirements.txt is not highlighted: the pin line has tokens ${pinTokens.join(' ')}, the comment ${commentTokens.join(' ')}`);
+      }
       await wb.openFile('core.py'); // its folder is expanded already
+    });
+    await wb.step('the code link of a finding opens its rule page rendered (Markdown preview)', async () => {
+      await wb.showProblems();
+      const link = page.locator('.markers-panel a', { hasText: 'anachronistic-api' }).first();
+      await link.waitFor({ timeout: 15_000 });
+      await link.click();
+      await page.locator('.tabs-container .tab[aria-label^="Preview anachronistic-api.md"]').waitFor({ timeout: 30_000 });
+      const frame = page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('iframe#active-frame');
+      await frame.locator('h1, h2').first().waitFor({ timeout: 30_000 });
+      await waitFor('the raw rule page to close', async () => (await page.locator('.tabs-container .tab[aria-label^="anachronistic-api.md"]').count()) === 0, 15_000, 500);
+      await wb.shot('layout-rule-page.png');
+      await page.locator('.tabs-container .tab[aria-label^="Preview anachronistic-api.md"] .codicon-close').first().click({ force: true });
+      await wb.openFile('core.py');
     });
     await wb.step('anachron: Restart Server: the findings come back', async () => {
       await wb.command('anachron: Restart Server');

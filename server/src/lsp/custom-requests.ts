@@ -10,7 +10,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisContext } from '../core/analyze.js';
 import { formatSignature, type LibraryMatrix } from '../core/api-model.js';
 import { versionsUnderPin } from '../core/checker.js';
-import { apiAt } from '../core/hover.js';
+import { apiAt, bands } from '../core/hover.js';
 import { normalizeDistributionName } from '../core/library-names.js';
 import { describeOrigin, type Pin } from '../core/pins.js';
 import { stateAt } from '../core/version-state.js';
@@ -247,6 +247,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
         pinned: pinned.has(c.version),
         user: user.has(c.version),
       })),
+      bands: bands(history, short, pinned),
       pin: pin ? `${matrix.distribution}${pin.specifier} (${describeOrigin(pin.origin)})` : null,
       atPin: at ? { version: at.version, state: at.state, basis: at.basis } : null,
       related,

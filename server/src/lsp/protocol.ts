@@ -1,6 +1,7 @@
 // The custom requests and notifications between the VS Code client and the language server, beyond LSP. Plain
 // types and method names only (no runtime imports), so both bundles can share them.
 import type { CoverageEntry } from '../core/coverage.js';
+import type { Band } from '../core/hover.js';
 
 /** Manifest kinds a user can switch off with `anachron.manifests`. */
 export const MANIFEST_KINDS = ['requirements', 'pyproject', 'setup.cfg', 'pipfile', 'conda', 'python-version', 'lock'] as const;
@@ -149,6 +150,8 @@ export interface HistoryResult {
   distribution: string;
   kind: string;
   versions: HistoryVersion[];
+  /** The versions in bands that say the same thing (state and signature), as the hover groups them (core/hover.ts). */
+  bands: Band[];
   /** The pin in force for `uri`, when one was given: "numpy==1.24.2 (requirements.txt:1)". */
   pin: string | null;
   /** For an exact pin: the state there, and whether it is tracked or inferred from the tracked versions around it. */
