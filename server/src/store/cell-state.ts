@@ -33,10 +33,9 @@ export interface CellEvidence {
  */
 export function decideStates(cells: readonly CellEvidence[]): StoredState[] {
   const states = cells.map((c) => decideState(c.resolved, c.documented));
-  let laterPresent = false;
-  for (let i = cells.length - 1; i >= 0; i--) {
-    if (states[i] === 'present') laterPresent = true;
-    else if (cells[i]!.resolved === true && cells[i]!.documented === false && (laterPresent || !states.slice(0, i).includes('present'))) states[i] = 'na';
-  }
-  return states;
+  const firstPresent = states.indexOf('present');
+  const lastPresent = states.lastIndexOf('present');
+  // Trailing: after the last present cell (and some present cell exists). Everything else undocumented is na.
+  return states.map((state, i) =>
+    cells[i]!.resolved === true && cells[i]!.documented === false && (firstPresent < 0 || i < lastPresent) ? 'na' : state);
 }

@@ -318,9 +318,9 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   }
 
   /** The two bits of evidence of each of an API's cells (cells no span covers: not resolved, not documented). */
-  private cellEvidence(apiId: number): CellEvidence[] {
+  private cellEvidence(spans: readonly SpanRow[]): CellEvidence[] {
     const evidence: CellEvidence[] = this.versions.map((_, i) => ({ resolved: false, documented: this.versionInfo[i]!.hasDocs ? false : null }));
-    for (const span of this.spansOf.all(apiId)) {
+    for (const span of spans) {
       for (let i = span.first_ordinal; i <= span.last_ordinal && i < evidence.length; i++) {
         evidence[i] = { resolved: span.runtime === null ? null : span.runtime === 1, documented: this.versionInfo[i]!.hasDocs ? span.documented === 1 : null };
       }
@@ -335,18 +335,19 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   cellStates(api: string): { version: string; state: GroundTruthState }[] | undefined {
     const row = this.node(api);
     if (!row || row.kind === null) return undefined;
-    return this.cellEvidence(row.id).map((e, i) => ({ version: this.versions[i]!, state: decideState(e.resolved, e.documented) }));
+    return this.cellEvidence(this.spansOf.all(row.id)).map((e, i) => ({ version: this.versions[i]!, state: decideState(e.resolved, e.documented) }));
   }
 
   groundTruth(api: string): GroundTruthHistory | undefined {
     const row = this.node(api);
     if (!row || row.kind === null) return undefined;
     const cells = this.versions.map((version) => ({ version, state: 'absent' as GroundTruthState, signature: null as GroundTruthHistory['versions'][number]['signature'], doc: null as string | null }));
-    for (const span of this.spansOf.all(row.id)) {
+    const spans = this.spansOf.all(row.id);
+    for (const span of spans) {
       const signature = this.signatureOf(span.parameters);
       for (let i = span.first_ordinal; i <= span.last_ordinal && i < cells.length; i++) cells[i] = { version: this.versions[i]!, state: 'absent', signature, doc: span.doc };
     }
-    decideStates(this.cellEvidence(row.id)).forEach((state, i) => (cells[i]!.state = state));
+    decideStates(this.cellEvidence(spans)).forEach((state, i) => (cells[i]!.state = state));
     return { api, kind: decode(KIND_CODES, row.kind)!, evolution: decode(EVOLUTION_CODES, row.evolution) ?? 'evolving', documentedEver: row.documented_ever === 1, versions: cells };
   }
 
