@@ -137,6 +137,28 @@ describe('anachron min-versions', () => {
     assert.equal(minVersions(dir, 'app', 'scripts').code, 0);
   });
 
+  test('each pin markers leave in force is judged: numpy 2.1.0 for Python 3.12+ is fine, 1.26.4 below it is too low for np.trapezoid', () => {
+    // The first line wins the checker's precedence; judging it alone said "ok" and exit 0.
+    const requirements = 'numpy==2.1.0; python_version >= "3.12"\nnumpy==1.26.4; python_version < "3.12"\n';
+    const dir = project({ 'requirements.txt': requirements, 'a.py': 'import numpy as np\ny = np.trapezoid([1, 2, 3])\n' });
+    const r = minVersions(dir);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(r.requirements.map((q) => [q.declared?.requirement, q.declared?.source, q.verdict]), [
+      ['numpy==2.1.0; python_version >= "3.12"', 'requirements.txt:1', 'ok'],
+      ['numpy==1.26.4; python_version < "3.12"', 'requirements.txt:2', 'too-low'],
+    ]);
+    assert.ok(r.requirements.every((q) => q.minimum === '2.0.0' && q.files.join() === 'a.py'));
+    const text = runCli(['min-versions'], dir);
+    assert.match(text.stdout, /declared: numpy==1\.26\.4; python_version < "3\.12" \(requirements\.txt:2\): TOO LOW/);
+    assert.match(text.stdout, /1 declared requirement is wrong for the code: numpy==1\.26\.4; python_version < "3\.12"\./);
+
+    // A Python pin that decides the markers leaves one pin in force, and one judgement.
+    const decided = project({ 'requirements.txt': requirements, 'pyproject.toml': '[project]\nname = "p"\nversion = "1"\nrequires-python = ">=3.12"\n', 'a.py': 'import numpy as np\ny = np.trapezoid([1, 2, 3])\n' });
+    const d = minVersions(decided);
+    assert.equal(d.code, 0, d.stderr);
+    assert.deepEqual(d.requirements.filter((q) => q.library === 'numpy').map((q) => [q.declared?.specifier, q.verdict]), [['==2.1.0', 'ok']]);
+  });
+
   test('guarded fallbacks do not force a version', () => {
     const code = 'import numpy as np\ntry:\n    from numpy import trapezoid\nexcept ImportError:\n    from numpy import trapz as trapezoid\n';
     const r = minVersions(project({ 'requirements.txt': 'numpy>=1.19\n', 'a.py': code }));

@@ -71,11 +71,15 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
       }
       for (const use of uses) {
         const matrix = catalog.forImportRoot(use.library)!;
-        const { declared } = use;
-        const key = `${matrix.library}\u0000${declared ? `${declared.source}\u0000${declared.specifier}` : ''}`;
-        const group = groups.get(key) ?? { matrix, declared, files: [] };
-        group.files.push({ shown, failuresAt: new Map(use.failuresAt), deprecatedAt: new Map(use.deprecatedAt) });
-        groups.set(key, group);
+        // Each declaration in force is judged on its own: where markers leave several pins possible, the code must
+        // work under every one of them, not only under the first.
+        const declarations = use.declarations.length > 0 ? use.declarations : [null];
+        for (const declared of declarations) {
+          const key = `${matrix.library}\u0000${declared ? `${declared.source}\u0000${declared.specifier}\u0000${declared.marker ?? ''}` : ''}`;
+          const group = groups.get(key) ?? { matrix, declared, files: [] };
+          group.files.push({ shown, failuresAt: new Map(use.failuresAt), deprecatedAt: new Map(use.deprecatedAt) });
+          groups.set(key, group);
+        }
       }
     });
 
@@ -103,7 +107,7 @@ export async function runMinVersions(argv: string[], out: (s: string) => void, e
   } finally {
     catalog.close();
   }
-  requirements.sort((a, b) => a.library.localeCompare(b.library) || (a.declared?.source ?? '').localeCompare(b.declared?.source ?? ''));
+  requirements.sort((a, b) => a.library.localeCompare(b.library) || (a.declared?.source ?? '').localeCompare(b.declared?.source ?? '', undefined, { numeric: true }));
 
   const wrong = requirements.filter(declaredBoundIsWrong);
   if (values.format === 'json') {

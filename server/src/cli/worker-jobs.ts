@@ -129,7 +129,11 @@ export interface MinVersionsSetup {
 
 export interface LibraryUse {
   library: string;
-  declared: DeclaredRequirement | null;
+  /**
+   * What the manifests governing the file declare for the library: the pin in force and, where markers leave several
+   * possible (choosePins' alternatives), each of the others; empty where nothing names it.
+   */
+  declarations: DeclaredRequirement[];
   /** Tracked version -> what the file uses that the version lacks, for versions that lack something. */
   failuresAt: [string, Usage[]][];
   /** Tracked version -> what the file uses that the library deprecates there (the deprecation tier's verdicts). */
@@ -149,9 +153,15 @@ export interface MinVersionsResult {
 }
 
 
-function declaredFrom(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequirement | null {
-  if (!pin) return null;
-  return { requirement: `${matrix.distribution}${pin.specifier}`, specifier: pin.specifier, source: describeOrigin(pin.origin) };
+/** The pin in force and its alternatives, each as min-versions judges it. */
+function declarationsOf(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequirement[] {
+  if (!pin) return [];
+  return [pin, ...(pin.alternatives ?? [])].map((p) => ({
+    requirement: `${matrix.distribution}${p.specifier}${p.marker ? `; ${p.marker}` : ''}`,
+    specifier: p.specifier,
+    source: describeOrigin(p.origin),
+    ...(p.marker ? { marker: p.marker } : {}),
+  }));
 }
 
 /** `anachron min-versions`: which tracked libraries one file uses, and what it uses that each tracked version lacks. */
@@ -208,7 +218,7 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
             if (failures.length > 0) failuresAt.push([version, failures]);
             if (deprecated.length > 0) deprecatedAt.push([version, deprecated]);
           }
-          uses.push({ library: matrix.library, declared: declaredFrom(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt, deprecatedAt });
+          uses.push({ library: matrix.library, declarations: declarationsOf(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt, deprecatedAt });
         }
         return { shown, uses, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },

@@ -28,6 +28,8 @@ export interface DeclaredRequirement {
   specifier: string;
   /** Where it is written, e.g. "requirements.txt:1". */
   source: string;
+  /** The environment marker written with it, where markers leave several declarations in force. */
+  marker?: string;
 }
 
 /**
