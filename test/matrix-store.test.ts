@@ -133,6 +133,26 @@ describe('evidence per version', () => {
     m.close();
   });
 
+  test("a runtime version's compiled callables take the keywords their C argument parser takes (static source 'parser')", () => {
+    const withSource = (a: ReturnType<typeof api>, source: 'docstring' | 'parser') => ({ ...a, signature: { ...a.signature!, source } });
+    // lib.dtype: the runtime reads only the docstring, which leaves metadata= out; static extraction read the parser
+    const runtime = surface('lib', '2.0', [api('lib', 'module'), withSource(api('lib.dtype', 'class', [p('dtype'), p('align', 'poskw', 'False')]), 'docstring'),
+      api('lib.f', 'function', [p('x')]), api('lib.flags', 'property')]);
+    const fromStatic = surface('lib', '2.0', [api('lib', 'module'), withSource(api('lib.dtype', 'class', [p('dtype'), p('align', 'poskw', 'False'), p('metadata', 'poskw', '...')]), 'parser'),
+      withSource(api('lib.f', 'function', [p('x'), p('y')]), 'docstring'), withSource(api('lib.flags', 'function', [p('a')]), 'parser'),
+      withSource(api('lib.only_static', 'function', [p('a')]), 'parser')], { provenance: { source: 'static', tag: 'v2.0' } });
+    const file = join(tmp(), 'lib.sqlite');
+    const result = buildMatrix([{ version: '2.0', runtime, static: fromStatic }], file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    const cell = (path: string) => m.lookup(path)?.versions[0];
+    assert.deepEqual([cell('lib.dtype')!.signatureSource, cell('lib.dtype')!.signature!.parameters.map((x) => x.name)], ['parser', ['dtype', 'align', 'metadata']]);
+    assert.deepEqual([cell('lib.f')!.signatureSource, cell('lib.f')!.signature!.parameters.map((x) => x.name)], ['inspect', ['x']], 'only a parser signature replaces the runtime one');
+    assert.deepEqual([cell('lib.flags')!.kind, cell('lib.flags')!.signature], ['property', null], 'what the runtime records as no callable stays so');
+    assert.equal(m.lookup('lib.only_static'), undefined, 'a parser signature is no resolution evidence');
+    assert.deepEqual(result.agreements.get('2.0')!.parameterMismatches.map((x) => x.api), ['lib.dtype', 'lib.f'], 'agreement compares the surfaces as read');
+    m.close();
+  });
+
   test('surface files in a folder are grouped by version and kind', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'lib-1.0.static.json.gz'), gzipSync(JSON.stringify(static1)));

@@ -8,14 +8,15 @@
 //     "deprecations": [{ "path": "deplib.trapz", "parameter": null, "versions": [1, 1], "evidence": "warning",
 //                        "message": "`trapz` is deprecated, use `trapezoid`", "source": "deplib/core.py:12" }] }
 //
-// A span is [first version index, last version index, kind, parameters or null]; an API is absent outside its spans.
+// A span is [first version index, last version index, kind, parameters or null, and optionally where the signature
+// was read: 'inspect' (the default), 'docstring', 'stub', 'static' or 'parser']; an API is absent outside its spans.
 // An API may carry a `doc` (its documentation summary, the same at every version it is present at), and the history
 // `removalNotes`: the library's own note on a name it removed, recorded at a version (its index), as numpy's
 // __expired_attributes__ are: { "path": "deplib.float", "version": 1, "note": "use `float` by itself" }.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApiKind, Parameter } from '../../server/src/core/api-model.js';
+import type { ApiKind, Parameter, SignatureSource } from '../../server/src/core/api-model.js';
 import type { DeprecationEvidence, DeprecationsSurface, SurfaceDeprecation } from '../../server/src/store/deprecations-surface.js';
 import { buildMatrix } from '../../server/src/store/matrix-builder.js';
 import type { Surface, SurfaceApi } from '../../server/src/store/surface.js';
@@ -29,7 +30,7 @@ export interface SyntheticHistory {
   /** What the history is written to exercise. */
   purpose: string;
   versions: string[];
-  apis: { path: string; doc?: string; spans: [number, number, ApiKind, Parameter[] | null][] }[];
+  apis: { path: string; doc?: string; spans: ([number, number, ApiKind, Parameter[] | null] | [number, number, ApiKind, Parameter[] | null, SignatureSource])[] }[];
   removalNotes?: { path: string; version: number; note: string }[];
   deprecations: { path: string; parameter: string | null; members?: boolean; versions: [number, number]; evidence: DeprecationEvidence; message: string | null; source: string }[];
 }
@@ -51,8 +52,8 @@ export function evidenceOfSynthetic(s: SyntheticHistory): VersionEvidence[] {
     for (const a of s.apis) {
       const span = a.spans.find(([first, last]) => first <= i && i <= last);
       if (!span) continue;
-      const [, , kind, parameters] = span;
-      apis.push({ path: a.path, kind, signature: parameters ? { parameters, source: 'inspect', returns: null } : null, doc: a.doc ?? null });
+      const [, , kind, parameters, source = 'inspect'] = span;
+      apis.push({ path: a.path, kind, signature: parameters ? { parameters, source, returns: null } : null, doc: a.doc ?? null });
     }
     const provenance = { source: 'synthetic', history: `test/fixtures/matrices/${s.library}.synthetic.json` };
     const notes = (s.removalNotes ?? []).filter((n) => n.version === i);

@@ -79,6 +79,17 @@ class Extractor(object):
         self.load_order = []
 
     @property
+    def c_parsers(self):
+        """What the release's C sources parse (cparsers.py), read once when a compiled signature first asks."""
+        if self.parent is not None:
+            return self.parent.c_parsers
+        if getattr(self, "_c_parsers", None) is None:
+            from .cparsers import CParsers
+
+            self._c_parsers = CParsers(self)
+        return self._c_parsers
+
+    @property
     def stub_world(self):
         if self._stub_world is None:
             self._stub_world = Extractor(self.library, self.tree, parent=self)

@@ -16,6 +16,7 @@ from ..stubs import merge_overloads
 from ..text import default_text, normalize_repr
 from ..ast_names import dotted_name
 from .interp import Raise, Return, Scope
+from .cparsers import parser_signature
 from .values import (
     BoundMethodValue, ClassValue, CompiledValue, ConstValue, ContainerValue, ExternalValue, FunctionValue,
     InstanceValue, ModuleValue, PartialValue, UnknownValue
@@ -570,6 +571,13 @@ class Signatures(object):
         return make_signature(pos + kw, "None", "inspect")
 
     def compiled_signature(self, cv, public_module=None, name=None):
+        sig = self._compiled_signature(cv, public_module, name)
+        parsed = self.x.c_parsers.parameters(cv.module, cv.name) if cv.obj_kind in ("function", "method", "class") \
+            and not getattr(cv, "ufunc", False) else None
+        # the keywords the C function's argument parser takes, where it can be read, beat a docstring's list
+        return parser_signature(parsed, sig) if parsed is not None else sig
+
+    def _compiled_signature(self, cv, public_module, name):
         if cv.signature is not None and not is_meaningless(cv.signature["parameters"]):
             return cv.signature
         doc_sig = None

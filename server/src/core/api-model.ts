@@ -18,7 +18,19 @@ export interface Signature {
   parameters: Parameter[];
 }
 
-export type SignatureSource = 'inspect' | 'docstring' | 'stub' | 'static';
+/** Where a signature was read: the callable introspected, its docstring, a stub, its source read statically, or the C
+ * argument parser a compiled callable runs (its keyword lists, read from the release's C sources). */
+export type SignatureSource = 'inspect' | 'docstring' | 'stub' | 'static' | 'parser';
+
+/** A signature that lists every keyword the callable takes: introspected, stubbed, or its C argument parser's. */
+export function listsEveryKeyword(source: SignatureSource | null | undefined): boolean {
+  return source === 'inspect' || source === 'stub' || source === 'parser';
+}
+
+/** A signature whose positional parameters are the callable's own count: introspected, or its C argument parser's. */
+export function countsPositionals(source: SignatureSource | null | undefined): boolean {
+  return source === 'inspect' || source === 'parser';
+}
 
 export type ApiKind = 'module' | 'class' | 'function' | 'method' | 'property' | 'attribute';
 

@@ -1,7 +1,7 @@
 // The checker: API references + pins + matrices -> verdicts (plain data), which the rules (core/rules/) turn into
 // findings. Pure: everything it knows arrives as arguments.
 import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature, VersionCell } from './api-model.js';
-import { acceptsKeyword, hasVarKeyword, rootIsVersioned } from './api-model.js';
+import { acceptsKeyword, countsPositionals, hasVarKeyword, listsEveryKeyword, rootIsVersioned } from './api-model.js';
 import type { Pin } from './pins.js';
 import { placeRange } from './python/chunk-position.js';
 import type { ApiReference, ChunkReferences, KeywordArgument } from './python/references.js';
@@ -83,10 +83,11 @@ function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistor
     return s.state === 'present' && sig && !hasVarKeyword(sig) && !acceptsKeyword(sig, keyword.name);
   });
   if (rejecting.length === 0) return;
-  // A docstring signature often omits keywords the callable takes (numpy's ufuncs, dtype's metadata=): only trust
-  // "this version lacks it" when the rejecting signature is introspected or stubbed, or as partial as the accepting one.
+  // A docstring signature often omits keywords the callable takes (numpy 1.24's dtype docstring leaves out metadata=):
+  // only trust "this version lacks it" when the rejecting signature lists every keyword (introspected, stubbed, or
+  // the C argument parser's), or is as partial as the accepting one.
   const rejectingSource = rejecting[0]!.cell?.signatureSource;
-  const reliableReject = rejectingSource === 'inspect' || rejectingSource === 'stub';
+  const reliableReject = listsEveryKeyword(rejectingSource);
   const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name) && (reliableReject || c.signatureSource === rejectingSource));
   const acceptedAnywhere = history.versions.some((c) => c.state === 'present' && c.signature && acceptsKeyword(c.signature, keyword.name));
   if (accepting.length === 0 && acceptedAnywhere) return; // accepted where the evidence is better: no verdict
@@ -99,7 +100,7 @@ function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistor
   // outside the public surface, never "unknown".
   if (keyword.name.startsWith('_')) return;
   // Only trust a signature read from the real callable or a stub to say "no version has this keyword".
-  const reliable = rejecting.every((s) => s.cell?.signatureSource === 'inspect' || s.cell?.signatureSource === 'stub');
+  const reliable = rejecting.every((s) => listsEveryKeyword(s.cell?.signatureSource));
   if (reliable && rejecting.length === states.length) {
     scope.verdicts.push({ code: 'unknown-parameter', ...verdictBase(scope, keyword.range, history.api, []), parameter: keyword.name });
   }
@@ -253,13 +254,13 @@ function maxPositional(signature: Signature): number {
 function checkArity(scope: Scope, ref: ApiReference, history: ApiHistory, pinned: StateAtVersion[]): void {
   const call = ref.call!;
   if (call.hasUnpacking || call.positionalCount === 0) return;
-  const states = decidedBy(pinned, (c) => (c.signature && c.signatureSource === 'inspect' ? String(maxPositional(c.signature) >= call.positionalCount) : null));
+  const states = decidedBy(pinned, (c) => (c.signature && countsPositionals(c.signatureSource) ? String(maxPositional(c.signature) >= call.positionalCount) : null));
   const rejecting = states.filter((s) => s.state === 'present' && s.cell?.signature && maxPositional(s.cell.signature) < call.positionalCount);
   if (rejecting.length === 0) return;
   // Arity is only compared between introspected signatures: docstrings show optional positional outputs, stubs
   // merge overloads (ndarray.reshape(*shape) and reshape(shape)), so neither bounds what a call may pass.
-  if (rejecting.some((s) => s.cell?.signatureSource !== 'inspect')) return;
-  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && c.signatureSource === 'inspect' && maxPositional(c.signature) >= call.positionalCount);
+  if (rejecting.some((s) => !countsPositionals(s.cell?.signatureSource))) return;
+  const accepting = history.versions.filter((c) => c.state === 'present' && c.signature && countsPositionals(c.signatureSource) && maxPositional(c.signature) >= call.positionalCount);
   if (accepting.length > 0) {
     const base = verdictBase(scope, call.range, history.api, accepting.map((c) => c.version));
     scope.verdicts.push({ code: 'too-many-positional', ...base, lacking: rejecting, limit: maxPositional(rejecting[0]!.cell!.signature!), given: call.positionalCount });

@@ -1,7 +1,7 @@
 // The deprecation tier: what works at the pinned version but the library itself deprecates there, from the runs the
 // matrix records (python-probe/deprecations.py), and the API or keyword its own words point to instead. Pure.
 import type { ApiHistory, DeprecationRun, LibraryMatrix } from './api-model.js';
-import { acceptsKeyword, hasVarKeyword } from './api-model.js';
+import { acceptsKeyword, hasVarKeyword, listsEveryKeyword } from './api-model.js';
 import { abbreviates, condenseNote } from './replacements.js';
 import { leafName, parentPath } from './api-path.js';
 import { stateAt } from './version-state.js';
@@ -40,7 +40,7 @@ export function deprecationOf(matrix: LibraryMatrix, api: string, parameter: str
 
 /** The first tracked version after `after` whose cell lacks the API (or rejects the keyword): its removal. */
 export function removedIn(history: ApiHistory, after: string, parameter: string | null): string | null {
-  const reliable = (c: ApiHistory['versions'][number]) => c.signatureSource === 'inspect' || c.signatureSource === 'stub';
+  const reliable = (c: ApiHistory['versions'][number]) => listsEveryKeyword(c.signatureSource);
   for (const c of history.versions) {
     if (compareVersions(c.version, after) <= 0) continue;
     if (parameter === null && c.state === 'absent') return c.version;

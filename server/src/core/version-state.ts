@@ -44,7 +44,7 @@ export function stateAt(history: ApiHistory, version: string, tracked: readonly 
   return { version, state: nearest.state, basis: 'extrapolated', cell: nearest, neighbours: [nearest] };
 }
 
-const SOURCE_RANK: Record<string, number> = { inspect: 3, stub: 2, static: 1, docstring: 0 };
+const SOURCE_RANK: Record<string, number> = { inspect: 3, parser: 3, stub: 2, static: 1, docstring: 0 };
 
 /** Of two cells, the one whose signature is the weaker evidence (a docstring's before an introspected one). */
 function weaker(a: VersionCell, b: VersionCell): VersionCell {

@@ -1,7 +1,8 @@
 // Small integer codes for the enumerations the matrix stores in every span (kept compact: torch has ~280k spans).
 // The SQL views decode them, so queries by hand read text.
 export const KIND_CODES = ['module', 'class', 'function', 'method', 'property', 'attribute'] as const;
-export const SOURCE_CODES = ['inspect', 'docstring', 'stub', 'static'] as const;
+// Codes are only ever appended: a matrix built before a code existed never stores it, and reads as it did.
+export const SOURCE_CODES = ['inspect', 'docstring', 'stub', 'static', 'parser'] as const;
 export const EVOLUTION_CODES = ['stable', 'evolving'] as const;
 
 export function encode<T extends string>(codes: readonly T[], value: string | null | undefined): number | null {

@@ -101,14 +101,14 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
       const same = [...m.sameSurface].map(([release, as]) => `${release} (= ${as})`).join(', ');
       lines.push('', `Patch releases read and left out because their surface is a tracked one's (answered for as that version): ${same}.`);
     }
-    lines.push('', '| version | evidence | provenance | APIs | callables | with signature | inspect / docstring / stub / static | signatures changed | documented | documented ∧ resolved | documented only (na) | resolved only |');
+    lines.push('', '| version | evidence | provenance | APIs | callables | with signature | inspect / docstring / stub / static / C parser | signatures changed | documented | documented ∧ resolved | documented only (na) | resolved only |');
     lines.push('|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|');
     for (const v of m.versionInfo) {
       const s = v.stats;
       const src = s.signature_sources;
       lines.push(
         `| ${v.version} | ${v.source} | ${provenanceText(v)} | ${num(s.apis)} | ${num(s.callables)} | ${pct(s.callables_with_signature, s.callables)} | ` +
-          `${num(src.inspect ?? 0)} / ${num(src.docstring ?? 0)} / ${num(src.stub ?? 0)} / ${num(src.static ?? 0)} | ${num(s.signatures_changed)} | ` +
+          `${num(src.inspect ?? 0)} / ${num(src.docstring ?? 0)} / ${num(src.stub ?? 0)} / ${num(src.static ?? 0)} / ${num(src.parser ?? 0)} | ${num(s.signatures_changed)} | ` +
           `${num(s.documented)} | ${num(s.documented_and_resolved)} | ${num(s.documented_only)} | ${num(s.resolved_only)} |`,
       );
     }

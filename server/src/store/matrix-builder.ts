@@ -8,6 +8,7 @@ import { decideState } from './cell-state.js';
 import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
 import { MATRIX_SCHEMA, MATRIX_SCHEMA_VERSION } from './schema.js';
 import { withAliasMembers } from './alias-members.js';
+import { withParserSignatures } from './parser-signatures.js';
 import { shareEqualSubtrees } from './shared-subtrees.js';
 import type { SqlDatabase, SqlStatement } from './sqlite/database.js';
 import { sqlite } from './sqlite/driver.js';
@@ -166,8 +167,9 @@ function planMatrix(input: Surface[] | VersionEvidence[]): MatrixPlan {
     .slice()
     .sort((a, b) => compareVersions(a.version, b.version));
   if (evidence.length === 0) throw new InputError('no surfaces to build a matrix from');
-  // Every surface with the members of its class aliases (alias-members.ts), computed once.
-  const expanded = evidence.map((e) => ({ ...e, runtime: e.runtime && withAliasMembers(e.runtime), static: e.static && withAliasMembers(e.static) }));
+  // Every surface with the members of its class aliases (alias-members.ts), computed once; the runtime's records of
+  // compiled callables with the keywords their C argument parsers take (parser-signatures.ts).
+  const expanded = evidence.map((e) => ({ ...e, runtime: e.runtime && withParserSignatures(withAliasMembers(e.runtime), e.static), static: e.static && withAliasMembers(e.static) }));
   // A library whose static surfaces describe every platform (the standard library from typeshed) takes a path either
   // surface has (union-evidence.ts).
   const union = wantsUnion(expanded.map((e) => e.static));
