@@ -28,11 +28,13 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: [join(root, 'client/src/extension.ts')], outfile: join(dist, 'client.js') }),
-  build({ ...common, entryPoints: [join(root, 'server/src/lsp/server.ts')], outfile: join(dist, 'server.js') }),
+  build({ ...common, entryPoints: [join(root, 'server/src/lsp/start.ts')], outfile: join(dist, 'server.js') }),
   build({ ...common, entryPoints: [join(root, 'server/src/cli/main.ts')], outfile: join(dist, 'cli.js') }),
   // Worker threads of the CLI's many-file commands (cli/worker-pool.ts).
   build({ ...common, entryPoints: [join(root, 'server/src/cli/worker.ts')], outfile: join(dist, 'worker.js') }),
   build({ ...common, entryPoints: [join(root, 'server/src/perf-api.ts')], outfile: join(dist, 'perf-api.js') }),
+  // What bin/anachron.js asks before loading the CLI: whether to run it again without the WebAssembly trap handler.
+  build({ ...common, entryPoints: [join(root, 'server/src/wasm-memory.ts')], outfile: join(dist, 'wasm-memory.js') }),
   // The MCP server and its SDK, loaded by `anachron mcp` only.
   build({ ...common, entryPoints: [join(root, 'server/src/mcp/server.ts')], outfile: join(dist, 'mcp.js') }),
 ]);

@@ -15,12 +15,13 @@ function script(body: string): string {
   return file;
 }
 
-const host = { hostExecutable: '/opt/VSCode/code', hostNode: 'v20.18.3' };
+const host = { hostExecutable: '/opt/VSCode/code', hostNode: 'v20.18.3', hostAccepts: () => true, addressSpaceLimit: null };
+const GiB = 2 ** 30;
 
 describe('the language server runtime', () => {
   test('without nodePath the server runs on VS Code\'s own runtime, without probing anything', async () => {
     const choice = await chooseRuntime({ ...host, probe: () => assert.fail('nothing to probe') });
-    assert.deepEqual(choice.runtime, { kind: 'vscode', path: '/opt/VSCode/code', node: 'v20.18.3' });
+    assert.deepEqual(choice.runtime, { kind: 'vscode', path: '/opt/VSCode/code', node: 'v20.18.3', nodeArgs: [] });
     assert.equal(choice.rejected, undefined);
     assert.equal(describeRuntime(choice.runtime), "VS Code's own runtime (Node v20.18.3)");
   });
@@ -30,6 +31,19 @@ describe('the language server runtime', () => {
     assert.equal(choice.runtime.kind, 'configured');
     assert.equal(choice.runtime.path, process.execPath);
     assert.equal(choice.runtime.node, process.version);
+  });
+
+  test('under a cap on virtual memory every process gets the WebAssembly trap handler off, where its runtime takes the flag', async () => {
+    const capped = { ...host, addressSpaceLimit: 3 * GiB };
+    assert.deepEqual((await chooseRuntime(capped)).runtime.nodeArgs, ['--disable-wasm-trap-handler']);
+    assert.deepEqual((await chooseRuntime({ ...capped, hostAccepts: (f) => f !== '--disable-wasm-trap-handler' })).runtime.nodeArgs, []);
+    assert.deepEqual((await chooseRuntime({ ...host, addressSpaceLimit: 128 * GiB })).runtime.nodeArgs, [], 'room for the guard regions');
+    // A configured Node is asked which flags it takes: this one does.
+    const configured = await chooseRuntime({ ...capped, configured: process.execPath });
+    assert.equal(configured.runtime.kind, 'configured');
+    assert.deepEqual(configured.runtime.nodeArgs, process.allowedNodeEnvironmentFlags.has('--disable-wasm-trap-handler') ? ['--disable-wasm-trap-handler'] : []);
+    const old = await chooseRuntime({ ...capped, configured: script(`printf '{"node":"v18.20.0","wasm":true}'`) });
+    assert.deepEqual([old.runtime.kind, old.runtime.nodeArgs], ['configured', []], 'a runtime that does not say it takes the flag does not get it');
   });
 
   test('a configured path that is missing, too old or not Node falls back to VS Code\'s runtime, saying why', async () => {
@@ -49,6 +63,6 @@ describe('the language server runtime', () => {
 
   test('the probe runs the executable as the server is run (ELECTRON_RUN_AS_NODE set)', async () => {
     const probe = await probeNode(script(`printf '{"node":"v22.12.0","wasm":%s}' "$([ "$ELECTRON_RUN_AS_NODE" = 1 ] && echo true || echo false)"`));
-    assert.deepEqual(probe, { ok: true, node: 'v22.12.0' });
+    assert.deepEqual(probe, { ok: true, node: 'v22.12.0', flags: [] });
   });
 });

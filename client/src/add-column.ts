@@ -76,7 +76,7 @@ export async function addMatrixColumn(anachron: AnachronSession): Promise<void> 
 
   const result = await window.withProgress({ location: ProgressLocation.Notification, title: `anachron: adding ${picked.distribution} ${picked.version}`, cancellable: true }, (progress, token) =>
     new Promise<{ code: number | null; lastLine: string; cancelled: boolean }>((resolve) => {
-      const child = spawn(node, args, { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const child = spawn(node, [...runtime.nodeArgs, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       let lastLine = '';
       let killTimer: NodeJS.Timeout | undefined;
       const onLine = (chunk: Buffer) => {

@@ -48,6 +48,7 @@ import { HistoryPanel } from './history-panel.js';
 import { describeInterpreter, installedDistributions, Interpreters } from './interpreter.js';
 import { createLogChannel, type LeveledChannel } from './log.js';
 import { chooseRuntime, describeRuntime, type Runtime } from './server-runtime.js';
+import { addressSpaceLimit } from '../../server/src/wasm-memory.js';
 import { affectsAny, allFolderSettings, INTERPRETER_SETTINGS, nodePathSetting, RESTART_SETTINGS, SERVER_SETTINGS } from './settings.js';
 import { coverageRequirement, describeCoverageReason } from '../../server/src/core/coverage-text.js';
 import { isManifestName, MANIFEST_GLOB } from '../../server/src/core/manifests/names.js';
@@ -127,7 +128,13 @@ export class Anachron implements Disposable, AnachronSession {
   private async doStart(): Promise<void> {
     this.status.setState({ kind: 'starting' });
     const extensionPath = this.context.extensionPath;
-    const choice = await chooseRuntime({ configured: nodePathSetting(), hostExecutable: process.execPath, hostNode: process.version });
+    const choice = await chooseRuntime({
+      configured: nodePathSetting(),
+      hostExecutable: process.execPath,
+      hostNode: process.version,
+      hostAccepts: (flag) => process.allowedNodeEnvironmentFlags.has(flag),
+      addressSpaceLimit: addressSpaceLimit(),
+    });
     if (choice.rejected) {
       const message = `anachron.server.nodePath (${choice.rejected.path}) cannot run the server: ${choice.rejected.reason}; using VS Code's own runtime instead.`;
       this.log.warn(message);
@@ -135,9 +142,9 @@ export class Anachron implements Disposable, AnachronSession {
     }
     this.runtime = choice.runtime;
     const serverModule = path.join(extensionPath, 'dist', 'server.js');
-    const node: NodeModule = { module: serverModule, transport: TransportKind.ipc };
+    const node: NodeModule = { module: serverModule, transport: TransportKind.ipc, options: { execArgv: choice.runtime.nodeArgs } };
     if (choice.runtime.kind !== 'vscode') node.runtime = choice.runtime.path;
-    const serverOptions: ServerOptions = { run: node, debug: { ...node, options: { execArgv: ['--nolazy', '--inspect=6009'] } } };
+    const serverOptions: ServerOptions = { run: node, debug: { ...node, options: { execArgv: [...choice.runtime.nodeArgs, '--nolazy', '--inspect=6009'] } } };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'python' },

@@ -20,9 +20,14 @@ export class LspSession {
   /** $/progress values the server reported (work-done progress, when initialize asked for it). */
   readonly progress: { kind: string; title?: string; message?: string; cancellable?: boolean; token?: string | number }[] = [];
 
-  /** Starts dist/server.js with `env` added to this process's environment, on `node` (this Node by default). */
-  constructor(env: NodeJS.ProcessEnv = {}, node = process.execPath) {
-    this.child = spawn(node, [join(REPO, 'dist', 'server.js'), '--stdio'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * Starts dist/server.js with `env` added to this process's environment, on `node` (this Node by default); `nodeArgs`
+   * before the script, and under `ulimit -v` of `addressSpaceKiB` where given.
+   */
+  constructor(env: NodeJS.ProcessEnv = {}, node = process.execPath, options: { nodeArgs?: string[]; addressSpaceKiB?: number } = {}) {
+    const command = [node, ...(options.nodeArgs ?? []), join(REPO, 'dist', 'server.js'), '--stdio'];
+    const [file, args] = options.addressSpaceKiB === undefined ? [command[0]!, command.slice(1)] : ['bash', ['-c', `ulimit -v ${options.addressSpaceKiB} && exec "$@"`, 'bash', ...command]];
+    this.child = spawn(file, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (d) => this.logs.push(String(d)));
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {

@@ -255,7 +255,7 @@ function runCli(anachron: AnachronSession, args: string[], options: { token?: Ca
   const node = anachron.runtime!.path;
   const cli = path.join(anachron.context.extensionPath, 'dist', 'cli.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [cli, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(node, [...anachron.runtime!.nodeArgs, cli, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const stop = options.token?.onCancellationRequested(() => child.kill());
     let stdout = '';
     let stderr = '';
@@ -538,7 +538,7 @@ async function launch(anachron: AnachronSession, plan: RunPlan, model: PickedMod
     { location: ProgressLocation.Notification, title: `anachron: benchmark ${plan.label}`, cancellable: true },
     (progress, token) =>
       new Promise<ChildResult>((resolve) => {
-        const child = spawn(node, plan.args, { cwd: plan.dir, env: childEnvironment(process.env, plan, model.apiKey), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], windowsHide: true });
+        const child = spawn(node, [...anachron.runtime!.nodeArgs, ...plan.args], { cwd: plan.dir, env: childEnvironment(process.env, plan, model.apiKey), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], windowsHide: true });
         const tracker = new ProgressTracker();
         const out: ChildResult = { code: null, stdout: '', lastErrors: [], cancelled: false };
         let killTimer: NodeJS.Timeout | undefined;

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { addressSpaceLimit, threadsWithinAddressSpace } from '../wasm-memory.js';
 import { JOB_KINDS, type JobKindName, type JobOf, type ResultOf, type SetupOf } from './worker-jobs.js';
 
 /** Below this much input (bytes of source), one thread does it all. */
@@ -20,10 +21,13 @@ export interface PoolOptions {
   weights?: readonly number[];
 }
 
-export function threadsFor(jobs: number, options: PoolOptions): number {
-  if (options.threads !== undefined) return Math.max(1, Math.min(options.threads, jobs));
+export function threadsFor(jobs: number, options: PoolOptions, fitting = threadsWithinAddressSpace(addressSpaceLimit())): number {
+  // Under a cap on virtual memory no more threads than their isolates and WebAssembly memories fit in (a thread that
+  // cannot reserve its code range aborts the process), --jobs or not.
+  const most = Math.min(jobs, fitting ?? Infinity);
+  if (options.threads !== undefined) return Math.max(1, Math.min(options.threads, most));
   if (jobs < 2 || (options.bytes ?? 0) < PARALLEL_FROM_BYTES) return 1;
-  return Math.max(1, Math.min(availableParallelism(), jobs));
+  return Math.max(1, Math.min(availableParallelism(), most));
 }
 
 /** What a worker thread is started with: every job, the order they are taken in, and the counter of jobs taken. */

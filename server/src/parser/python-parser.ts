@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { wasmMemoryFor } from '../wasm-memory.js';
 
 export interface PythonParser {
   /** Parses `text`; with `previous` (already edited to match `text`) tree-sitter reuses what did not change. */
@@ -27,7 +28,9 @@ let shared: Promise<PythonParser> | undefined;
 export function loadPythonParser(): Promise<PythonParser> {
   shared ??= (async () => {
     const runtime = locate('web-tree-sitter.wasm', () => require.resolve('web-tree-sitter/web-tree-sitter.wasm'));
-    await Parser.init({ locateFile: () => runtime });
+    // Under a cap on virtual memory, a memory whose maximum fits the cap (else emscripten's 2 GiB is reserved).
+    const wasmMemory = wasmMemoryFor('parser');
+    await Parser.init({ locateFile: () => runtime, ...(wasmMemory ? { wasmMemory } : {}) } as object);
     const language = await Language.load(locate('tree-sitter-python.wasm', () => join(dirname(require.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm')));
     const parser = new Parser();
     parser.setLanguage(language);

@@ -15,6 +15,7 @@ import { setFlagsFromString } from 'node:v8';
 import { SqliteError, type OpenOptions, type RunResult, type SqlDatabase, type SqliteDriver, type SqlStatement } from './database.js';
 import { acquireFileLock } from './file-lock.js';
 import { IMMUTABLE_VFS, installNodeVfs, OWNED_VFS } from './wasm-vfs.js';
+import { wasmMemoryFor } from '../../wasm-memory.js';
 
 type Module = typeof import('@sqlite.org/sqlite-wasm', { with: { 'resolution-mode': 'import' } });
 type Sqlite3 = Awaited<ReturnType<Module['default']>>;
@@ -42,7 +43,8 @@ export function loadWasmSqlite(options: WasmOptions = {}): Promise<SqliteDriver>
     const global = globalThis as { sqlite3ApiConfig?: object };
     global.sqlite3ApiConfig = { debug: quiet, log: quiet, warn: quiet, error: quiet };
     const init = (await import('@sqlite.org/sqlite-wasm')).default as unknown as (options: object) => Promise<Sqlite3>;
-    const sqlite3 = await init({ print: quiet, printErr: quiet });
+    const wasmMemory = wasmMemoryFor('sqlite'); // sized to a cap on virtual memory, where there is one
+    const sqlite3 = await init({ print: quiet, printErr: quiet, ...(wasmMemory ? { wasmMemory } : {}) });
     Object.assign(sqlite3.config, { debug: quiet, log: quiet, warn: quiet, error: quiet });
     installNodeVfs(sqlite3);
     const connections = new Map<string, Connection>();
