@@ -46,8 +46,9 @@ export interface FixableFinding {
 
 const parent = (path: string) => path.slice(0, path.lastIndexOf('.'));
 
+/** A line of `text` as LSP, pip and Python count lines (a lone CR ends one too: manifests read from disk keep theirs). */
 function lineOf(text: string, line: number): string {
-  return text.split(/\r?\n/)[line] ?? '';
+  return text.split(/\r\n|\r|\n/)[line] ?? '';
 }
 
 /**

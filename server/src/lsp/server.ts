@@ -19,6 +19,7 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { loneCrAsNewlineDocuments } from './lone-cr-documents.js';
 import { planFixAll } from '../core/fix-all.js';
 import { findingData } from '../core/findings.js';
 import { fixesFor, type Fix, type FixableFinding, type TextEdit } from '../core/fixes.js';
@@ -71,7 +72,7 @@ const connection = createConnection(ProposedFeatures.all, {
 connection.onRequest(AFTER_SHUTDOWN, () => {
   throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shut down: only exit is accepted');
 });
-const documents = new TextDocuments(TextDocument);
+const documents = new TextDocuments(loneCrAsNewlineDocuments);
 let catalog: LoadedCatalog | undefined;
 let parser: PythonParser | undefined;
 let analyses: DocumentAnalyses | undefined;
