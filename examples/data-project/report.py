@@ -18,7 +18,8 @@ cities = encoder.fit_transform(sales[["city"]])
 # numpy.trapezoid only exists from numpy 2.0; numpy 1.24 calls it numpy.trapz.
 total = np.trapezoid(sales["amount"].to_numpy())
 
-# matplotlib.cm.get_cmap was removed in matplotlib 3.9: matplotlib.colormaps[name] replaces it.
+# matplotlib.cm.get_cmap was removed in matplotlib 3.9.0 (3.9.1 brought it back deprecated until 3.11):
+# matplotlib.colormaps[name] replaces it.
 cmap = matplotlib.cm.get_cmap("viridis")
 plt.bar(sales["city"], sales["amount"], color=cmap(0.5))
 plt.savefig("sales.png")
