@@ -57,11 +57,12 @@
       seg.title = `${span(b)}: ${STATE_LABEL[b.state]}${b.signature ? ` · ${b.signature}` : ''}`;
       bar.appendChild(seg);
     });
-    // Labels at band starts, left to right, each where it does not run into the one before (about 64 px apart).
+    // Labels at band starts, left to right, each where it does not run into the one before (about 64 px apart) nor
+    // past the bar's right end (a narrow panel would scroll sideways).
     const px = (i) => (i / n) * width;
     let lastAt = -Infinity;
     for (const b of bands) {
-      if (px(b.start) - lastAt < 64) continue;
+      if (px(b.start) - lastAt < 64 || (b.start > 0 && px(b.start) + 64 > width)) continue;
       const label = el('span', `tick${b.pinned ? ' pinned' : ''}`, b.first);
       label.style.left = `${(b.start / n) * 100}%`;
       axis.appendChild(label);
@@ -167,9 +168,10 @@
       }
       content.appendChild(pin);
     }
-    content.appendChild(timeline(data, content.clientWidth || 600));
+    content.appendChild(timeline(data, Math.min(content.clientWidth || 600, 1100)));
     content.appendChild(legend());
-    content.appendChild(table(data));
+    // In a narrow panel the table scrolls in its own box; the page never does sideways.
+    content.appendChild(el('div', 'table-box')).appendChild(table(data));
     const doc = [...data.versions].reverse().find((v) => v.doc);
     if (doc) content.appendChild(el('blockquote', '', doc.doc));
     if (data.related && data.related.length) {

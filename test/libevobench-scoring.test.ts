@@ -19,7 +19,9 @@ import { resolveCallee, scoreEntry } from '../server/src/eval/libevobench/scorin
 import { computeSeus } from '../server/src/eval/libevobench/scoring/seus.js';
 import { TruthLookup } from '../server/src/eval/libevobench/scoring/taxonomy.js';
 import { ALL, DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
-import { leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
+import { armsSvg, comparisonProgressionSvg, comparisonStaircaseSvg, leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
+import { emptyChart } from '../server/src/eval/reports/svg.js';
+import { assertThemedInks } from './support/chart-inks.js';
 import { renderMarkdown, reportHtml } from '../server/src/eval/reports/html.js';
 import { pctCi, toCsv } from '../server/src/eval/reports/tables.js';
 import { comparisonMarkdown, runCsvFiles, runMarkdown } from '../server/src/eval/libevobench/reports/tables.js';
@@ -711,5 +713,18 @@ describe('reports', () => {
     const page = reportHtml(results.run.label, [{ file: 'x.svg', caption: 'c', svg: leaderboardSvg(compareRuns([results])) }], md);
     assert.match(page, /hand &lt;made&gt; &amp; &quot;quoted&quot;/);
     assert.doesNotMatch(page, /hand <made>/);
+  });
+
+  test('the charts follow the page\'s theme: background and every text in an ink the report page styles from --vscode-* colours', () => {
+    const charts = { progressionSvg, staircaseSvg, taxonomySvg, armsSvg, leaderboard: (r: typeof results) => leaderboardSvg(compareRuns([r])), comparisonProgressionSvg: (r: typeof results) => comparisonProgressionSvg([r, r]), comparisonStaircaseSvg: (r: typeof results) => comparisonStaircaseSvg([r, r]) };
+    for (const [name, chart] of Object.entries(charts)) assertThemedInks(chart(results), name);
+    assertThemedInks(emptyChart('nothing', 'no scored samples'), 'emptyChart');
+    const page = reportHtml('r', [], '');
+    const style = /<style>([\s\S]*)<\/style>/.exec(page)![1]!;
+    // Every colour the page sets comes from the theme (with a light fallback outside an editor), but text drawn on a
+    // data colour, which is the same in every theme.
+    for (const rule of style.split('\n').flatMap((l) => l.split('}')).filter((r) => r.includes('{') && !r.includes('onData'))) {
+      for (const [, prop, value] of rule.matchAll(/\b(color|background|fill|stroke):\s*([^;]+)/g)) assert.match(value!, /var\(--vscode-/, `${rule.trim()}: ${prop}`);
+    }
   });
 });

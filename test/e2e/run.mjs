@@ -426,6 +426,127 @@ function assertExcludes(haystack, needle, where) {
   if (haystack.includes(needle)) throw new Error(`${where} should not show ${JSON.stringify(needle)}; it reads:\n${haystack.slice(0, 2000)}`);
 }
 
+// ---- webviews: the theme's colours and narrow panels (issue 16, point 6) ------------------------------------------
+/** [r, g, b] in 0..255 of a computed colour: rgb()/rgba() or color(srgb …) (what color-mix() computes to). */
+function rgbOf(css) {
+  const rgb = /^rgba?\((\d+(?:\.\d+)?), (\d+(?:\.\d+)?), (\d+(?:\.\d+)?)/.exec(css);
+  if (rgb) return rgb.slice(1, 4).map(Number);
+  const srgb = /^color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/.exec(css);
+  if (srgb) return srgb.slice(1, 4).map((x) => Number(x) * 255);
+  throw new Error(`not a colour: ${css}`);
+}
+
+/** WCAG relative luminance and contrast ratio. */
+function luminance(css) {
+  const [r, g, b] = rgbOf(css).map((c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The colours a webview page draws in, as computed: its background, its text, and where it has charts their inks. */
+async function pageColours(frame) {
+  return frame.locator('body').evaluate((body) => {
+    const style = (selector, prop) => {
+      const el = document.querySelector(selector);
+      return el ? getComputedStyle(el)[prop] : null;
+    };
+    // The page's background is the body's, else (transparent body) the root's, else the editor's behind the frame.
+    const transparent = (c) => !c || c === 'rgba(0, 0, 0, 0)' || c === 'transparent';
+    let background = getComputedStyle(body).backgroundColor;
+    if (transparent(background)) background = getComputedStyle(document.documentElement).backgroundColor;
+    if (transparent(background)) background = getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim();
+    return {
+      background,
+      text: getComputedStyle(body).color,
+      heading: style('h1', 'color'),
+      chartPaper: style('svg .fill-paper', 'fill'),
+      chartText: style('svg text.fill-text', 'fill'),
+      chartMuted: style('svg text.fill-muted', 'fill'),
+      chartGrid: style('svg .stroke-grid', 'stroke'),
+    };
+  });
+}
+
+/** Canvas-free colour parsing: a CSS colour (hex from a --vscode-* variable included) as the browser computes it. */
+async function computed(frame, colour) {
+  if (!/^#/.test(colour)) return colour;
+  return frame.locator('body').evaluate((body, c) => {
+    const probe = document.createElement('span');
+    probe.style.color = c;
+    body.appendChild(probe);
+    const out = getComputedStyle(probe).color;
+    probe.remove();
+    return out;
+  }, colour);
+}
+
+/**
+ * The page reads in THEME ('dark' | 'light' | 'hc'): its background is the theme's kind of dark or light, its text
+ * and headings contrast with it (WCAG 4.5:1), and charts, where it has them, draw on the page's background with
+ * text at 4.5:1 and grid lines that can be told from the background.
+ */
+async function assertReadable(frame, theme, what) {
+  const c = await pageColours(frame);
+  c.background = await computed(frame, c.background);
+  const bg = luminance(c.background);
+  if (theme === 'light' ? bg < 0.6 : bg > 0.1) throw new Error(`${what} in the ${theme} theme: the background is ${c.background}`);
+  const pairs = [['text', c.text, 4.5], ['heading', c.heading, 4.5], ['chart text', c.chartText, 4.5], ['chart axis labels', c.chartMuted, 4.5], ['chart grid', c.chartGrid, 1.15]];
+  if (c.chartPaper && contrast(c.chartPaper, c.background) > 1.05) throw new Error(`${what} in the ${theme} theme: the charts are drawn on ${c.chartPaper}, the page is ${c.background}`);
+  for (const [name, colour, min] of pairs) {
+    if (!colour) continue;
+    const ratio = contrast(colour, c.background);
+    if (ratio < min) throw new Error(`${what} in the ${theme} theme: ${name} ${colour} on ${c.background} is ${ratio.toFixed(2)}:1 (want ≥ ${min}:1)`);
+  }
+  return c;
+}
+
+/** The page fits its panel's width: nothing wider than the panel, so it never scrolls sideways (tables scroll in their box). */
+async function assertFitsWidth(frame, what) {
+  const fit = await frame.locator('body').evaluate(() => {
+    const root = document.documentElement;
+    const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1 && !e.closest('.table-box, table, figure')).map((e) => `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}`);
+    return { client: root.clientWidth, scroll: root.scrollWidth, wide: [...new Set(wide)].slice(0, 5) };
+  });
+  if (fit.client > 600) throw new Error(`${what}: the panel is ${fit.client} px wide, not narrow`);
+  if (fit.scroll > fit.client + 1 || fit.wide.length) throw new Error(`${what}: ${fit.scroll} px of content in a ${fit.client} px panel (wider: ${fit.wide.join(', ') || 'none'})`);
+  return fit;
+}
+
+/** Runs FN with the browser window narrowed so that the editor groups are a few hundred pixels wide, then restores it. */
+async function inNarrowWindow(page, fn) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 640, height: size.height });
+  try {
+    await page.waitForTimeout(800); // the workbench lays out, the history view draws again for its width
+    return await fn();
+  } finally {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(500);
+  }
+}
+
+/** Switches the colour theme as a user does ("Preferences: Color Theme") and waits for the webviews to get it. */
+async function setColorTheme(wb, theme) {
+  await wb.command('Preferences: Color Theme');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input').first();
+  await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Default Dark Modern' }).first().waitFor({ timeout: 10_000 });
+  await input.fill(theme);
+  // The filter keeps "Browse Additional Color Themes…" first: the theme's own row is clicked.
+  await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().click({ timeout: 10_000 });
+  const kind = /High Contrast/.test(theme) ? 'hc-black' : /Light/.test(theme) ? 'vs' : 'vs-dark';
+  await waitFor(`the ${theme} theme`, async () => ((await wb.page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(kind), 20_000, 250);
+  await wb.page.waitForTimeout(800); // the webviews get the theme's variables
+}
+
+const THEMES = [['light', 'Default Light Modern'], ['hc', 'Default High Contrast'], ['dark', 'Default Dark Modern']];
+
 /**
  * A "selected interpreter": a wrapper around the machine's python3 that also sees toylib 1.0 (with its dist-info,
  * so it counts as installed), for the interpreter probe and for adding a matrix column.
@@ -660,8 +781,16 @@ async function trustedScenario() {
       if (!bar || bar.height < 18 || bar.width < 300) throw new Error(`the timeline bar is ${bar?.width}×${bar?.height} px`);
       assertIncludes(text(await frame.locator('.muted').first().innerText()), '75 tracked versions', 'the history view');
       assertIncludes(pinnedRow, '(pinned: 2.2.4)', 'the pinned band of the history view');
+      await assertReadable(frame, 'dark', 'the history view');
       await wb.shot('history-view.png');
       await wb.mediaShot('screenshot-history.png', ['iframe.webview.ready', '.tabs-container .tab[aria-label^="History"]'], 0);
+      // A narrow panel (issue 16, point 6): the bar, its labels and the text fit; the table scrolls in its own box.
+      await inNarrowWindow(page, async () => {
+        await assertFitsWidth(frame, 'the history view in a narrow panel');
+        const bar = await frame.locator('.timeline .bar').boundingBox();
+        if (!bar || bar.width < 80) throw new Error(`the narrow timeline bar is ${bar?.width} px`);
+        await wb.shot('history-view-narrow.png');
+      });
     });
 
     await wb.step('anachron: Check Workspace reports a file that was never opened', async () => {
@@ -773,8 +902,21 @@ async function trustedScenario() {
       for (const f of ['config.json', 'run.sqlite', 'results.json', 'predictions.jsonl', 'report.html']) {
         if (!existsSync(join(runs, dirs[0], f))) throw new Error(`the run folder lacks ${f}`);
       }
+      // The report follows the theme (issue 16, point 6): the editor's --vscode-* colours, its charts' inks too, in the
+      // dark, light and high-contrast themes; and it fits a narrow panel (charts scale, tables scroll in their box).
+      const dark = await assertReadable(frame, 'dark', 'the report');
+      if (!dark.chartText || !dark.chartGrid) throw new Error('the report has no chart text or grid to check');
       await wb.shot('run-benchmark.png');
       await wb.mediaShot('screenshot-report.png', ['iframe.webview.ready >> nth=-1', '.tabs-container .tab.active'], 0);
+      await inNarrowWindow(page, async () => {
+        await assertFitsWidth(frame, 'the report in a narrow panel');
+        await wb.shot('report-narrow.png');
+      });
+      for (const [theme, name] of THEMES) {
+        await setColorTheme(wb, name);
+        await assertReadable(frame, theme, 'the report');
+        await wb.shot(`report-${theme}.png`);
+      }
       await page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
       // The same choices again: the same folder, nothing sent again.
       await runOnce();

@@ -24,9 +24,13 @@ function reportKind(file: Uri): Report['kind'] | undefined {
   return has('results.json') ? 'run' : has('comparison.json') ? 'comparison' : undefined;
 }
 
-/** The page as a webview may show it: no scripts, styles inline only, on the white the report was drawn for. */
+/**
+ * The page as a webview may show it: no scripts, styles inline only. Its colours are the editor's theme: the report's
+ * own stylesheet reads the --vscode-* variables the webview defines (charts included); a page that sets none gets the
+ * theme's text and background from this first rule, which its own rules override.
+ */
 function sandboxed(html: string): string {
-  const head = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:;"><style>html, body { background: #fff !important; color: #222 !important; } th, td, figcaption { color: #222; } a { color: #0b57d0; }</style>`;
+  const head = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:;"><style>body { color: var(--vscode-foreground); background: var(--vscode-editor-background); } img, svg { max-width: 100%; height: auto; }</style>`;
   return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (m) => `${m}\n${head}`) : `${head}\n${html}`;
 }
 

@@ -2,7 +2,7 @@
 // fidelity bars with Wilson intervals (Figure 1), the forward-compatibility drop (Figure 3), the error taxonomy
 // (Figure 4), repair success per target and round (Figure 5), and Pass@1 against Pass@k (Figure 6). Pure: results in,
 // SVG text out, built on the LibEvoBench report's primitives (eval/libevobench/reports/charts.ts); no scripts.
-import { emptyChart, escapeXml, groupedBarChart, legend, legendFrame, legendWidth, n, PALETTE, svg, yGrid, type BarSeries } from '../reports/svg.js';
+import { emptyChart, escapeXml, groupedBarChart, inkFill, inkStroke, legend, legendFrame, legendWidth, n, PALETTE, svg, yGrid, type BarSeries } from '../reports/svg.js';
 import { OTHER_WARNING_LABEL, type DriftMatrix } from './metrics.js';
 import type { DriftResults, LibraryResults } from './report.js';
 
@@ -27,11 +27,11 @@ function heatColor(v: number): string {
 function heatmapPanel(body: string[], x0: number, y0: number, title: string, m: DriftMatrix, cell: number): { width: number; height: number } {
   const labelW = 64;
   const vs = m.versions;
-  body.push(`<text x="${n(x0 + labelW + (vs.length * cell) / 2)}" y="${n(y0)}" text-anchor="middle" font-weight="600">${escapeXml(title)}</text>`);
+  body.push(`<text x="${n(x0 + labelW + (vs.length * cell) / 2)}" y="${n(y0)}" text-anchor="middle" font-weight="600" ${inkFill('text')}>${escapeXml(title)}</text>`);
   const top = y0 + 30;
-  vs.forEach((t, j) => body.push(`<text x="${n(x0 + labelW + j * cell + cell / 2)}" y="${n(top - 6)}" text-anchor="middle" font-size="11" fill="#333">${escapeXml(t)}</text>`));
+  vs.forEach((t, j) => body.push(`<text x="${n(x0 + labelW + j * cell + cell / 2)}" y="${n(top - 6)}" text-anchor="middle" font-size="11" ${inkFill('text')}>${escapeXml(t)}</text>`));
   vs.forEach((s, i) => {
-    body.push(`<text x="${n(x0 + labelW - 6)}" y="${n(top + i * cell + cell / 2 + 4)}" text-anchor="end" font-size="11" fill="#333">${escapeXml(s)}</text>`);
+    body.push(`<text x="${n(x0 + labelW - 6)}" y="${n(top + i * cell + cell / 2 + 4)}" text-anchor="end" font-size="11" ${inkFill('text')}>${escapeXml(s)}</text>`);
     vs.forEach((t, j) => {
       const c = m.cells[i]![j];
       const x = x0 + labelW + j * cell;
@@ -39,11 +39,11 @@ function heatmapPanel(body: string[], x0: number, y0: number, title: string, m: 
       const v = c?.pass.value ?? null;
       const tip = c ? `prompted ${s}, executed ${t}: Pass@1 ${pct(v, 1)}% (${c.pass.successes}/${c.pass.n})${c.pass.ci ? ` [${pct(c.pass.ci[0], 1)}, ${pct(c.pass.ci[1], 1)}]` : ''}` : `prompted ${s}, executed ${t}: nothing ran`;
       body.push(`<rect x="${n(x)}" y="${n(y)}" width="${cell}" height="${cell}" fill="${v === null ? '#f2f2f2' : heatColor(v)}" stroke="${i === j ? '#222' : '#d0d0d0'}" stroke-width="${i === j ? 2 : 1}"><title>${escapeXml(tip)}</title></rect>`);
-      body.push(`<text x="${n(x + cell / 2)}" y="${n(y + cell / 2 + 4)}" text-anchor="middle" font-size="12" fill="#111">${v === null ? '–' : (v * 100).toFixed(0)}</text>`);
+      body.push(`<text x="${n(x + cell / 2)}" y="${n(y + cell / 2 + 4)}" text-anchor="middle" font-size="12" ${inkFill('onData')}>${v === null ? '–' : (v * 100).toFixed(0)}</text>`);
     });
   });
-  body.push(`<text x="${n(x0 + labelW + (vs.length * cell) / 2)}" y="${n(top + vs.length * cell + 18)}" text-anchor="middle" font-size="11" fill="#555">executed in</text>`);
-  body.push(`<text transform="translate(${n(x0 + 10)} ${n(top + (vs.length * cell) / 2)}) rotate(-90)" text-anchor="middle" font-size="11" fill="#555">prompted for</text>`);
+  body.push(`<text x="${n(x0 + labelW + (vs.length * cell) / 2)}" y="${n(top + vs.length * cell + 18)}" text-anchor="middle" font-size="11" ${inkFill('muted')}>executed in</text>`);
+  body.push(`<text transform="translate(${n(x0 + 10)} ${n(top + (vs.length * cell) / 2)}) rotate(-90)" text-anchor="middle" font-size="11" ${inkFill('muted')}>prompted for</text>`);
   return { width: labelW + vs.length * cell, height: 30 + vs.length * cell + 26 };
 }
 
@@ -111,8 +111,8 @@ export function forwardDropSvg(runs: readonly DriftResults[]): string {
   const { left, top, width, height } = legendFrame(plotW, plotH, runLabels, 110);
   const y = (v: number) => top + plotH / 2 - (Math.max(-1, Math.min(1, v)) * plotH) / 2;
   const body: string[] = [];
-  yGrid(body, left, plotW, y, -100, 100, 25, (t) => (t === 0 ? '#333' : '#e5e5e5'));
-  body.push(`<text transform="translate(${left - 40} ${n(top + plotH / 2)}) rotate(-90)" text-anchor="middle" fill="#333">drop (points)</text>`);
+  yGrid(body, left, plotW, y, -100, 100, 25, (t) => (t === 0 ? 'axis' : 'grid'));
+  body.push(`<text transform="translate(${left - 40} ${n(top + plotH / 2)}) rotate(-90)" text-anchor="middle" ${inkFill('text')}>drop (points)</text>`);
   const barW = Math.min(30, (slot - 14) / Math.max(1, runLabels.length));
   categories.forEach((cat, ci) => {
     const x0 = left + ci * slot + 7;
@@ -122,9 +122,9 @@ export function forwardDropSvg(runs: readonly DriftResults[]): string {
       const y0 = y(0);
       const y1 = y(r.drop);
       body.push(`<rect x="${n(x)}" y="${n(Math.min(y0, y1))}" width="${n(barW - 2)}" height="${n(Math.max(1, Math.abs(y1 - y0)))}" fill="${PALETTE[r.ri % PALETTE.length]}"><title>${escapeXml(`${r.run} ${r.library}: prompted ${r.prompted}, executed ${r.environment}: ${(r.drop * 100).toFixed(1)} points`)}</title></rect>`);
-      body.push(`<text x="${n(x + (barW - 2) / 2)}" y="${n(r.drop >= 0 ? y1 - 3 : y1 + 11)}" text-anchor="middle" font-size="10" fill="#333">${(r.drop * 100).toFixed(0)}</text>`);
+      body.push(`<text x="${n(x + (barW - 2) / 2)}" y="${n(r.drop >= 0 ? y1 - 3 : y1 + 11)}" text-anchor="middle" font-size="10" ${inkFill('text')}>${(r.drop * 100).toFixed(0)}</text>`);
     }
-    body.push(`<text transform="translate(${n(left + ci * slot + slot / 2)} ${top + plotH + 12}) rotate(35)" font-size="10" fill="#333">${escapeXml(cat)}</text>`);
+    body.push(`<text transform="translate(${n(left + ci * slot + slot / 2)} ${top + plotH + 12}) rotate(35)" font-size="10" ${inkFill('text')}>${escapeXml(cat)}</text>`);
   });
   legend(body, left + plotW + 24, top + 10, runLabels.map((label, i) => ({ label, color: PALETTE[i % PALETTE.length]!, box: true })));
   return svg(width, height, title, body);
@@ -172,7 +172,7 @@ export function taxonomySvg(runs: readonly DriftResults[]): string {
       body.push(`<rect x="${n(x)}" y="${n(y(acc + share))}" width="${slot - 16}" height="${n(y(acc) - y(acc + share))}" fill="${color(label)}"><title>${escapeXml(`${b.label}: ${label} ${count}/${b.row.n} (${(share * 100).toFixed(1)}%)`)}</title></rect>`);
       acc += share;
     }
-    body.push(`<text transform="translate(${n(x + (slot - 16) / 2)} ${top + plotH + 12}) rotate(40)" font-size="10" fill="#333">${escapeXml(b.label)}</text>`);
+    body.push(`<text transform="translate(${n(x + (slot - 16) / 2)} ${top + plotH + 12}) rotate(40)" font-size="10" ${inkFill('text')}>${escapeXml(b.label)}</text>`);
   });
   legend(body, left + plotW + 24, top + 10, labels.map((label) => ({ label, color: color(label), box: true })));
   return svg(width, height, title, body);
@@ -220,17 +220,17 @@ export function passAtKScatterSvg(runs: readonly DriftResults[]): string {
   const X = (v: number) => left + v * size;
   const Y = (v: number) => top + size - v * size;
   for (let t = 0; t <= 100; t += 20) {
-    body.push(`<line x1="${n(X(t / 100))}" y1="${top}" x2="${n(X(t / 100))}" y2="${top + size}" stroke="#eee"/>`);
-    body.push(`<line x1="${left}" y1="${n(Y(t / 100))}" x2="${left + size}" y2="${n(Y(t / 100))}" stroke="#eee"/>`);
-    body.push(`<text x="${n(X(t / 100))}" y="${top + size + 16}" text-anchor="middle" font-size="10" fill="#555">${t}</text>`);
-    body.push(`<text x="${left - 6}" y="${n(Y(t / 100) + 4)}" text-anchor="end" font-size="10" fill="#555">${t}</text>`);
+    body.push(`<line x1="${n(X(t / 100))}" y1="${top}" x2="${n(X(t / 100))}" y2="${top + size}" ${inkStroke('grid')}/>`);
+    body.push(`<line x1="${left}" y1="${n(Y(t / 100))}" x2="${left + size}" y2="${n(Y(t / 100))}" ${inkStroke('grid')}/>`);
+    body.push(`<text x="${n(X(t / 100))}" y="${top + size + 16}" text-anchor="middle" font-size="10" ${inkFill('muted')}>${t}</text>`);
+    body.push(`<text x="${left - 6}" y="${n(Y(t / 100) + 4)}" text-anchor="end" font-size="10" ${inkFill('muted')}>${t}</text>`);
   }
-  body.push(`<rect x="${left}" y="${top}" width="${size}" height="${size}" fill="none" stroke="#333"/>`);
-  body.push(`<line x1="${X(0)}" y1="${Y(0)}" x2="${X(1)}" y2="${Y(1)}" stroke="#888" stroke-dasharray="5 4"/>`);
-  body.push(`<text x="${left + size / 2}" y="${top + size + 34}" text-anchor="middle" fill="#333">Pass@1 (%)</text>`);
-  body.push(`<text transform="translate(${left - 40} ${top + size / 2}) rotate(-90)" text-anchor="middle" fill="#333">Pass@${k} (%)</text>`);
+  body.push(`<rect x="${left}" y="${top}" width="${size}" height="${size}" fill="none" ${inkStroke('axis')}/>`);
+  body.push(`<line x1="${X(0)}" y1="${Y(0)}" x2="${X(1)}" y2="${Y(1)}" ${inkStroke('frame')} stroke-dasharray="5 4"/>`);
+  body.push(`<text x="${left + size / 2}" y="${top + size + 34}" text-anchor="middle" ${inkFill('text')}>Pass@1 (%)</text>`);
+  body.push(`<text transform="translate(${left - 40} ${top + size / 2}) rotate(-90)" text-anchor="middle" ${inkFill('text')}>Pass@${k} (%)</text>`);
   for (const p of points) {
-    body.push(`<circle cx="${n(X(p.x!))}" cy="${n(Y(p.y!))}" r="5" fill="${PALETTE[p.ri % PALETTE.length]}" fill-opacity="0.8" stroke="#fff"><title>${escapeXml(`${p.run} ${p.label}: Pass@1 ${(p.x! * 100).toFixed(1)}, Pass@${k} ${(p.y! * 100).toFixed(1)}`)}</title></circle>`);
+    body.push(`<circle cx="${n(X(p.x!))}" cy="${n(Y(p.y!))}" r="5" fill="${PALETTE[p.ri % PALETTE.length]}" fill-opacity="0.8" ${inkStroke('paper')}><title>${escapeXml(`${p.run} ${p.label}: Pass@1 ${(p.x! * 100).toFixed(1)}, Pass@${k} ${(p.y! * 100).toFixed(1)}`)}</title></circle>`);
   }
   legend(body, left + size + 24, top + 10, [...runLabels.map((label, i) => ({ label, color: PALETTE[i % PALETTE.length]!, box: true })), { label: 'y = x', color: '#888', dashed: true }]);
   return svg(width, height, title, body);

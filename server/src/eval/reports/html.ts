@@ -1,6 +1,8 @@
 // The report page: one self-contained HTML file that embeds the SVG charts and shows the Markdown tables (rendered
-// from the same text as tables.md, so the two never disagree). No scripts, no external resources. Pure.
-import { escapeXml } from './svg.js';
+// from the same text as tables.md, so the two never disagree). No scripts, no external resources. Pure. Its colours
+// are the editor's theme in a webview (the --vscode-* variables, the charts' inks too) and light elsewhere; it fits a
+// narrow panel: charts scale down, tables scroll in their own box, long words wrap.
+import { CHART_THEME_CSS, escapeXml } from './svg.js';
 import { FIGURES_MARKER } from './tables.js';
 
 /** Renders the subset of Markdown that tables.ts writes: headings, paragraphs and pipe tables. */
@@ -86,11 +88,13 @@ export function reportHtml(title: string, figures: readonly ReportFigure[], mark
 body { font-family: var(--vscode-font-family, system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif); margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: var(--vscode-foreground, #222); background: var(--vscode-editor-background, #fff); }
 a { color: var(--vscode-textLink-foreground, #0645ad); }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-size: 1rem; }
+h1, h2, h3, p, figcaption { overflow-wrap: anywhere; }
 figure { margin: 1.5rem 0; overflow-x: auto; } figcaption { color: var(--vscode-descriptionForeground, #555); font-size: 0.9rem; }
 svg { max-width: 100%; height: auto; border-radius: 4px; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.85rem; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid var(--vscode-panel-border, #ddd); padding: 0.2rem 0.5rem; } th { background: var(--vscode-editorWidget-background, #f5f5f5); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+${CHART_THEME_CSS}
 </style>
 </head>
 <body>

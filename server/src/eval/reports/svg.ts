@@ -4,6 +4,37 @@
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 
+/**
+ * The colours of a chart's furniture, by role. Each is written as its colour on a light page (an .svg file opened on
+ * its own) with a class that a page showing the chart maps to its theme (CHART_THEME_CSS: the editor's --vscode-*
+ * colours in a webview; a stylesheet outranks presentation attributes). Data colours (series, cells) are the same in
+ * every theme, and text drawn on them is `onData`.
+ */
+export type Ink = 'paper' | 'text' | 'muted' | 'grid' | 'frame' | 'axis' | 'onData';
+const INK_COLOUR: Record<Ink, string> = { paper: '#ffffff', text: '#333', muted: '#555', grid: '#e5e5e5', frame: '#999', axis: '#333', onData: '#111' };
+
+/** `fill="…" class="fill-INK"`: an element filled in a furniture colour. */
+export function inkFill(ink: Ink): string {
+  return `fill="${INK_COLOUR[ink]}" class="fill-${ink}"`;
+}
+
+/** `stroke="…" class="stroke-INK"`: an element outlined in a furniture colour. */
+export function inkStroke(ink: Ink): string {
+  return `stroke="${INK_COLOUR[ink]}" class="stroke-${ink}"`;
+}
+
+/**
+ * The page's rules for the inks: the theme's background, text and secondary text, grid and frame lines mixed from the
+ * two (visible in dark, light and high-contrast themes alike); outside an editor the light colours above.
+ */
+export const CHART_THEME_CSS = (() => {
+  const fg = 'var(--vscode-foreground, #333)';
+  const bg = 'var(--vscode-editor-background, #fff)';
+  const mix = (share: number) => `color-mix(in srgb, ${fg} ${share}%, ${bg})`;
+  const fills: Record<Ink, string> = { paper: bg, text: fg, muted: 'var(--vscode-descriptionForeground, #555)', grid: mix(20), frame: mix(50), axis: fg, onData: INK_COLOUR.onData };
+  return (Object.keys(fills) as Ink[]).map((ink) => `svg .fill-${ink} { fill: ${fills[ink]}; } svg .stroke-${ink} { stroke: ${fills[ink]}; }`).join('\n');
+})();
+
 export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -19,8 +50,8 @@ export function svg(chartWidth: number, height: number, title: string, body: str
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(title)}" ${FONT} font-size="12">`,
     `<title>${escapeXml(title)}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14" font-weight="600">${escapeXml(title)}</text>`,
+    `<rect width="${width}" height="${height}" ${inkFill('paper')}/>`,
+    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14" font-weight="600" ${inkFill('text')}>${escapeXml(title)}</text>`,
     ...body,
     '</svg>',
     '',
@@ -39,20 +70,20 @@ export function yAxis(f: Frame, body: string[], label: string): (v: number) => n
   const y = (v: number) => f.top + f.height - (Math.max(0, Math.min(1, v)) * f.height);
   for (let t = 0; t <= 100; t += 20) {
     const yy = y(t / 100);
-    body.push(`<line x1="${n(f.left)}" y1="${n(yy)}" x2="${n(f.left + f.width)}" y2="${n(yy)}" stroke="#e5e5e5"/>`);
-    body.push(`<text x="${n(f.left - 6)}" y="${n(yy + 4)}" text-anchor="end" fill="#555">${t}</text>`);
+    body.push(`<line x1="${n(f.left)}" y1="${n(yy)}" x2="${n(f.left + f.width)}" y2="${n(yy)}" ${inkStroke('grid')}/>`);
+    body.push(`<text x="${n(f.left - 6)}" y="${n(yy + 4)}" text-anchor="end" ${inkFill('muted')}>${t}</text>`);
   }
-  body.push(`<line x1="${n(f.left)}" y1="${n(f.top)}" x2="${n(f.left)}" y2="${n(f.top + f.height)}" stroke="#333"/>`);
-  body.push(`<line x1="${n(f.left)}" y1="${n(f.top + f.height)}" x2="${n(f.left + f.width)}" y2="${n(f.top + f.height)}" stroke="#333"/>`);
-  body.push(`<text transform="translate(${n(f.left - 38)} ${n(f.top + f.height / 2)}) rotate(-90)" text-anchor="middle" fill="#333">${escapeXml(label)}</text>`);
+  body.push(`<line x1="${n(f.left)}" y1="${n(f.top)}" x2="${n(f.left)}" y2="${n(f.top + f.height)}" ${inkStroke('axis')}/>`);
+  body.push(`<line x1="${n(f.left)}" y1="${n(f.top + f.height)}" x2="${n(f.left + f.width)}" y2="${n(f.top + f.height)}" ${inkStroke('axis')}/>`);
+  body.push(`<text transform="translate(${n(f.left - 38)} ${n(f.top + f.height / 2)}) rotate(-90)" text-anchor="middle" ${inkFill('text')}>${escapeXml(label)}</text>`);
   return y;
 }
 
 /** Horizontal grid lines at FROM..TO percent every STEP across a plot LEFT..LEFT+WIDTH, each labelled at its left. */
-export function yGrid(body: string[], left: number, width: number, y: (v: number) => number, from: number, to: number, step: number, stroke: (t: number) => string = () => '#e5e5e5'): void {
+export function yGrid(body: string[], left: number, width: number, y: (v: number) => number, from: number, to: number, step: number, line: (t: number) => Ink = () => 'grid'): void {
   for (let t = from; t <= to; t += step) {
-    body.push(`<line x1="${left}" y1="${n(y(t / 100))}" x2="${left + width}" y2="${n(y(t / 100))}" stroke="${stroke(t)}"/>`);
-    body.push(`<text x="${left - 6}" y="${n(y(t / 100) + 4)}" text-anchor="end" fill="#555">${t}</text>`);
+    body.push(`<line x1="${left}" y1="${n(y(t / 100))}" x2="${left + width}" y2="${n(y(t / 100))}" ${inkStroke(line(t))}/>`);
+    body.push(`<text x="${left - 6}" y="${n(y(t / 100) + 4)}" text-anchor="end" ${inkFill('muted')}>${t}</text>`);
   }
 }
 
@@ -61,7 +92,7 @@ export function legend(body: string[], x: number, y: number, items: { label: str
     const yy = y + i * 16;
     if (item.box) body.push(`<rect x="${x}" y="${yy - 9}" width="12" height="10" fill="${item.color}"/>`);
     else body.push(`<line x1="${x}" y1="${yy - 4}" x2="${x + 18}" y2="${yy - 4}" stroke="${item.color}" stroke-width="2"${item.dashed ? ' stroke-dasharray="5 3"' : ''}/>`);
-    body.push(`<text x="${x + 24}" y="${yy}" fill="#333">${escapeXml(item.label)}</text>`);
+    body.push(`<text x="${x + 24}" y="${yy}" ${inkFill('text')}>${escapeXml(item.label)}</text>`);
   });
 }
 
@@ -79,7 +110,7 @@ export function legendFrame(plotW: number, plotH: number, labels: readonly strin
 }
 
 export function emptyChart(title: string, message: string): string {
-  return svg(480, 120, title, [`<text x="240" y="70" text-anchor="middle" fill="#777">${escapeXml(message)}</text>`]);
+  return svg(480, 120, title, [`<text x="240" y="70" text-anchor="middle" ${inkFill('muted')}>${escapeXml(message)}</text>`]);
 }
 
 // ---- lines ----------------------------------------------------------------------------------------------------------
@@ -102,16 +133,16 @@ export function lineChart(title: string, series: readonly LineSeries[], xLabel: 
   const x = (v: number) => f.left + v * f.width;
   for (let t = 0; t <= 4; t++) {
     const xx = x(t / 4);
-    body.push(`<text x="${n(xx)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" fill="#555">${(t / 4).toFixed(2)}</text>`);
+    body.push(`<text x="${n(xx)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" ${inkFill('muted')}>${(t / 4).toFixed(2)}</text>`);
   }
-  body.push(`<text x="${n(f.left + f.width / 2)}" y="${n(f.top + f.height + 34)}" text-anchor="middle" fill="#333">${escapeXml(xLabel)}</text>`);
+  body.push(`<text x="${n(f.left + f.width / 2)}" y="${n(f.top + f.height + 34)}" text-anchor="middle" ${inkFill('text')}>${escapeXml(xLabel)}</text>`);
   for (const s of series) {
     const pts = s.points.filter((p) => p.y !== null);
     if (pts.length === 0) continue;
     const path = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${n(x(p.x))} ${n(y(p.y!))}`).join(' ');
     body.push(`<path d="${path}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
     for (const p of pts) {
-      body.push(`<circle cx="${n(x(p.x))}" cy="${n(y(p.y!))}" r="3" fill="${s.dashed ? '#fff' : s.color}" stroke="${s.color}" stroke-width="1.5"><title>${escapeXml(`${s.label}${p.tip ? ` ${p.tip}` : ''}: ${(p.y! * 100).toFixed(1)}`)}</title></circle>`);
+      body.push(`<circle cx="${n(x(p.x))}" cy="${n(y(p.y!))}" r="3" ${s.dashed ? inkFill('paper') : `fill="${s.color}"`} stroke="${s.color}" stroke-width="1.5"><title>${escapeXml(`${s.label}${p.tip ? ` ${p.tip}` : ''}: ${(p.y! * 100).toFixed(1)}`)}</title></circle>`);
     }
   }
   legend(body, f.left + f.width + 24, f.top + 10, series.map((s) => ({ label: s.label, color: s.color, dashed: s.dashed })));
@@ -149,12 +180,12 @@ export function groupedBarChart(title: string, categories: readonly string[], se
       body.push(`<rect x="${n(x0)}" y="${n(y(v))}" width="${n(barWidth - 2)}" height="${n(f.top + f.height - y(v))}" fill="${s.color}"><title>${escapeXml(`${s.label} ${cat}: ${(v * 100).toFixed(1)}${interval ? ` [${(interval[0] * 100).toFixed(1)}, ${(interval[1] * 100).toFixed(1)}]` : ''}`)}</title></rect>`);
       if (interval) {
         const cx = x0 + (barWidth - 2) / 2;
-        body.push(`<line x1="${n(cx)}" y1="${n(y(interval[0]))}" x2="${n(cx)}" y2="${n(y(interval[1]))}" stroke="#222" stroke-width="1"/>`);
-        for (const end of interval) body.push(`<line x1="${n(cx - 3)}" y1="${n(y(end))}" x2="${n(cx + 3)}" y2="${n(y(end))}" stroke="#222" stroke-width="1"/>`);
+        body.push(`<line x1="${n(cx)}" y1="${n(y(interval[0]))}" x2="${n(cx)}" y2="${n(y(interval[1]))}" ${inkStroke('axis')} stroke-width="1"/>`);
+        for (const end of interval) body.push(`<line x1="${n(cx - 3)}" y1="${n(y(end))}" x2="${n(cx + 3)}" y2="${n(y(end))}" ${inkStroke('axis')} stroke-width="1"/>`);
       }
-      body.push(`<text x="${n(x0 + (barWidth - 2) / 2)}" y="${n((interval ? Math.min(y(v), y(interval[1])) : y(v)) - 3)}" text-anchor="middle" font-size="10" fill="#333">${(v * 100).toFixed(0)}</text>`);
+      body.push(`<text x="${n(x0 + (barWidth - 2) / 2)}" y="${n((interval ? Math.min(y(v), y(interval[1])) : y(v)) - 3)}" text-anchor="middle" font-size="10" ${inkFill('text')}>${(v * 100).toFixed(0)}</text>`);
     });
-    body.push(`<text x="${n(f.left + ci * slot + slot / 2)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" fill="#333">${escapeXml(cat)}</text>`);
+    body.push(`<text x="${n(f.left + ci * slot + slot / 2)}" y="${n(f.top + f.height + 16)}" text-anchor="middle" ${inkFill('text')}>${escapeXml(cat)}</text>`);
   });
   legend(body, f.left + f.width + 24, f.top + 10, series.map((s) => ({ label: s.label, color: s.color, box: true })));
   return svg(width, height, title, body);

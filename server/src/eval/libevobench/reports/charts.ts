@@ -3,7 +3,7 @@
 // leaderboard (Table 7). Pure: results in, SVG text out; no scripts, no external resources.
 import type { Comparison } from '../scoring/compare.js';
 import { ALL, PRIMARY_METRIC, type ProgressionPoint, type RunResults, type ScoringUnit } from '../scoring/types.js';
-import { emptyChart, escapeXml, groupedBarChart, legend, legendWidth, lineChart, n, PALETTE, svg, yAxis, type BarSeries, type Frame, type LineSeries } from '../../reports/svg.js';
+import { emptyChart, escapeXml, groupedBarChart, inkFill, inkStroke, legend, legendWidth, lineChart, n, PALETTE, svg, yAxis, type BarSeries, type Frame, type LineSeries } from '../../reports/svg.js';
 
 const CATEGORY_COLORS: Record<string, string> = {
   correct: '#2e7d32',
@@ -117,13 +117,13 @@ export function taxonomySvg(results: RunResults): string {
     const versions = results.versions[lib] ?? [];
     TAXONOMY_PANELS.forEach((panel, pi) => {
       const f: Frame = { left: left + pi * (panelW + 20), top: top + li * (panelH + 70), width: panelW, height: panelH };
-      body.push(`<text x="${n(f.left + f.width / 2)}" y="${n(f.top - 8)}" text-anchor="middle" font-weight="600">${escapeXml(`${lib} · ${panel.title}`)}</text>`);
+      body.push(`<text x="${n(f.left + f.width / 2)}" y="${n(f.top - 8)}" text-anchor="middle" font-weight="600" ${inkFill('text')}>${escapeXml(`${lib} · ${panel.title}`)}</text>`);
       const y = (v: number) => f.top + f.height - Math.max(0, Math.min(1, v)) * f.height;
       for (let t = 0; t <= 100; t += 25) {
-        body.push(`<line x1="${n(f.left)}" y1="${n(y(t / 100))}" x2="${n(f.left + f.width)}" y2="${n(y(t / 100))}" stroke="#eee"/>`);
-        if (pi === 0) body.push(`<text x="${n(f.left - 4)}" y="${n(y(t / 100) + 4)}" text-anchor="end" font-size="10" fill="#555">${t}</text>`);
+        body.push(`<line x1="${n(f.left)}" y1="${n(y(t / 100))}" x2="${n(f.left + f.width)}" y2="${n(y(t / 100))}" ${inkStroke('grid')}/>`);
+        if (pi === 0) body.push(`<text x="${n(f.left - 4)}" y="${n(y(t / 100) + 4)}" text-anchor="end" font-size="10" ${inkFill('muted')}>${t}</text>`);
       }
-      body.push(`<rect x="${n(f.left)}" y="${n(f.top)}" width="${f.width}" height="${f.height}" fill="none" stroke="#999"/>`);
+      body.push(`<rect x="${n(f.left)}" y="${n(f.top)}" width="${f.width}" height="${f.height}" fill="none" ${inkStroke('frame')}/>`);
       const slot = f.width / Math.max(1, versions.length);
       const bar = Math.min(40, slot * 0.7);
       const recallPoints: string[] = [];
@@ -143,7 +143,7 @@ export function taxonomySvg(results: RunResults): string {
           body.push(`<rect x="${n(x0)}" y="${n(y(acc + s.share))}" width="${n(bar)}" height="${n(y(acc) - y(acc + s.share))}" fill="${CATEGORY_COLORS[s.category]}"><title>${escapeXml(`${lib} ${version} ${panel.unit} ${s.category}: ${(s.share * 100).toFixed(1)}%`)}</title></rect>`);
           acc += s.share;
         }
-        body.push(`<text x="${n(f.left + vi * slot + slot / 2)}" y="${n(f.top + f.height + 14)}" text-anchor="middle" font-size="10" fill="#333">${escapeXml(version)}</text>`);
+        body.push(`<text x="${n(f.left + vi * slot + slot / 2)}" y="${n(f.top + f.height + 14)}" text-anchor="middle" font-size="10" ${inkFill('text')}>${escapeXml(version)}</text>`);
         if (panel.unit === 'API-C@L3') {
           const m = results.metrics.find((r) => r.library === lib && r.unit === 'API-C@L3' && r.metric === PRIMARY_METRIC['API-C@L3'] && r.group === ALL && r.version === version);
           if (m?.mean !== null && m?.mean !== undefined) recallPoints.push(`${n(f.left + vi * slot + slot / 2)} ${n(y(m.mean))}`);
@@ -201,20 +201,20 @@ export function leaderboardSvg(comparison: Comparison): string {
   const x = (v: number) => left + ((v - lo) / (1 - lo)) * barArea;
   for (let t = 0; t <= 100; t += 20) {
     if (t / 100 < lo) continue;
-    body.push(`<line x1="${n(x(t / 100))}" y1="${top - 6}" x2="${n(x(t / 100))}" y2="${bottom}" stroke="#eee"/>`);
-    body.push(`<text x="${n(x(t / 100))}" y="${bottom + 16}" text-anchor="middle" font-size="10" fill="#555">${t}</text>`);
+    body.push(`<line x1="${n(x(t / 100))}" y1="${top - 6}" x2="${n(x(t / 100))}" y2="${bottom}" ${inkStroke('grid')}/>`);
+    body.push(`<text x="${n(x(t / 100))}" y="${bottom + 16}" text-anchor="middle" font-size="10" ${inkFill('muted')}>${t}</text>`);
   }
   let i = 0;
   lines.forEach((l, k) => {
     const yy = yOf[k]!;
     if ('heading' in l) {
-      body.push(`<text x="8" y="${yy + 15}" font-weight="bold" fill="#333">${escapeXml(l.heading)}</text>`);
+      body.push(`<text x="8" y="${yy + 15}" font-weight="bold" ${inkFill('text')}>${escapeXml(l.heading)}</text>`);
       return;
     }
     const r = l.row;
-    body.push(`<text x="${left - 8}" y="${yy + 16}" text-anchor="end" fill="#333">${escapeXml(`${r.rank}. ${r.label}`)}</text>`);
+    body.push(`<text x="${left - 8}" y="${yy + 16}" text-anchor="end" ${inkFill('text')}>${escapeXml(`${r.rank}. ${r.label}`)}</text>`);
     if (r.seus === null) {
-      body.push(`<text x="${left + 4}" y="${yy + 16}" fill="#777">no SEUS</text>`);
+      body.push(`<text x="${left + 4}" y="${yy + 16}" ${inkFill('muted')}>no SEUS</text>`);
       return;
     }
     const x0 = x(Math.min(0, r.seus));
@@ -222,11 +222,11 @@ export function leaderboardSvg(comparison: Comparison): string {
     body.push(`<rect x="${n(x0)}" y="${yy + 4}" width="${n(Math.max(1, x1 - x0))}" height="${rowH - 10}" fill="${PALETTE[i++ % PALETTE.length]}"><title>${escapeXml(`${r.label}: SEUS ${(r.seus * 100).toFixed(1)}`)}</title></rect>`);
     if (r.ci) {
       const cy = yy + rowH / 2;
-      body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy}" x2="${n(x(r.ci[1]))}" y2="${cy}" stroke="#222" stroke-width="1.5"/>`);
-      body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy - 5}" x2="${n(x(r.ci[0]))}" y2="${cy + 5}" stroke="#222"/>`);
-      body.push(`<line x1="${n(x(r.ci[1]))}" y1="${cy - 5}" x2="${n(x(r.ci[1]))}" y2="${cy + 5}" stroke="#222"/>`);
+      body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy}" x2="${n(x(r.ci[1]))}" y2="${cy}" ${inkStroke('axis')} stroke-width="1.5"/>`);
+      body.push(`<line x1="${n(x(r.ci[0]))}" y1="${cy - 5}" x2="${n(x(r.ci[0]))}" y2="${cy + 5}" ${inkStroke('axis')}/>`);
+      body.push(`<line x1="${n(x(r.ci[1]))}" y1="${cy - 5}" x2="${n(x(r.ci[1]))}" y2="${cy + 5}" ${inkStroke('axis')}/>`);
     }
-    body.push(`<text x="${n(Math.max(x1, r.ci ? x(r.ci[1]) : x1) + 6)}" y="${yy + 16}" fill="#333">${(r.seus * 100).toFixed(1)}</text>`);
+    body.push(`<text x="${n(Math.max(x1, r.ci ? x(r.ci[1]) : x1) + 6)}" y="${yy + 16}" ${inkFill('text')}>${(r.seus * 100).toFixed(1)}</text>`);
   });
   return svg(width, height, title, body);
 }
