@@ -1,7 +1,7 @@
 // Lists the functions of the TypeScript sources longer than a threshold (default 165 lines), longest first: the
 // figure behind "pure planners wrapped in thin effect shells". A function's length is its text from the first to the
 // last line, nested functions included (a closure that registers twenty handlers is one long function).
-//   node --import tsx scripts/long-functions.ts [--over N] [FOLDER...]     (default folders: server/src client/src)
+//   node --import tsx scripts/long-functions.ts [--over N] [FOLDER|FILE...]     (default folders: server/src client/src)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -39,6 +39,7 @@ function functionName(node: ts.Node, source: ts.SourceFile): string {
 }
 
 function sourceFiles(folder: string): string[] {
+  if (!statSync(folder).isDirectory()) return [folder];
   const files: string[] = [];
   for (const name of readdirSync(folder).sort()) {
     const full = join(folder, name);
