@@ -69,6 +69,56 @@ export interface AgentHandlers {
   reviewChanges(params: ReviewChangesParams): Promise<ReviewChangesResponse>;
 }
 
+/** The file whose pins apply: the input's path (relative to the file's folder or the workspace), else the file. */
+function anchorFile(parts: AgentParts, uri: string | undefined, path: string | undefined): string {
+  const file = filePath(uri);
+  const root = (file && parts.roots().find((r) => file.startsWith(r))) ?? parts.roots()[0] ?? process.cwd();
+  const target = path ? (isAbsolute(path) ? path : resolve(root, path)) : file ?? root;
+  try {
+    if (existsSync(target) && statSync(target).isDirectory()) return join(target, '__anachron_snippet__.py');
+  } catch {
+    // fall through
+  }
+  return target;
+}
+
+/** A finding as the extension's tools take it (LSP positions). */
+function toAgentFinding(f: SnippetFinding, uri?: string): AgentFinding {
+  return {
+    ...(uri ? { uri } : {}),
+    line: f.line,
+    column: f.column,
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    api: f.api,
+    replacement: f.replacement,
+    fix: f.fix
+      ? { title: f.fix.title, edits: f.fix.edits.map((e) => ({ range: { start: { line: e.range.start.line, character: e.range.start.column }, end: { line: e.range.end.line, character: e.range.end.column } }, newText: e.newText })) }
+      : null,
+  };
+}
+
+/** "/migrate 2.2.4" or "/migrate numpy==2.2.4": the version to move to, and the library where it is named. */
+function migrationTarget(text: string): { library: string | undefined; version: string } | { error: string } {
+  const target = text.trim();
+  const m = /^([A-Za-z_][\w.-]*)\s*(?:==\s*|\s+)(\S+)$/.exec(target);
+  const version = m ? m[2]! : target.replace(/^==/, '');
+  if (!version || !/^\d/.test(version)) return { error: `name the version to move to, e.g. /migrate 2.2.4 or /migrate numpy==2.2.4 (got "${target}")` };
+  return { library: m?.[1], version };
+}
+
+/** The Python files under `folder` changed since `rev` or untracked, with the lines changed in each. */
+function changedPythonFiles(folder: string, rev: string): { root: string; changed: ReturnType<typeof changedLinesSince>; untracked: Set<string>; candidates: string[] } {
+  const root = realRoot(repositoryRoot(folder));
+  const changed = changedLinesSince(root, resolveCommit(root, rev));
+  const untracked = new Set(untrackedFiles(root));
+  const scope = realRoot(folder);
+  const inFolder = (rel: string) => scope === root || pathInRoot(scope, join(root, rel)) !== undefined;
+  const candidates = [...new Set([...changed.keys(), ...untracked])].filter((rel) => rel.endsWith('.py') && inFolder(rel)).sort();
+  return { root, changed, untracked, candidates };
+}
+
 export function agentHandlers(connection: Connection, parts: AgentParts): AgentHandlers {
   let knowledge: { catalog: LoadedCatalog; value: ApiKnowledge } | undefined;
   let parser: Promise<PythonParser> | undefined;
@@ -78,21 +128,8 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
     return knowledge.value;
   };
 
-  /** The file whose pins apply: the input's path (relative to the file's folder or the workspace), else the file. */
-  function anchorFile(uri: string | undefined, path: string | undefined): string {
-    const file = filePath(uri);
-    const root = (file && parts.roots().find((r) => file.startsWith(r))) ?? parts.roots()[0] ?? process.cwd();
-    const target = path ? (isAbsolute(path) ? path : resolve(root, path)) : file ?? root;
-    try {
-      if (existsSync(target) && statSync(target).isDirectory()) return join(target, '__anachron_snippet__.py');
-    } catch {
-      // fall through
-    }
-    return target;
-  }
-
   function environment(catalog: LoadedCatalog, uri: string | undefined): ToolEnvironment {
-    const anchor = (path: string | undefined) => anchorFile(uri, path);
+    const anchor = (path: string | undefined) => anchorFile(parts, uri, path);
     return {
       knowledge: knowledgeOf(catalog),
       parser: () => (parser ??= loadPythonParser()),
@@ -114,20 +151,6 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       markdown: true,
     };
   }
-
-  const toAgentFinding = (f: SnippetFinding, uri?: string): AgentFinding => ({
-    ...(uri ? { uri } : {}),
-    line: f.line,
-    column: f.column,
-    code: f.code,
-    severity: f.severity,
-    message: f.message,
-    api: f.api,
-    replacement: f.replacement,
-    fix: f.fix
-      ? { title: f.fix.title, edits: f.fix.edits.map((e) => ({ range: { start: { line: e.range.start.line, character: e.range.start.column }, end: { line: e.range.end.line, character: e.range.end.column } }, newText: e.newText })) }
-      : null,
-  });
 
   /** A request's answer: what `work` makes of the loaded matrices, or the error that says why there is none. */
   const answer = async <R>(what: string, work: (catalog: LoadedCatalog) => Promise<R>): Promise<R | { error: string }> => {
@@ -193,11 +216,10 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
     answer('migrate', async (catalog) => {
       const env = environment(catalog, params.uri);
       const ctx = env.contextFor(undefined);
-      const target = params.target.trim();
-      const m = /^([A-Za-z_][\w.-]*)\s*(?:==\s*|\s+)(\S+)$/.exec(target);
-      let library = m?.[1];
-      const version = m ? m[2]! : target.replace(/^==/, '');
-      if (!version || !/^\d/.test(version)) return { error: `name the version to move to, e.g. /migrate 2.2.4 or /migrate numpy==2.2.4 (got "${target}")` };
+      const asked = migrationTarget(params.target);
+      if ('error' in asked) return asked;
+      const { version } = asked;
+      let library = asked.library;
       const p = await env.parser();
       if (!library) {
         // The tracked libraries the code uses and the project pins: one is the one to move.
@@ -216,12 +238,7 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
       const folder = filePath(params.folderUri);
       if (!folder) return { error: 'reviewing changes needs a folder on disk' };
       const rev = params.rev?.trim() || 'HEAD';
-      const root = realRoot(repositoryRoot(folder));
-      const changed = changedLinesSince(root, resolveCommit(root, rev));
-      const untracked = new Set(untrackedFiles(root));
-      const scope = realRoot(folder);
-      const inFolder = (rel: string) => scope === root || pathInRoot(scope, join(root, rel)) !== undefined;
-      const candidates = [...new Set([...changed.keys(), ...untracked])].filter((rel) => rel.endsWith('.py') && inFolder(rel)).sort();
+      const { root, changed, untracked, candidates } = changedPythonFiles(folder, rev);
       const env = environment(catalog, params.folderUri);
       const p = await env.parser();
       const reports: SnippetReport[] = [];
