@@ -2,6 +2,7 @@
 // timeline view, checking files that are not open, the editor's settings and the selected interpreter's installed
 // versions, and the user's own matrices. server.ts registers this with one call and routes its analysis context
 // and catalog through it.
+import { checkedParams } from './request-params.js';
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readSourceText } from '../workspace/bounded-read.js';
@@ -156,7 +157,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     recheckDiskFiles();
   });
 
-  connection.onRequest(PinsRequest, (params: PinsParams): PinsResult | null => {
+  connection.onRequest(PinsRequest, (raw: unknown): PinsResult | null => {
+    const params = checkedParams<PinsParams>(PinsRequest, raw, { uri: { kind: 'string', required: true } });
     const file = filePath(params.uri);
     if (!file || !parts.catalog()) return null;
     const ctx = parts.contextFor(file);
@@ -201,7 +203,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     };
   });
 
-  connection.onRequest(HistoryRequest, (params: HistoryParams): HistoryResponse | null => {
+  connection.onRequest(HistoryRequest, (raw: unknown): HistoryResponse | null => {
+    const params = checkedParams<HistoryParams>(HistoryRequest, raw, { api: { kind: 'string' }, uri: { kind: 'string' }, position: { kind: 'position' } });
     const catalog = parts.catalog();
     if (!catalog) return { error: 'the matrices are not loaded', suggestions: [] };
     let api = params.api?.trim();
@@ -258,7 +261,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     (parts.catalog()?.libraries() ?? []).map((m) => ({ library: m.library, distribution: m.distribution, versions: [...m.versions], userVersions: [...userVersionsOf(m.library)] })),
   );
 
-  connection.onRequest(CheckFilesRequest, async (params: CheckFilesParams, token): Promise<CheckFilesResult> => {
+  connection.onRequest(CheckFilesRequest, async (raw: unknown, token): Promise<CheckFilesResult> => {
+    const params = checkedParams<CheckFilesParams>(CheckFilesRequest, raw, { uris: { kind: 'string[]', required: true } });
     const result: CheckFilesResult = { checked: 0, findings: 0, failed: [] };
     if (!parts.catalog()) return { ...result, failed: params.uris.map((uri) => ({ uri, reason: 'the matrices are not loaded' })) };
     await parts.analysesReady();
