@@ -1,6 +1,7 @@
 // What the editor shows when hovering a library API: its timeline across tracked versions, the signature at the
 // pin, and what changes between the pin and the newest tracked version.
 import { formatSignature, type ApiHistory, type Signature } from './api-model.js';
+import { sameForCallers } from './caller-signature.js';
 import type { CheckContext } from './checker.js';
 import { normalizeDistributionName } from './library-names.js';
 import { describeColumnSource } from './column-source.js';
@@ -69,7 +70,8 @@ export function timelineChanges(history: ApiHistory, fromIndex = 0): TimelineCha
     const to = history.versions[i + 1]!;
     if (from.state === 'unknown' || to.state === 'unknown') continue;
     if (from.state !== to.state) notes.push({ version: to.version, text: `${to.state === 'present' ? 'added' : 'removed'} in ${to.version}` });
-    if (from.signature && to.signature) {
+    // Two readings that say the same to a caller (a forwarding catch-all, then what it forwards to) are no change.
+    if (from.signature && to.signature && !sameForCallers(from.signature, to.signature)) {
       const a = parameterNames(from.signature);
       const b = parameterNames(to.signature);
       const added = [...b].filter((n) => !a.has(n));

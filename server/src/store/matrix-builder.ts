@@ -2,7 +2,7 @@
 // Deterministic: the same inputs and build date give a byte-identical file.
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync } from 'node:fs';
-import { signatureShape } from '../core/api-model.js';
+import { oneSignatureForCallers, sameForCallers } from '../core/caller-signature.js';
 import { compareVersions } from '../core/versions.js';
 import { decideState } from './cell-state.js';
 import { encode, EVOLUTION_CODES, KIND_CODES, SOURCE_CODES } from './codes.js';
@@ -19,8 +19,9 @@ import { deprecationSpans } from './deprecation-spans.js';
 import { evidenceFromSurfaces, resolutionSurface, type VersionEvidence } from './version-evidence.js';
 import { InputError } from '../core/errors.js';
 import { agreementOptions, unionSurface, wantsUnion } from './union-evidence.js';
+import { withBetterSignatures } from './better-signature.js';
 
-export const BUILDER_VERSION = '5';
+export const BUILDER_VERSION = '6';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
@@ -89,11 +90,6 @@ function baseStats(surface: Surface): VersionStats {
 function canonicalParameters(api: SurfaceApi): string | null {
   if (!api.signature) return null;
   return JSON.stringify(api.signature.parameters.map((p) => ({ name: p.name, kind: p.kind, default: p.default })));
-}
-
-/** The signature's shape (core/api-model.ts signatureShape), null without one. */
-function shapeOf(api: SurfaceApi | undefined): string | null {
-  return api?.signature ? signatureShape(api.signature) : null;
 }
 
 export function inputDigest(evidence: VersionEvidence[]): string {
@@ -173,8 +169,10 @@ function planMatrix(input: Surface[] | VersionEvidence[]): MatrixPlan {
   // A library whose static surfaces describe every platform (the standard library from typeshed) takes a path either
   // surface has (union-evidence.ts).
   const union = wantsUnion(expanded.map((e) => e.static));
+  // Elsewhere the runtime resolves, and each signature is the better of the runtime's and static extraction's
+  // (better-signature.ts: a reading that loses parameters does not override one that names them).
   const primaries = expanded.map((e) => {
-    const s = union && e.runtime && e.static ? unionSurface(e.runtime, e.static) : resolutionSurface(e);
+    const s = e.runtime && e.static ? (union ? unionSurface(e.runtime, e.static) : withBetterSignatures(e.runtime, e.static)) : resolutionSurface(e);
     if (!s) throw new InputError(`version ${e.version} has no runtime or static surface`);
     return s;
   });
@@ -368,12 +366,14 @@ function writeApis(db: SqlDatabase, plan: MatrixPlan, progress: (message: string
     const apiId = nodeFor(path);
     const records = plan.byVersion.map((m) => m.get(path));
     const cells = cellsOf(plan, path, records);
-    const shapes = records.map(shapeOf);
+    // Signatures compared by what a caller can pass (core/caller-signature.ts): a forwarding catch-all read at one
+    // version and the parameters it forwards to read at the next are no change.
     records.forEach((r, v) => {
-      if (v > 0 && r && records[v - 1] && shapes[v] !== null && shapes[v - 1] !== null && shapes[v] !== shapes[v - 1]) stats[v]!.signatures_changed++;
+      const before = records[v - 1]?.signature;
+      if (r?.signature && before && !sameForCallers(before, r.signature)) stats[v]!.signatures_changed++;
     });
-    const knownShapes = shapes.filter((s): s is string => s !== null);
-    const isStable = cells.every((c) => c.state === 'present') && knownShapes.every((s) => s === knownShapes[0]);
+    const signatures = records.flatMap((r) => (r?.signature ? [r.signature] : []));
+    const isStable = cells.every((c) => c.state === 'present') && oneSignatureForCallers(signatures);
     if (isStable) stable++;
     const newest = [...records].reverse().find((r) => r !== undefined);
     const documentedEver = cells.some((c) => c.documented === 1);

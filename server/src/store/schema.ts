@@ -29,7 +29,7 @@ CREATE TABLE apis (
   parent_id INTEGER NOT NULL,     -- 0 for the library's root module
   name TEXT NOT NULL,
   kind INTEGER,                   -- kind at the newest version that has it (codes.ts); NULL: a segment, not an API
-  evolution INTEGER,              -- stable: present everywhere with one signature shape; evolving: otherwise
+  evolution INTEGER,              -- stable: present everywhere, every two signatures the same to a caller (core/caller-signature.ts); evolving: otherwise
   documented_ever INTEGER NOT NULL,
   alias_of INTEGER                -- this node's members are those of node alias_of, identical in every version (shared-subtrees.ts)
 );

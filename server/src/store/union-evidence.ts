@@ -5,17 +5,12 @@
 // present. Where neither has it, absence is a claim only the static side can make: a path no static surface of the
 // library ever records (an import the runtime saw, a name the stubs never list) is unknown at a version whose
 // runtime lacks it, never absent.
+import { betterSignature } from './better-signature.js';
 import type { CompareOptions } from './surface-agreement.js';
-import type { Surface, SurfaceApi, SurfaceSignature } from './surface.js';
+import type { Surface, SurfaceApi } from './surface.js';
 
 export function wantsUnion(statics: readonly (Surface | undefined)[]): boolean {
   return statics.some((s) => s?.merge_with_runtime === 'union');
-}
-
-/** The signature that says best what a call may pass: the real callable's, else the stub's, else the docstring's. */
-function bestSignature(runtime: SurfaceSignature | null, stub: SurfaceSignature | null): SurfaceSignature | null {
-  if (runtime?.source === 'inspect') return runtime.returns || !stub?.returns ? runtime : { ...runtime, returns: stub.returns };
-  return stub ?? runtime;
 }
 
 function merged(runtime: SurfaceApi, stub: SurfaceApi): SurfaceApi {
@@ -24,7 +19,7 @@ function merged(runtime: SurfaceApi, stub: SurfaceApi): SurfaceApi {
     // An opaque runtime record (an object of unknown kind) says less than the stub's kind.
     kind: runtime.kind === 'attribute' ? stub.kind : runtime.kind,
     defined_in: runtime.defined_in ?? stub.defined_in ?? null,
-    signature: bestSignature(runtime.signature, stub.signature),
+    signature: betterSignature(runtime.signature, stub.signature),
     doc: runtime.doc ?? stub.doc,
     exported: stub.exported ?? runtime.exported,
   };
