@@ -149,7 +149,9 @@ describe('evidence per version', () => {
     assert.deepEqual([cell('lib.f')!.signatureSource, cell('lib.f')!.signature!.parameters.map((x) => x.name)], ['inspect', ['x']], 'only a parser signature replaces the runtime one');
     assert.deepEqual([cell('lib.flags')!.kind, cell('lib.flags')!.signature], ['property', null], 'what the runtime records as no callable stays so');
     assert.equal(m.lookup('lib.only_static'), undefined, 'a parser signature is no resolution evidence');
-    assert.deepEqual(result.agreements.get('2.0')!.parameterMismatches.map((x) => x.api), ['lib.dtype', 'lib.f'], 'agreement compares the surfaces as read');
+    const agreement = result.agreements.get('2.0')!;
+    assert.deepEqual(agreement.parameterMismatches.map((x) => x.api), ['lib.f'], 'agreement compares the surfaces as read');
+    assert.equal(agreement.parserAgainstDocstring, 1, "a parser's signature is not compared with a docstring's: different evidence");
     m.close();
   });
 

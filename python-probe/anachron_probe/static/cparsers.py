@@ -168,10 +168,10 @@ def _tuple_kw_parameters(fmt, names):
     return [(name, state) for (state, _), name in zip(units, names)]
 
 
-def _npy_parameters(call_args, whole=True):
-    """[(name, state)] of an npy_parse_arguments call's arguments, or None when not all of it reads. ``whole``:
-    only a call given the function's own arguments (not ``args + n``: the rest is parsed elsewhere)."""
-    if len(call_args) < 4 or whole and (call_args[2].strip() != "len_args" or call_args[1].strip() != "args"):
+def _npy_parameters(call_args):
+    """[(name, state)] of an npy_parse_arguments call's arguments, or None when not all of it reads: only a call
+    given the function's own arguments (not ``args + n``: the rest is parsed elsewhere)."""
+    if len(call_args) < 4 or call_args[2].strip() != "len_args" or call_args[1].strip() != "args":
         return None
     rest = call_args[4:]
     out = []
@@ -202,19 +202,6 @@ def _kwlists(text):
             names.append(value)
         if names is not None:
             out[m.group(1)] = names
-    return out
-
-
-def npy_parse_calls(body):
-    """[[(name, state)]] of every npy_parse_arguments call in ``body`` that reads whole, whatever arguments it is
-    handed (numpy's ufunc ``__call__`` parses its keywords after the positional ones)."""
-    out = []
-    body = _strip_comments(body)
-    for cm in _NPY_PARSE.finditer(body):
-        close = _closing(body, cm.end() - 1, "(", ")")
-        got = _npy_parameters(_split_arguments(body[cm.end():close - 1]), whole=False) if close > 0 else None
-        if got is not None:
-            out.append(got)
     return out
 
 

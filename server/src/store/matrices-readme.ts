@@ -119,7 +119,7 @@ export function renderMatricesReadme(inputs: ReadmeInput[]): string {
       lines.push('|---|---:|---:|---:|---:|---:|');
       for (const v of compared) {
         const a = v.agreement!;
-        lines.push(`| ${v.version} | ${pct(a.name_agreeing, a.name_base)} of ${num(a.name_base)} | ${num(a.only_runtime)} | ${num(a.only_static)} | ${num(a.not_comparable ?? 0)} | ${pct(a.signature_agreeing, a.signature_base)} of ${num(a.signature_base)} |`);
+        lines.push(`| ${v.version} | ${pct(a.name_agreeing, a.name_base)} of ${num(a.name_base)} | ${num(a.only_runtime)} | ${num(a.only_static)} | ${num(a.not_comparable ?? 0)} | ${pct(a.signature_agreeing, a.signature_base)} of ${num(a.signature_base)}${a.parser_against_docstring ? ` (${num(a.parser_against_docstring)} C-parser signatures against docstrings left out)` : ''} |`);
       }
     }
     lines.push('');

@@ -56,6 +56,8 @@ export interface AgreementSummary {
   only_static: number;
   /** Left out of the name comparison: under modules the runtime could not import. */
   not_comparable?: number;
+  /** Left out of the parameter comparison: C-parser signatures against the runtime's docstring ones. */
+  parser_against_docstring?: number;
   /** Left out of the name comparison by reason (union libraries: platform-specific paths, modules' imports). */
   set_apart?: Record<string, number>;
   /** Keyword sets compared on introspected signatures (union libraries). */
@@ -234,6 +236,7 @@ function agreementSummary(report: AgreementReport): AgreementSummary {
     signature_agreeing: report.signatureAgreeing, only_runtime: report.onlyInReference.length, only_static: report.onlyInCandidate.length, not_comparable: report.notComparable,
   };
   if (report.setApart) summary.set_apart = report.setApart;
+  if (report.parserAgainstDocstring) summary.parser_against_docstring = report.parserAgainstDocstring;
   if (report.keywordBase !== undefined) Object.assign(summary, { keyword_base: report.keywordBase, keyword_agreeing: report.keywordAgreeing });
   return summary;
 }

@@ -16,8 +16,14 @@ export interface AgreementReport {
    * Debian root without setuptools). The reference knows nothing there, so neither side can disagree with it.
    */
   notComparable: number;
-  /** APIs with a signature on both sides. */
+  /** APIs with a signature on both sides, read from comparable evidence. */
   signatureBase: number;
+  /**
+   * Left out of the parameter comparison: the candidate's signature is the C argument parser's (static extraction
+   * read it from the C source) and the reference's the callable's docstring, which the runtime can only read; there
+   * the two sides read different evidence, and the docstring is the one known to leave keywords out.
+   */
+  parserAgainstDocstring?: number;
   signatureAgreeing: number;
   parameterMismatches: { api: string; reference: string[]; candidate: string[] }[];
   /** Left out of the name comparison by the caller's rule, counted by reason ("platform-specific"). */
@@ -86,9 +92,14 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
   let signatureBase = 0;
   let signatureAgreeing = 0;
   const parameterMismatches: AgreementReport['parameterMismatches'] = [];
+  let parserAgainstDocstring = 0;
   for (const [path, r] of ref) {
     const c = cand.get(path);
     if (!c?.signature || !r.signature) continue;
+    if (c.signature.source === 'parser' && r.signature.source === 'docstring') {
+      parserAgainstDocstring++;
+      continue;
+    }
     signatureBase++;
     const rn = parameterNames(r);
     const cn = parameterNames(c);
@@ -96,6 +107,7 @@ export function compareSurfaces(reference: Surface, candidate: Surface, document
     else parameterMismatches.push({ api: path, reference: rn, candidate: cn });
   }
   const report: AgreementReport = { nameBase: comparable.length, nameAgreeing, onlyInReference, onlyInCandidate, notComparable, signatureBase, signatureAgreeing, parameterMismatches };
+  if (parserAgainstDocstring > 0) report.parserAgainstDocstring = parserAgainstDocstring;
   if (options.setApart) report.setApart = setApart;
   if (options.keywords) {
     const keywordMismatches: NonNullable<AgreementReport['keywordMismatches']> = [];
@@ -120,6 +132,7 @@ export function formatAgreement(report: AgreementReport): string {
     `(${report.onlyInReference.length} only in reference, ${report.onlyInCandidate.length} only in candidate` +
     `${report.notComparable > 0 ? `; ${report.notComparable} left out: the reference could not import their module, or its Python has none` : ''}); ` +
     `parameter names: ${pct(report.signatureAgreeing, report.signatureBase)} of ${report.signatureBase} shared signatures agree` +
+    (report.parserAgainstDocstring ? ` (${report.parserAgainstDocstring} C-parser signatures against docstrings left out)` : '') +
     (report.keywordBase !== undefined ? `; keywords: ${pct(report.keywordAgreeing!, report.keywordBase)} of ${report.keywordBase} introspected signatures agree` : '') +
     (report.setApart && Object.keys(report.setApart).length > 0
       ? `; set apart: ${Object.entries(report.setApart).sort().map(([why, n]) => `${n} ${why}`).join(', ')}`

@@ -17,7 +17,7 @@ import inspect
 import re
 
 from ...signatures import docstring_signature, make_param, make_signature, POSITIONAL_ONLY, \
-    POSITIONAL_OR_KEYWORD, KEYWORD_ONLY, UNKNOWN_DEFAULT
+    POSITIONAL_OR_KEYWORD, KEYWORD_ONLY
 from ...ast_names import dotted_name
 from ..interp import AllList, Raise, Return
 from ..values import (
@@ -627,24 +627,6 @@ class NumpyKnowledge(Knowledge):
             self._c_aliases[m.group(1)] = m.group(2)
         return self._c_aliases
 
-    def _ufunc_call_keywords(self):
-        """{generalized: [keyword]} a ufunc's ``__call__`` parses (numpy >= 1.21: two npy_parse_arguments lists in
-        ufunc_object.c, the generalized ufuncs' the one with ``$axes``); {} where the release parses them
-        otherwise."""
-        if getattr(self, "_call_keywords", None) is None:
-            from ..cparsers import npy_parse_calls
-
-            self._call_keywords = {}
-            path = self.core_dir + "/src/umath/ufunc_object.c"
-            text = self.x.read_text(path) if path in self.x.files else None
-            calls = [c for c in npy_parse_calls(text or "") if c and all(state == "$" for _, state in c)
-                     and "out" in [n for n, _ in c]]
-            plain = [c for c in calls if "where" in [n for n, _ in c]]
-            general = [c for c in calls if "axes" in [n for n, _ in c]]
-            if len(plain) == 1 and len(general) == 1:
-                self._call_keywords = {False: [n for n, _ in plain[0]], True: [n for n, _ in general[0]]}
-        return self._call_keywords
-
     def _ufunc_value(self, module, name, alias=None):
         nin, nout, gsig = self._ufuncs[name]
         doc = self._ufunc_docs.get(name)
@@ -656,12 +638,6 @@ class NumpyKnowledge(Knowledge):
             _, extobj, axes = kind
             first = _ufunc_doc_line(name, nin, nout, gsig is not None, extobj, axes)
             sig = docstring_signature(first)
-        keywords = self._ufunc_call_keywords().get(gsig is not None)
-        if sig is not None and keywords is not None and kind != "inspect":
-            # the docstring line leaves out keywords __call__ takes (``sig``; a generalized ufunc's ``axes``,
-            # ``axis``, ``keepdims`` where the formatter of the release omits them). Where numpy builds
-            # __signature__ itself (2.4+) that is what inspect shows at run time, and it stays.
-            sig = _with_parsed_keywords(sig, keywords)
         full_doc = (first + "\n\n" + doc) if (first and doc) else (doc or first)
         # ufuncs carry ``__module__`` (= 'numpy') from numpy 2.0 on; before, they had none
         v = CompiledValue(module, alias or name, "function", sig, full_doc,
@@ -670,19 +646,6 @@ class NumpyKnowledge(Knowledge):
             v.no_module = True
         v.ufunc = True
         return v
-
-
-def _with_parsed_keywords(sig, keywords):
-    """A ufunc's signature whose keywords are those its ``__call__`` parses: the positional ones and ``out`` as
-    documented, then every parsed keyword, keyword-only, with the documented default where there is one. Its source
-    stays the docstring's: the positional part (outputs included) is still the docstring's claim."""
-    params = [p for p in sig["parameters"] if p["kind"] in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD)]
-    given = set(p["name"] for p in params)
-    defaults = dict((p["name"], p["default"]) for p in sig["parameters"])
-    for k in keywords:
-        if k not in given:
-            params.append(make_param(k, KEYWORD_ONLY, defaults.get(k) or UNKNOWN_DEFAULT))
-    return make_signature(params, sig.get("returns"), sig["source"])
 
 
 def _ufunc_inspect_signature(nin, nout, gsig):
