@@ -119,7 +119,14 @@ function manifestFor(file: string): { pins: ReturnType<typeof pinsForFile>; base
 /** Where a diagnostic's related information points: the document, and the manifests its notes name. */
 function placesFor(uri: string, file: string): DiagnosticPlaces {
   const base = manifestFor(file).base;
-  return { uri, manifestUri: (shown) => uriOfFile(documents, isAbsolute(shown) ? shown : join(base, shown)) };
+  // Every finding names the same few manifests: each looked up once per publish (the lookup scans the open documents).
+  const uris = new Map<string, string>();
+  const manifestUri = (shown: string) => {
+    let found = uris.get(shown);
+    if (found === undefined) uris.set(shown, (found = uriOfFile(documents, isAbsolute(shown) ? shown : join(base, shown))));
+    return found;
+  };
+  return { uri, manifestUri };
 }
 
 function contextFor(file: string) {

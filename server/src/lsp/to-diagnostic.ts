@@ -23,6 +23,7 @@ export function setRulesFolder(folder: string): void {
   rulesFolder = folder;
   ruleUris = new Map();
   converted = new WeakMap();
+  placedDiagnostics = new WeakMap();
 }
 
 /**
@@ -44,23 +45,32 @@ export interface DiagnosticPlaces {
 }
 
 /** The notes as related information: the pin's at its manifest line, the others at the finding. */
-function relatedInformation(f: Finding, places: DiagnosticPlaces, range: Diagnostic['range']): DiagnosticRelatedInformation[] {
+function relatedInformation(f: Finding, manifestUri: string | undefined, uri: string, range: Diagnostic['range']): DiagnosticRelatedInformation[] {
+  const line = (f.pinOrigin.line ?? 1) - 1;
   return f.notes.map((note) => {
-    const manifest = note.at === 'pin' && f.pinOrigin.line !== null ? places.manifestUri(f.pinOrigin.file) : undefined;
-    const line = (f.pinOrigin.line ?? 1) - 1;
+    const manifest = note.at === 'pin' ? manifestUri : undefined;
     return {
-      location: manifest ? { uri: manifest, range: { start: { line, character: 0 }, end: { line, character: 0 } } } : { uri: places.uri, range },
+      location: manifest ? { uri: manifest, range: { start: { line, character: 0 }, end: { line, character: 0 } } } : { uri, range },
       message: note.text,
     };
   });
 }
 
+/** Diagnostics by finding with their related information, and the places that information points at. */
+let placedDiagnostics = new WeakMap<Finding, { uri: string; manifest: string | undefined; diagnostic: Diagnostic }>();
+
 export function findingToDiagnostic(f: Finding, places?: DiagnosticPlaces): Diagnostic {
   let diagnostic = converted.get(f);
   if (!diagnostic) converted.set(f, (diagnostic = withoutPlaces(f)));
   if (!places || f.notes.length === 0) return diagnostic;
+  // An unchanged finding published again at the same places is the diagnostic made last time.
+  const manifest = f.pinOrigin.line !== null && f.notes.some((n) => n.at === 'pin') ? places.manifestUri(f.pinOrigin.file) : undefined;
+  const last = placedDiagnostics.get(f);
+  if (last && last.uri === places.uri && last.manifest === manifest) return last.diagnostic;
   const { range, severity, code, codeDescription, source, message, tags, data } = diagnostic;
-  return { range, severity, code, codeDescription, source, message, tags, relatedInformation: relatedInformation(f, places, range), data };
+  const placed = { range, severity, code, codeDescription, source, message, tags, relatedInformation: relatedInformation(f, manifest, places.uri, range), data };
+  placedDiagnostics.set(f, { uri: places.uri, manifest, diagnostic: placed });
+  return placed;
 }
 
 function withoutPlaces(f: Finding): Diagnostic {
