@@ -135,6 +135,8 @@ export async function startServer(rootDir, env = {}) {
     },
     /** The server's resident memory now, in MB (Linux). */
     rssMb: () => Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024,
+    /** The server's peak resident memory so far, in MB (Linux). */
+    peakRssMb: () => Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)[1]) / 1024,
     close() {
       conn.dispose();
       child.kill();

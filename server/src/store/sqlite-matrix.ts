@@ -107,6 +107,10 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     let db: SqlDatabase | undefined;
     try {
       this.db = db = driver.open(file, { mode: 'immutable' });
+      // A matrix file never changes and the OS keeps its pages: SQLite's own page cache (2 MB by default, per open
+      // matrix) would hold them twice. 256 KiB each: 30 MB less with every bundled matrix open, lookups as fast
+      // (their results are cached above it).
+      this.db.pragma('cache_size = -256');
       const schema = this.db.pragma('user_version') as number;
       if (schema !== MATRIX_SCHEMA_VERSION) {
         throw new Error(`matrix schema ${schema}, this anachron reads schema ${MATRIX_SCHEMA_VERSION}: rebuild it with npm run build:matrices`);
