@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test';
 import { analyzeTree } from '../server/src/core/analyze.js';
 import type { Finding } from '../server/src/core/findings.js';
 import { planFixAll } from '../server/src/core/fix-all.js';
-import { fixesFor, type Fix, type FixableFinding } from '../server/src/core/fixes.js';
+import { fixesFor, versionsFixesRead, type Fix, type FixableFinding } from '../server/src/core/fixes.js';
 import { choosePins, parseRequirementsTxt } from '../server/src/core/pins.js';
 import { ApiKnowledge } from '../server/src/knowledge/api-lookup.js';
 import { checkSnippet } from '../server/src/knowledge/snippet.js';
@@ -110,4 +110,30 @@ describe('the agents\' review raises a pin as the editor does', () => {
     // It raised to 1.1 (the version that has solve), which left movelib.exceptions failing.
     assert.deepEqual(report.findings[0]!.otherFixes, ['Raise the pin to movelib==2.0 in requirements.txt (lowest tracked version where every use of movelib in this file works)']);
   });
+});
+
+describe('a diagnostic carries the versions its fixes read (versionsFixesRead), and they give the same fixes', () => {
+  const finding = (pin: string, availableIn: string[]): FixableFinding => ({
+    code: 'anachronistic-api', range: at(1, 0, 15), api: 'movelib.newest', parameter: null, replacement: null, availableIn, pin, pinSource: 'requirements.txt:1', library: 'movelib',
+  });
+  const cases: { pin: string; manifest: string; availableIn: string[]; carried: string[] }[] = [
+    { pin: '1.1', manifest: 'movelib==1.1\n', availableIn: ['3.0', '2.0', '2.1', '1.0'], carried: ['1.0', '2.0'] },
+    { pin: '1.1', manifest: 'movelib==1.1\n', availableIn: ['2.1', '2.0'], carried: ['2.0'] },
+    { pin: '>=1.0', manifest: 'movelib>=1.0\n', availableIn: ['2.1', '1.1', '2.0'], carried: ['1.1'] },
+    { pin: '3.0', manifest: 'movelib==3.0\n', availableIn: ['1.0', '1.1'], carried: ['1.0'] },
+    { pin: '1.1', manifest: 'movelib==1.1\n', availableIn: [], carried: [] },
+  ];
+  for (const c of cases) {
+    test(`pinned ${c.pin}, in ${c.availableIn.join(', ') || 'no version'}: carries ${c.carried.join(', ') || 'none'}`, () => {
+      assert.deepEqual(versionsFixesRead(c.availableIn, c.pin), c.carried);
+      const text = 'import movelib\nmovelib.newest()\n';
+      const tree = parser.parse(text);
+      try {
+        const fixes = (availableIn: string[]) => fixesFor(finding(c.pin, availableIn), text, tree, (f) => (f === 'requirements.txt' ? c.manifest : undefined));
+        assert.deepEqual(fixes(c.carried), fixes(c.availableIn));
+      } finally {
+        tree.delete();
+      }
+    });
+  }
 });

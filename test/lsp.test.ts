@@ -26,10 +26,8 @@ describe('language server', () => {
       assert.equal(second[0]!.source, 'anachron');
       assert.equal(second[0]!.severity, 1);
       assert.deepEqual(second[0]!.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 12 } });
-      assert.deepEqual(
-        { ...(second[0]!.data as object), availableIn: undefined },
-        { library: 'numpy', api: 'numpy.trapezoid', parameter: null, pin: '1.24.2', requirement: 'numpy==1.24.2', pinSource: 'requirements.txt:1', availableIn: undefined, replacement: 'numpy.trapz' },
-      );
+      // of the versions the API is in, the data carries what the quick fixes read: the lowest, the lowest above the pin
+      assert.deepEqual(second[0]!.data, { library: 'numpy', api: 'numpy.trapezoid', parameter: null, pin: '1.24.2', requirement: 'numpy==1.24.2', pinSource: 'requirements.txt:1', availableIn: ['2.0.0'], replacement: 'numpy.trapz' });
       assert.equal(second[0]!.message, '`numpy.trapezoid` needs numpy ≥ 2.0 (pinned 1.24.2)');
       // the pin's source points at its manifest line; the history and the alternative at the finding
       const related = second[0]!.relatedInformation ?? [];

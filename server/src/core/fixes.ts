@@ -44,6 +44,17 @@ export interface FixableFinding {
   library: string;
 }
 
+/**
+ * The versions of a finding's `availableIn` that the fixes read: the lowest (a range's lower bound raised) and the
+ * lowest above an exact pin (the pin raised; lowest-version.ts's floor). A diagnostic's data carries these alone:
+ * every version would be a sixth of a numpy file's publish, sent again with each edit.
+ */
+export function versionsFixesRead(availableIn: readonly string[], pin: string): string[] {
+  const sorted = [...availableIn].sort(compareVersions);
+  const above = isValidVersion(pin) ? sorted.find((v) => compareVersions(v, pin) > 0) : undefined;
+  return sorted.length === 0 ? [] : above && above !== sorted[0] ? [sorted[0]!, above] : [sorted[0]!];
+}
+
 const parent = (path: string) => path.slice(0, path.lastIndexOf('.'));
 
 /** A line of `text` as LSP, pip and Python count lines (a lone CR ends one too: manifests read from disk keep theirs). */

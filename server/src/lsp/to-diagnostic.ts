@@ -3,6 +3,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type DiagnosticRela
 import { join } from 'node:path';
 import { findingData, type Finding, type FindingData, type Severity } from '../core/findings.js';
 import { findingRule } from '../core/rules/index.js';
+import { versionsFixesRead } from '../core/fixes.js';
 import type { ManifestProblem } from '../core/pins.js';
 import { pathToUri } from '../workspace/file-uri.js';
 
@@ -74,7 +75,7 @@ export function findingToDiagnostic(f: Finding, places?: DiagnosticPlaces): Diag
 }
 
 function withoutPlaces(f: Finding): Diagnostic {
-  const data: FindingData = findingData(f);
+  const data: FindingData = { ...findingData(f), availableIn: versionsFixesRead(f.availableIn, f.pin) };
   const range = {
     start: { line: f.range.start.line, character: f.range.start.column },
     end: { line: f.range.end.line, character: f.range.end.column },
