@@ -401,6 +401,18 @@ describe('anachron bench (built CLI)', () => {
     assert.equal(again.seus.value, results.pinned!.seus.value);
   });
 
+  test('bench report --seus-std picks the Std estimator; another value is refused by name', () => {
+    const dir = join(work, 'corrected');
+    const r = runCli(['bench', 'report', out.pinned, '--matrices', matrices, '--out', dir, '--bootstrap', '0', '--seus-std', 'bias-corrected'], work);
+    assert.equal(r.code, 0, r.stderr);
+    const corrected = readResults(dir);
+    assert.equal(corrected.seus.std, 'bias-corrected');
+    assert.equal(results.pinned!.seus.std, 'paper');
+    const bad = runCli(['bench', 'report', out.pinned, '--matrices', matrices, '--out', join(work, 'bad-std'), '--seus-std', 'unbiased'], work);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--seus-std: invalid value "unbiased" \(one of paper, bias-corrected\)/);
+  });
+
   test('shards merged through the CLI equal the unsharded run (with --limit)', () => {
     const config = configFile('constant', { provider: 'builtin', model: 'constant', text: 'ev.alpha_bravo(x)', transport: 'direct' });
     const common = ['--samples', samplesFile, '--matrices', matrices, '--limit', '300', '--bootstrap', '50'];

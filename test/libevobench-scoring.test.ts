@@ -16,9 +16,9 @@ import { extractCall, extractIdentifier, extractSignature } from '../server/src/
 import { callKeys, setScores } from '../server/src/eval/libevobench/scoring/parameters.js';
 import { firstCall, looksLikeExpression, splitTopLevel, topLevelAssignment } from '../server/src/eval/python-text/scan.js';
 import { resolveCallee, scoreEntry } from '../server/src/eval/libevobench/scoring/score.js';
-import { computeSeus } from '../server/src/eval/libevobench/scoring/seus.js';
+import { computeSeus, evolvingStdOf, seusRange } from '../server/src/eval/libevobench/scoring/seus.js';
 import { TruthLookup } from '../server/src/eval/libevobench/scoring/taxonomy.js';
-import { ALL, DEFAULT_SCORING_OPTIONS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
+import { ALL, DEFAULT_SCORING_OPTIONS, STD_ESTIMATORS, type PredictionRecord, type ScoringUnit } from '../server/src/eval/libevobench/scoring/types.js';
 import { armsSvg, comparisonProgressionSvg, comparisonStaircaseSvg, leaderboardSvg, progressionSvg, staircaseSvg, taxonomySvg } from '../server/src/eval/libevobench/reports/charts.js';
 import { emptyChart } from '../server/src/eval/reports/svg.js';
 import { assertThemedInks } from './support/chart-inks.js';
@@ -556,6 +556,46 @@ describe('SEUS', () => {
     // Configurable weights.
     const heavy = computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0, lambda: 1, gamma: 0 });
     assert.ok(Math.abs(heavy.value! - ((0.4375 - 0.125) + cs!.balanced) / 2) < 1e-12);
+  });
+
+  test('the bias-corrected Std takes each version\'s sampling noise off, signed (issue 22, point 7)', () => {
+    // evolvingStdOf: means 0.5, 0.7 (population variance 0.01), noises 0.002, 0.006: 0.01 − ½·0.004 = 0.008.
+    assert.ok(Math.abs(evolvingStdOf([0.5, 0.7], [0.002, 0.006], 'bias-corrected') - Math.sqrt(0.008)) < 1e-12);
+    assert.ok(Math.abs(evolvingStdOf([0.5, 0.7], [0.002, 0.006], 'paper') - 0.1) < 1e-12);
+    // Flat means: all the spread is noise, and less spread than the noise predicts gives a negative root.
+    assert.ok(Math.abs(evolvingStdOf([0.6, 0.6], [0.01, 0.01], 'bias-corrected') + Math.sqrt(0.005)) < 1e-12);
+    assert.equal(evolvingStdOf([0.6], [0.01], 'bias-corrected'), 0, 'one version: no spread to correct');
+    // The hand-made records: API-I's evolving answers are [1, 0] at 1.0 (mean ½, s² ½, noise ¼) and [0, 0, 0, 1] at
+    // 2.0 (mean ¼, s² ¼, noise 1/16): variance 1/64 − ½·(¼ + 1/16)/2 = −1/16, Std −¼. SR has one answer a version
+    // (no noise estimate): its Std stays 0.
+    const seus = computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0, std: 'bias-corrected' });
+    const [ci, cs] = seus.components;
+    assert.ok(Math.abs(ci!.evolvingStd + 0.25) < 1e-12);
+    assert.ok(Math.abs(ci!.term - (0.4375 + 0.5 * 0.25 - 0.5 / 3)) < 1e-12);
+    assert.equal(cs!.evolvingStd, 0);
+    assert.equal(seus.std, 'bias-corrected');
+    assert.equal(computeSeus(records, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 0 }).std, 'paper', 'the paper\'s Std by default');
+  });
+
+  test('the SEUS interval stays within the score\'s range (at most 100)', () => {
+    // Near the ceiling the basic interval reflects resamples that reach 1 about the estimate: the upper bound would
+    // pass 1. Stable answers all right; evolving [1, 1, 1, 0] at 1.0 and all right at 2.0: SEUS = (HM(1, ¾) + 1)/2 −
+    // ½·⅛ = 0.866…; a resample of all-right answers scores 1, so the lower bound is 2·0.866 − 1 = 0.732….
+    const near: PredictionRecord[] = [];
+    for (const v of ['1.0', '2.0']) for (let i = 0; i < 4; i++) near.push(rec('API-I', v, 'stable', 1));
+    for (const s of [1, 1, 1, 0]) near.push(rec('API-I', '1.0', 'evolving', s, { api: false }));
+    for (let i = 0; i < 4; i++) near.push(rec('API-I', '2.0', 'evolving', 1, { api: false }));
+    const estimate = ((2 * 0.75) / 1.75 + 1) / 2 - 0.5 * 0.125;
+    for (const std of STD_ESTIMATORS) {
+      const seus = computeSeus(near, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 400, std });
+      assert.ok(seus.ci![1] <= 1 && seus.value! <= 1, `${std}: ${seus.value} [${seus.ci}]`);
+      assert.ok(seus.ci![0] >= seusRange(0.5, 0.5)[0]);
+    }
+    const paper = computeSeus(near, { ...DEFAULT_SCORING_OPTIONS, bootstrap: 400 });
+    assert.ok(Math.abs(paper.value! - estimate) < 1e-12);
+    assert.equal(paper.ci![1], 1, 'clipped at the ceiling');
+    assert.ok(Math.abs(paper.ci![0] - (2 * estimate - 1)) < 1e-12, 'the lower bound reflects the all-right resamples');
+    assert.deepEqual(seusRange(1, 0.25), [-0.75, 1]);
   });
 
   test('components without both groups are left out, and say why', () => {

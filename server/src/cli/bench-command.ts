@@ -41,7 +41,9 @@ export const BENCH_USAGE = `usage: anachron bench <run|merge|report> …
       Re-score runs and write their reports; with several runs, compare them (SEUS leaderboard, sweep).
 
   Common: --matrices DIR (default: the bundled matrices), --bootstrap N (default 1000), --lambda L, --gamma G
-  (SEUS weights, default 0.5), --seed S (bootstrap seed; default the run's seed), --quiet (no progress bar).
+  (SEUS weights, default 0.5), --seus-std paper|bias-corrected (SEUS's Std_v(E_v): the paper's plug-in, default, or
+  with the per-version sampling noise taken off), --seed S (bootstrap seed; default the run's seed), --quiet (no
+  progress bar).
 `;
 
 const SCORING_OPTIONS = {
@@ -50,6 +52,7 @@ const SCORING_OPTIONS = {
   lambda: { type: 'string' },
   gamma: { type: 'string' },
   seed: { type: 'string' },
+  'seus-std': { type: 'string' },
   quiet: { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -150,11 +153,11 @@ function readConfig(file: string): RunConfig {
   }
 }
 
-function reportContext(values: { matrices?: string; bootstrap?: string; lambda?: string; gamma?: string; seed?: string }, err: Out): ReportContext {
-  const { bootstrap, lambda, gamma, seed } = values;
+function reportContext(values: { matrices?: string; bootstrap?: string; lambda?: string; gamma?: string; seed?: string; 'seus-std'?: string }, err: Out): ReportContext {
+  const { bootstrap, lambda, gamma, seed, 'seus-std': seusStd } = values;
   return {
     matricesFolder: values.matrices ? resolve(values.matrices) : defaultMatricesFolder(),
-    flags: { ...(bootstrap !== undefined ? { bootstrap } : {}), ...(lambda !== undefined ? { lambda } : {}), ...(gamma !== undefined ? { gamma } : {}), ...(seed !== undefined ? { seed } : {}) },
+    flags: { ...(bootstrap !== undefined ? { bootstrap } : {}), ...(lambda !== undefined ? { lambda } : {}), ...(gamma !== undefined ? { gamma } : {}), ...(seed !== undefined ? { seed } : {}), ...(seusStd !== undefined ? { seusStd } : {}) },
     err,
   };
 }

@@ -66,6 +66,8 @@ export interface ScoringFlags {
   lambda?: string;
   gamma?: string;
   seed?: string;
+  /** SEUS's Std_v(E_v) estimator: 'paper' (default) or 'bias-corrected'. */
+  seusStd?: string;
 }
 
 export interface ReportContext {

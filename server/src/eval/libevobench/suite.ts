@@ -30,7 +30,7 @@ import { matrixSource, scoreRunDatabase, writeComparisonReport, writeScoredRepor
 import { executeRun } from './run.js';
 import { aggregateResults } from './scoring/aggregate.js';
 import { runCoverage } from './scoring/compare.js';
-import { DEFAULT_SCORING_OPTIONS, type RunResults, type ScoringOptions } from './scoring/types.js';
+import { DEFAULT_SCORING_OPTIONS, STD_ESTIMATORS, type RunResults, type ScoringOptions, type StdEstimator } from './scoring/types.js';
 import { syntheticSamples } from './synthetic.js';
 
 // ---- dataset --------------------------------------------------------------------------------------------------------
@@ -163,12 +163,20 @@ function numberFlag(value: string | undefined, name: string, check: (n: number) 
   return n;
 }
 
+function stdFlag(value: string | undefined): StdEstimator | undefined {
+  if (value === undefined) return undefined;
+  const known = STD_ESTIMATORS.find((e) => e === value);
+  if (!known) throw new InputError(`--seus-std: invalid value "${value}" (one of ${STD_ESTIMATORS.join(', ')})`);
+  return known;
+}
+
 function scoringOptions(flags: ScoringFlags, runSeed: number | undefined): ScoringOptions {
   return {
     bootstrap: numberFlag(flags.bootstrap, 'bootstrap', (n) => Number.isInteger(n) && n >= 0) ?? DEFAULT_SCORING_OPTIONS.bootstrap,
     lambda: numberFlag(flags.lambda, 'lambda', (n) => n >= 0) ?? DEFAULT_SCORING_OPTIONS.lambda,
     gamma: numberFlag(flags.gamma, 'gamma', (n) => n >= 0) ?? DEFAULT_SCORING_OPTIONS.gamma,
     seed: numberFlag(flags.seed, 'seed', Number.isInteger) ?? runSeed ?? DEFAULT_SCORING_OPTIONS.seed,
+    std: stdFlag(flags.seusStd) ?? DEFAULT_SCORING_OPTIONS.std,
   };
 }
 

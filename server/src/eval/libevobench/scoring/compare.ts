@@ -49,15 +49,17 @@ export interface Comparison {
 
 /**
  * What a run's SEUS is computed over: its libraries with the versions its samples target, and the SEUS tasks it has
- * samples for (its components and the pairs left out for want of both groups). Runs compare only when these agree
- * (issue 22, point 8): a SEUS over fewer tasks or other versions is another quantity.
+ * samples for (its components and the pairs left out for want of both groups), and a Std_v(E_v) estimator other
+ * than the paper's. Runs compare only when these agree (issue 22, point 8): a SEUS over fewer tasks or other
+ * versions, or with its stability term estimated otherwise, is another quantity.
  */
 export function runCoverage(r: RunResults): { text: string; units: ScoringUnit[]; subset: string | null } {
   const present = new Set<ScoringUnit>([...r.seus.components.map((c) => c.unit), ...r.seus.excluded.map((e) => e.unit)]);
   const units = SEUS_UNITS.filter((u) => present.has(u));
   const libraries = [...r.libraries].sort().map((l) => `${l} ${(r.versions[l] ?? []).join(', ')}`.trim());
   const subset = units.length > 0 && units.length < SEUS_UNITS.length ? `of ${units.join(', ')} only` : null;
-  return { text: `${libraries.join('; ')} · ${units.length ? units.join(', ') : 'no SEUS task'}`, units, subset };
+  const std = r.seus.std && r.seus.std !== 'paper' ? ` · Std ${r.seus.std}` : '';
+  return { text: `${libraries.join('; ')} · ${units.length ? units.join(', ') : 'no SEUS task'}${std}`, units, subset };
 }
 
 /**

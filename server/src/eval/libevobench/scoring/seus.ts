@@ -6,8 +6,8 @@
 // t ranges over the four task-level metrics (API-C@L2 exact, API-C@L3 recall, API-I exact, SR F1); S_v and E_v are
 // the mean primary score on stable and evolving APIs at version v; A is the anachronistic error rate on evolving APIs.
 import { compareVersions } from '../../../core/versions.js';
-import { basicInterval, mean, populationStd, Resampler } from './bootstrap.js';
-import { ANACHRONISM_LEVEL, SEUS_UNITS, type PredictionRecord, type ScoringOptions, type ScoringUnit, type SeusComponent, type SeusResult } from './types.js';
+import { basicInterval, mean, percentileInterval, populationStd, Resampler } from './bootstrap.js';
+import { ANACHRONISM_LEVEL, SEUS_UNITS, type StdEstimator, type PredictionRecord, type ScoringOptions, type ScoringUnit, type SeusComponent, type SeusResult } from './types.js';
 
 export const SWEEP_GRID: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
 
@@ -82,12 +82,41 @@ function strata(records: readonly PredictionRecord[], units: readonly ScoringUni
 interface Means {
   stable: Map<string, number>;
   evolving: Map<string, number>;
+  /** Per version, the estimated sampling variance of E_v: s²/n (s² with n − 1); 0 from a single sample. */
+  evolvingNoise: Map<string, number>;
   anachronistic: number;
   classified: number;
 }
 
+/** The estimated variance of a mean of n scores from their sum and sum of squares: s²/n with s² divided by n − 1. */
+function noiseOfMean(sum: number, squares: number, n: number): number {
+  if (n < 2) return 0;
+  return Math.max(0, (squares - (sum * sum) / n) / (n - 1)) / n;
+}
+
+/**
+ * Std_v(E_v) over the versions' evolving means. 'paper': the population std of the estimates Ê_v, as the paper
+ * computes it; each Ê_v's sampling noise σ²_v inflates it (by (1 − 1/V)·mean σ²_v in variance, in expectation), so
+ * SEUS comes out low by up to λ times that noise. 'bias-corrected': that expected inflation, estimated from the
+ * samples (s²/n), is taken off the variance, and the signed square root is kept: flooring at 0 would bias the
+ * penalty up again exactly where E_v is flat. A negative value says the means vary less than their noise explains.
+ */
+export function evolvingStdOf(means: readonly number[], noises: readonly number[], estimator: StdEstimator): number {
+  const std = populationStd(means) ?? 0;
+  if (estimator === 'paper' || means.length < 2) return std;
+  const variance = std * std - (1 - 1 / means.length) * mean(noises)!;
+  return Math.sign(variance) * Math.sqrt(Math.abs(variance));
+}
+
+/** SEUS's range: at most 1 (B ≤ 1, Std and A ≥ 0), at least −(λ·½ + γ) (a std of values in [0, 1] is at most ½). */
+export function seusRange(lambda: number, gamma: number): [number, number] {
+  return [-(lambda / 2 + gamma), 1];
+}
+
+const clip = (x: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, x));
+
 /** One component from stratum means (the same code serves the estimate and every bootstrap replicate). */
-function component(input: ComponentInput, m: Means, lambda: number, gamma: number): Omit<SeusComponent, 'library' | 'unit'> | null {
+function component(input: ComponentInput, m: Means, lambda: number, gamma: number, estimator: StdEstimator): Omit<SeusComponent, 'library' | 'unit'> | null {
   const versions = input.versions.map((version) => {
     const S = m.stable.get(version) ?? null;
     const E = m.evolving.get(version) ?? null;
@@ -97,7 +126,8 @@ function component(input: ComponentInput, m: Means, lambda: number, gamma: numbe
   const both = versions.filter((v) => v.balanced !== null);
   if (both.length === 0) return null;
   const balanced = mean(both.map((v) => v.balanced!))!;
-  const evolvingStd = populationStd(versions.filter((v) => v.evolving !== null).map((v) => v.evolving!)) ?? 0;
+  const withEvolving = versions.filter((v) => v.evolving !== null);
+  const evolvingStd = evolvingStdOf(withEvolving.map((v) => v.evolving!), withEvolving.map((v) => m.evolvingNoise.get(v.version) ?? 0), estimator);
   const anachronism = input.hasTaxonomy ? (m.classified > 0 ? m.anachronistic / m.classified : 0) : null;
   const ratios = both.filter((v) => v.stable! > 0).map((v) => v.evolving! / v.stable!);
   return {
@@ -112,31 +142,28 @@ function component(input: ComponentInput, m: Means, lambda: number, gamma: numbe
   };
 }
 
-function sums(s: Stratum): { a: number; c: number } {
-  let a = 0;
-  let c = 0;
-  for (let i = 0; i < s.anachronistic.length; i++) {
-    a += s.anachronistic[i]!;
-    c += s.classified[i]!;
-  }
-  return { a, c };
-}
-
 function pointMeans(input: ComponentInput): Means {
-  const m: Means = { stable: new Map(), evolving: new Map(), anachronistic: 0, classified: 0 };
+  const m: Means = { stable: new Map(), evolving: new Map(), evolvingNoise: new Map(), anachronistic: 0, classified: 0 };
   for (const [v, s] of input.stable) m.stable.set(v, mean(s.scores)!);
-  for (const [v, s] of input.evolving) {
-    m.evolving.set(v, mean(s.scores)!);
-    const t = sums(s);
-    m.anachronistic += t.a;
-    m.classified += t.c;
+  for (const [v, e] of input.evolving) {
+    const n = e.scores.length;
+    let sum = 0;
+    let squares = 0;
+    for (let i = 0; i < n; i++) {
+      sum += e.scores[i]!;
+      squares += e.scores[i]! * e.scores[i]!;
+      m.anachronistic += e.anachronistic[i]!;
+      m.classified += e.classified[i]!;
+    }
+    m.evolving.set(v, sum / n);
+    m.evolvingNoise.set(v, noiseOfMean(sum, squares, n));
   }
   return m;
 }
 
 /** Each stratum resampled with replacement (scores and anachronism counts of the same samples together). */
 function resampledMeans(input: ComponentInput, resampler: Resampler): Means {
-  const m: Means = { stable: new Map(), evolving: new Map(), anachronistic: 0, classified: 0 };
+  const m: Means = { stable: new Map(), evolving: new Map(), evolvingNoise: new Map(), anachronistic: 0, classified: 0 };
   for (const v of input.versions) {
     const s = input.stable.get(v);
     if (s) m.stable.set(v, resampler.mean(s.scores));
@@ -144,13 +171,16 @@ function resampledMeans(input: ComponentInput, resampler: Resampler): Means {
     if (e) {
       const n = e.scores.length;
       let sum = 0;
+      let squares = 0;
       for (let i = 0; i < n; i++) {
         const k = resampler.index(n);
         sum += e.scores[k]!;
+        squares += e.scores[k]! * e.scores[k]!;
         m.anachronistic += e.anachronistic[k]!;
         m.classified += e.classified[k]!;
       }
       m.evolving.set(v, sum / n);
+      m.evolvingNoise.set(v, noiseOfMean(sum, squares, n));
     }
   }
   return m;
@@ -167,7 +197,7 @@ export function computeSeus(records: readonly PredictionRecord[], options: Scori
   const used: ComponentInput[] = [];
   const excluded: SeusResult['excluded'] = [];
   for (const input of inputs) {
-    const c = component(input, pointMeans(input), options.lambda, options.gamma);
+    const c = component(input, pointMeans(input), options.lambda, options.gamma, options.std);
     if (!c) {
       excluded.push({ library: input.library, unit: input.unit, reason: input.stable.size === 0 ? 'no stable samples' : input.evolving.size === 0 ? 'no evolving samples' : 'no version has both stable and evolving samples' });
       continue;
@@ -188,20 +218,23 @@ export function computeSeus(records: readonly PredictionRecord[], options: Scori
     const replicates = new Float64Array(options.bootstrap);
     for (let b = 0; b < options.bootstrap; b++) {
       let total = 0;
-      for (const input of used) total += component(input, resampledMeans(input, resampler), options.lambda, options.gamma)!.term;
+      for (const input of used) total += component(input, resampledMeans(input, resampler), options.lambda, options.gamma, options.std)!.term;
       replicates[b] = total / used.length;
     }
-    // The basic interval, not the percentile one (issue 22, point 7): each resample adds its strata's sampling noise
-    // to the E_v, so Std_v(E*_v) exceeds Std_v(Ê_v) as that exceeds the true Std, and the replicates sit below the
-    // estimate about as far as the estimate sits below the truth. A seeded simulation with known S_v, E_v
-    // (test/libevobench-scoring.test.ts) covers the true SEUS in 75% of datasets with the percentile interval, ~97%
-    // with this one.
-    ci = basicInterval(value, replicates);
+    // Which interval (issue 22, point 7; figures from perf/seus-coverage.ts in docs/benchmark-scoring.md): with the
+    // paper's Std each resample adds its strata's noise to the E_v again, so the replicates sit below the estimate
+    // about as far as the estimate sits below the truth, and the basic interval (reflected about the estimate)
+    // corrects that. With the bias-corrected Std the noise is taken off in every replicate as in the estimate, and
+    // the percentile interval covers. Both are clipped to SEUS's range: a bound past it says nothing more.
+    const range = seusRange(options.lambda, options.gamma);
+    const [lo, hi] = options.std === 'paper' ? basicInterval(value, replicates) : percentileInterval(replicates);
+    ci = [clip(lo, range), clip(hi, range)];
   }
   const avg = (f: (c: SeusComponent) => number | null) => mean(components.map(f).filter((x): x is number => x !== null));
   return {
-    value,
+    value: value === null ? null : clip(value, seusRange(options.lambda, options.gamma)),
     ci,
+    std: options.std,
     lambda: options.lambda,
     gamma: options.gamma,
     headline: {

@@ -174,9 +174,15 @@ export interface ScoringOptions {
   bootstrap: number;
   /** Seed of the bootstrap (default 1). */
   seed: number;
+  /** How SEUS's Std_v(E_v) is estimated (default 'paper'; see evolvingStdOf in seus.ts). */
+  std: StdEstimator;
 }
 
-export const DEFAULT_SCORING_OPTIONS: ScoringOptions = { lambda: 0.5, gamma: 0.5, bootstrap: 1000, seed: 1 };
+/** 'paper': population std of the per-version evolving means; 'bias-corrected': their sampling noise taken off. */
+export type StdEstimator = 'paper' | 'bias-corrected';
+export const STD_ESTIMATORS: readonly StdEstimator[] = ['paper', 'bias-corrected'];
+
+export const DEFAULT_SCORING_OPTIONS: ScoringOptions = { lambda: 0.5, gamma: 0.5, bootstrap: 1000, seed: 1, std: 'paper' };
 
 export const ALL = 'all';
 
@@ -267,8 +273,12 @@ export interface SeusComponent {
 }
 
 export interface SeusResult {
+  /** Clipped to SEUS's range (seusRange): the bias-corrected Std can push an estimate near the ceiling past 1. */
   value: number | null;
+  /** 95% bootstrap interval, clipped to SEUS's range: basic with the paper's Std, percentile with the corrected one. */
   ci: [number, number] | null;
+  /** The Std_v(E_v) estimator (absent in older results: 'paper'). */
+  std?: StdEstimator;
   lambda: number;
   gamma: number;
   /** Means over the components (Table 7's columns; penalties already weighted). */
