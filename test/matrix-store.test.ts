@@ -355,6 +355,14 @@ describe('bad input', () => {
     assert.throws(() => readSurfaceFile(join(dir, 'a.json.gz')), /a\.json\.gz: not valid gzip/);
     writeFileSync(join(dir, 'b.json'), '{"schema": "anachron-surface/1", "library": "x", "version": "1", "apis": [{"path": "x.f", "kind": "gizmo"}]}');
     assert.throws(() => readSurfaceFile(join(dir, 'b.json')), /b\.json: not an anachron surface: apis\[0\] has no path or an unknown kind/);
+    // forwarded keywords (issue 19, class 3) only on a **kwargs, and only as a list of names
+    const withKeywords = (parameter: object) => JSON.stringify({ schema: 'anachron-surface/1', library: 'x', version: '1', apis: [{ path: 'x.f', kind: 'function', signature: { source: 'inspect', parameters: [parameter] }, doc: null }] });
+    writeFileSync(join(dir, 'k.json'), withKeywords({ name: 'a', kind: 'positional_or_keyword', default: null, keywords: ['b'] }));
+    assert.throws(() => readSurfaceFile(join(dir, 'k.json')), /k\.json: not an anachron surface: apis\[0\] \(x\.f\) parameter a: keywords is not a list of names on a \*\*kwargs/);
+    writeFileSync(join(dir, 'l.json'), withKeywords({ name: 'kw', kind: 'var_keyword', default: null, keywords: 'color' }));
+    assert.throws(() => readSurfaceFile(join(dir, 'l.json')), /l\.json: .*keywords is not a list of names/);
+    writeFileSync(join(dir, 'm.json'), withKeywords({ name: 'kw', kind: 'var_keyword', default: null, keywords: ['color'] }));
+    assert.deepEqual(readSurfaceFile(join(dir, 'm.json')).apis[0]!.signature!.parameters[0]!.keywords, ['color']);
     writeFileSync(join(dir, 'c.json.gz'), gzipSync(JSON.stringify(surfaces[0])));
     assert.equal(readSurfaceFile(join(dir, 'c.json.gz')).version, '1.10.0');
   });

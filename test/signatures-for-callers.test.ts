@@ -22,6 +22,7 @@ const forwarding = sig(p('a'), p('args', 'varpos'), p('params', 'vkw'));
 const maskedAll = sig(p('a'), p('axis', 'poskw', 'None'), p('out', 'poskw', 'None'), p('keepdims', 'poskw', '<no value>'));
 const anything = sig(p('args', 'varpos'), p('kwargs', 'vkw'));
 const seeded = sig(p('seed', 'poskw', 'None'));
+const closed = (...keywords: string[]): Parameter => ({ ...p('kwargs', 'vkw'), keywords });
 
 describe('signatures compared by what a caller can pass', () => {
   const cases: [string, Signature, Signature, boolean][] = [
@@ -41,6 +42,11 @@ describe('signatures compared by what a caller can pass', () => {
     ['a named keyword made required beside **kwargs', sig(p('a'), p('k', 'kw', 'None'), p('kwargs', 'vkw')), sig(p('a'), p('k', 'kw'), p('kwargs', 'vkw')), false],
     ['a wrapper over a function of no parameters', anything, sig(), true],
     ['positional-only against positional-or-keyword', sig(p('x', 'pos'), p('args', 'varpos'), p('kw', 'vkw')), sig(p('x'), p('y')), false],
+    // a **kwargs resolved to the keywords it forwards (issue 19, class 3) takes those only
+    ['forwarded keywords and the same ones named', sig(p('x'), closed('color', 'label')), sig(p('x'), p('color', 'kw', 'None'), p('label', 'kw', 'None')), true],
+    ['forwarded keywords read at one version, an unresolved **kwargs at the next', sig(p('x'), closed('color')), sig(p('x'), p('kwargs', 'vkw')), true],
+    ['a keyword the callee gained, forwarded', sig(p('x'), closed('color')), sig(p('x'), closed('alpha', 'color')), false],
+    ['a named keyword the forwarded ones lack', sig(p('x'), closed('color')), sig(p('x'), p('alpha', 'kw', 'None'), p('color', 'kw', 'None')), false],
   ];
   for (const [what, a, b, same] of cases) {
     test(`${what}: ${same ? 'the same' : 'a change'}`, () => {

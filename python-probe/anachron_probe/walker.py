@@ -25,6 +25,7 @@ from .signatures import (
     signature_lines_consumed,
 )
 from .stubs import StubIndex
+from .runtime_forwarding import forwarded_keywords
 from .renamed_keywords import keyword_variables
 from .served_names import served_names_of
 from .text import REMOVAL_NOTE_TABLES
@@ -545,6 +546,7 @@ class Probe(object):
                 converted = None
             if converted is not None:
                 converted = _with_legacy_keyword(target, converted)
+                converted = self._with_forwarded_keywords(target, converted)
                 if not is_meaningless(converted["parameters"]):
                     result = (converted, None)
                 else:
@@ -559,6 +561,21 @@ class Probe(object):
             result = (with_open_keywords(dsig, fallback), fallback)
         self._sig_cache[key] = (target, result)
         return result
+
+    def _with_forwarded_keywords(self, target, converted):
+        """The keywords a ``**kwargs`` that only goes on to this library's callables accepts (runtime_forwarding.py),
+        as its parameter's ``keywords`` list."""
+        params = converted["parameters"]
+        if not params or params[-1]["kind"] != "var_keyword":
+            return converted
+        active = self.__dict__.setdefault("_closing_keywords", set())
+        try:
+            keywords = forwarded_keywords(target, params, self.in_library, lambda obj: self._runtime_signature(obj, False)[0], active)
+        except Exception:  # a callee's attribute lookup that runs code and fails: the keywords stay open
+            keywords = None
+        if keywords is None:
+            return converted
+        return dict(converted, parameters=params[:-1] + [dict(params[-1], keywords=keywords)])
 
     def _stub_signature(self, candidates):
         for module_name, parts in candidates:

@@ -11,6 +11,7 @@ from ..signatures import (
     docstring_signature, drop_first, from_inspect, is_meaningless, with_open_keywords, make_param, make_signature,
     returns_text, star_and_keyword_params
 )
+from ..forwarded_kwargs import accepted_keywords
 from ..renamed_keywords import keyword_variables, wrappers
 from ..stubs import merge_overloads
 from ..text import default_text, normalize_repr
@@ -420,12 +421,50 @@ class Signatures(object):
             params = self.params_of(node, ws[1])
         else:
             params = self.params_of(node, fv)
+            self.close_forwarded_keywords(fv, node, params)
         if drop_self:
             params = drop_first(params)
         sig = make_signature(params, self._returns(node, fv), fv.signature_source)
         if not is_meaningless(params):
             return sig
         return self._doc_or_stub_signature(fv, function_doc(fv), drop_self, sig, public_module, name)
+
+    def close_forwarded_keywords(self, fv, node, params):
+        """Where ``fv``'s ``**kwargs`` only goes on to callables of this library (forwarded_kwargs.py), the keywords
+        it accepts, as the ``keywords`` list of its parameter in ``params``. A function nested in another reads
+        names of the enclosing body this scope cannot tell apart from module-level ones: left open."""
+        if not params or params[-1]["kind"] != VAR_KEYWORD or fv.scope is None or "<locals>" in (fv.qualname or ""):
+            return
+        if getattr(fv, "closure", None) is not None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        active = self.__dict__.setdefault("_closing_keywords", set())
+        if id(fv) in active:
+            return  # forwards back to itself: its keywords are the ones being worked out
+        active.add(id(fv))
+        try:
+            keywords = accepted_keywords(node, params, lambda call: self._forwarding_target(call, fv))
+        finally:
+            active.discard(id(fv))
+        if keywords is not None:
+            params[-1]["keywords"] = keywords
+
+    def _forwarding_target(self, call, fv):
+        """The parameters of the callee of ``call`` (evaluated in ``fv``'s module) where it is a callable this
+        library defines and its signature lists every keyword; None otherwise (another library's callable takes
+        what that library's version takes, not this one's)."""
+        try:
+            value = self.x.interp.eval(call.func, Scope(self.x.interp, fv.scope))
+        except (Raise, Return, Exception):
+            return None
+        if isinstance(value, BoundMethodValue):
+            return None  # the instance's class decides, which may be a subclass
+        if not isinstance(value, (FunctionValue, ClassValue, CompiledValue, PartialValue)):
+            return None
+        kind = "class" if isinstance(value, ClassValue) else "function"
+        sig = self.value_signature(value, kind, None, None)
+        if sig is None or sig.get("source") not in ("inspect", "parser", "stub") or is_meaningless(sig["parameters"]):
+            return None
+        return sig["parameters"]
 
     def _doc_or_stub_signature(self, value, doc, drop_self, fallback, public_module, name):
         """Where introspection says nothing (``(*args, **kwargs)``): the docstring's signature, else the stubs' for

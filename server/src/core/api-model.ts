@@ -12,6 +12,12 @@ export interface Parameter {
   kind: ParameterKind;
   /** Stable text of the default; null when the parameter has none; "..." when it has one of unknown value. */
   default: string | null;
+  /**
+   * On a `**kwargs` that the callable only reads by name and hands on to callables of the same library: every keyword
+   * it accepts besides the named parameters, resolved by the extractors (python-probe forwarded_kwargs.py). Absent
+   * where that is not known: the `**kwargs` may take anything.
+   */
+  keywords?: readonly string[];
 }
 
 export interface Signature {
@@ -137,14 +143,12 @@ export interface MatrixCatalog {
   userColumnSource?(library: string, version: string): Record<string, string> | undefined;
 }
 
+/** Whether a call may pass KEYWORD: a named parameter, or a `**kwargs` that takes it (or anything: not resolved). */
 export function acceptsKeyword(signature: Signature, keyword: string): boolean {
   return signature.parameters.some(
-    (p) => p.kind === 'var_keyword' || (p.name === keyword && (p.kind === 'positional_or_keyword' || p.kind === 'keyword_only')),
+    (p) => (p.kind === 'var_keyword' && (p.keywords === undefined || p.keywords.includes(keyword))) ||
+      (p.name === keyword && (p.kind === 'positional_or_keyword' || p.kind === 'keyword_only')),
   );
-}
-
-export function hasVarKeyword(signature: Signature): boolean {
-  return signature.parameters.some((p) => p.kind === 'var_keyword');
 }
 
 /**

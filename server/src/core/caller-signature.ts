@@ -5,7 +5,7 @@
 // MaskedArray.all's `(axis, out, keepdims)`; a docstring read as `(*args, **kwargs)`), so a signature with one
 // does not contradict a signature that names what it forwards. Evidence that reads the forwarding wrapper at one
 // version and the real parameters at the next is no change to a caller, and no evolution.
-import type { Parameter, Signature } from './api-model.js';
+import { acceptsKeyword, type Parameter, type Signature } from './api-model.js';
 
 const isPositional = (p: Parameter) => p.kind === 'positional_only' || p.kind === 'positional_or_keyword';
 const required = (p: Parameter) => p.default === null;
@@ -20,7 +20,7 @@ export function callerShape(signature: Signature): string {
     else if (p.kind === 'positional_or_keyword') parts.push(`${p.name}${optional}`);
     else if (p.kind === 'var_positional') parts.push('*');
     else if (p.kind === 'keyword_only') keywordOnly.push(`${p.name}${optional}`);
-    else parts.push('**');
+    else parts.push(p.keywords === undefined ? '**' : `**{${[...p.keywords].sort().join('|')}}`);
   }
   return [...parts, ...keywordOnly.sort().map((k) => `:${k}`)].join(',');
 }
@@ -41,7 +41,10 @@ export function forwardsTo(outer: Signature, inner: Signature): boolean {
   const outerPositional = outer.parameters.filter(isPositional);
   const innerPositional = inner.parameters.filter(isPositional);
   const outerVarPositional = outer.parameters.some((p) => p.kind === 'var_positional');
-  const outerVarKeyword = outer.parameters.some((p) => p.kind === 'var_keyword');
+  // A **kwargs resolved to the keywords it forwards (api-model keywords) takes those, an unresolved one anything.
+  const outerKwargs = outer.parameters.find((p) => p.kind === 'var_keyword');
+  const outerVarKeyword = outerKwargs !== undefined && outerKwargs.keywords === undefined;
+  const outerForwarded = new Set(outerKwargs?.keywords ?? []);
   if (outerPositional.length > innerPositional.length) return false;
   for (let i = 0; i < outerPositional.length; i++) {
     const o = outerPositional[i]!;
@@ -51,7 +54,7 @@ export function forwardsTo(outer: Signature, inner: Signature): boolean {
   const outerKeywordOnly = new Map(outer.parameters.filter((p) => p.kind === 'keyword_only').map((p) => [p.name, p] as const));
   const takesKeyword = (p: Parameter) => {
     const o = outerKeywordOnly.get(p.name);
-    return o ? required(o) === required(p) : outerVarKeyword;
+    return o ? required(o) === required(p) : outerVarKeyword || outerForwarded.has(p.name);
   };
   for (const p of innerPositional.slice(outerPositional.length)) {
     if (!outerVarPositional) return false;
@@ -60,7 +63,7 @@ export function forwardsTo(outer: Signature, inner: Signature): boolean {
   const innerKeywordOnly = new Set<string>();
   for (const p of inner.parameters) {
     if (p.kind === 'var_positional' && !outerVarPositional) return false;
-    if (p.kind === 'var_keyword' && !outerVarKeyword) return false;
+    if (p.kind === 'var_keyword' && !outerVarKeyword && (p.keywords === undefined || outerKwargs === undefined || p.keywords.some((k) => !outerForwarded.has(k)))) return false;
     if (p.kind === 'keyword_only') {
       innerKeywordOnly.add(p.name);
       if (!takesKeyword(p)) return false;
@@ -68,6 +71,8 @@ export function forwardsTo(outer: Signature, inner: Signature): boolean {
   }
   // A keyword-only parameter INNER does not have
   for (const name of outerKeywordOnly.keys()) if (!innerKeywordOnly.has(name)) return false;
+  // nor a forwarded keyword INNER does not take
+  for (const name of outerForwarded) if (!acceptsKeyword(inner, name)) return false;
   return true;
 }
 

@@ -1,7 +1,7 @@
 // The checker: API references + pins + matrices -> verdicts (plain data), which the rules (core/rules/) turn into
 // findings. Pure: everything it knows arrives as arguments.
 import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature, VersionCell } from './api-model.js';
-import { acceptsKeyword, countsPositionals, hasVarKeyword, listsEveryKeyword, rootIsVersioned } from './api-model.js';
+import { acceptsKeyword, countsPositionals, listsEveryKeyword, rootIsVersioned } from './api-model.js';
 import type { Pin } from './pins.js';
 import { placeRange } from './python/chunk-position.js';
 import type { ApiReference, ChunkReferences, KeywordArgument } from './python/references.js';
@@ -77,10 +77,10 @@ function decidedBy(states: StateAtVersion[], fact: (cell: VersionCell) => string
 }
 
 function checkKeyword(scope: Scope, keyword: KeywordArgument, history: ApiHistory, pinned: StateAtVersion[]): void {
-  const states = decidedBy(pinned, (c) => (c.signature ? String(hasVarKeyword(c.signature) || acceptsKeyword(c.signature, keyword.name)) : null));
+  const states = decidedBy(pinned, (c) => (c.signature ? String(acceptsKeyword(c.signature, keyword.name)) : null));
   const rejecting = states.filter((s) => {
     const sig = s.cell?.signature;
-    return s.state === 'present' && sig && !hasVarKeyword(sig) && !acceptsKeyword(sig, keyword.name);
+    return s.state === 'present' && sig && !acceptsKeyword(sig, keyword.name);
   });
   if (rejecting.length === 0) return;
   // A docstring signature often omits keywords the callable takes (numpy 1.24's dtype docstring leaves out metadata=):

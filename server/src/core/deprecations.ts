@@ -1,7 +1,7 @@
 // The deprecation tier: what works at the pinned version but the library itself deprecates there, from the runs the
 // matrix records (python-probe/deprecations.py), and the API or keyword its own words point to instead. Pure.
 import type { ApiHistory, DeprecationRun, LibraryMatrix } from './api-model.js';
-import { acceptsKeyword, hasVarKeyword, listsEveryKeyword } from './api-model.js';
+import { acceptsKeyword, listsEveryKeyword } from './api-model.js';
 import { abbreviates, condenseNote } from './replacements.js';
 import { leafName, parentPath } from './api-path.js';
 import { stateAt } from './version-state.js';
@@ -44,7 +44,7 @@ export function removedIn(history: ApiHistory, after: string, parameter: string 
   for (const c of history.versions) {
     if (compareVersions(c.version, after) <= 0) continue;
     if (parameter === null && c.state === 'absent') return c.version;
-    if (parameter !== null && c.state === 'present' && c.signature && reliable(c) && !hasVarKeyword(c.signature) && !acceptsKeyword(c.signature, parameter)) return c.version;
+    if (parameter !== null && c.state === 'present' && c.signature && reliable(c) && !acceptsKeyword(c.signature, parameter)) return c.version;
     if (parameter !== null && c.state === 'absent') return null; // the API went: reported as such, not the keyword
   }
   return null;

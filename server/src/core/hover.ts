@@ -16,6 +16,13 @@ export interface HoverResult {
   range: SourceRange;
 }
 
+/** What a resolved `**kwargs` hands on (api-model Parameter.keywords), which its signature alone does not show. */
+function forwardedKeywordsLine(signature: Signature): string | null {
+  const kwargs = signature.parameters.find((p) => p.kind === 'var_keyword' && p.keywords !== undefined);
+  if (!kwargs?.keywords) return null;
+  return kwargs.keywords.length === 0 ? `\`**${kwargs.name}\` takes no keyword.` : `\`**${kwargs.name}\` takes: ${kwargs.keywords.map((k) => `\`${k}\``).join(', ')}.`;
+}
+
 function contains(range: SourceRange, pos: SourcePosition): boolean {
   const after = pos.line > range.start.line || (pos.line === range.start.line && pos.column >= range.start.column);
   const before = pos.line < range.end.line || (pos.line === range.end.line && pos.column <= range.end.column);
@@ -141,6 +148,8 @@ export function hoverFor(refs: readonly ApiReference[], pos: SourcePosition, ctx
     const at = stateAt(history, pin.exactVersion, matrix.versions);
     const sig = at.cell?.signature;
     lines.push(at.state === 'present' ? `At ${pin.exactVersion}: \`${sig ? formatSignature(short, sig) : short}\`` : `At ${pin.exactVersion}: ${at.state === 'absent' ? 'not available' : 'unknown'}${at.basis === 'tracked' ? '' : ` (${at.basis} from the tracked versions)`}.`);
+    const forwarded = at.state === 'present' && sig ? forwardedKeywordsLine(sig) : null;
+    if (forwarded) lines.push(forwarded);
     const fromIndex = at.cell ? history.versions.indexOf(at.cell) : -1;
     const last = history.versions.length - 1;
     if (fromIndex >= 0 && fromIndex < last) {

@@ -91,7 +91,9 @@ function baseStats(surface: Surface): VersionStats {
 /** Modules that could not be looked into at a version: import errors and modules recorded as not imported. */
 function canonicalParameters(api: SurfaceApi): string | null {
   if (!api.signature) return null;
-  return JSON.stringify(api.signature.parameters.map((p) => ({ name: p.name, kind: p.kind, default: p.default })));
+  // A **kwargs the extractors resolved keeps the keywords it forwards (api-model Parameter.keywords); only then, so
+  // matrices of surfaces without any store what they stored before.
+  return JSON.stringify(api.signature.parameters.map((p) => (p.keywords === undefined ? { name: p.name, kind: p.kind, default: p.default } : { name: p.name, kind: p.kind, default: p.default, keywords: p.keywords })));
 }
 
 export function inputDigest(evidence: VersionEvidence[]): string {

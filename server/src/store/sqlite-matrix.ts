@@ -24,8 +24,9 @@ function parseParameters(text: string): Parameter[] | null {
   if (!Array.isArray(value)) return null;
   for (const p of value) {
     if (typeof p !== 'object' || p === null) return null;
-    const { name, kind, default: def } = p as Record<string, unknown>;
+    const { name, kind, default: def, keywords } = p as Record<string, unknown>;
     if (typeof name !== 'string' || typeof kind !== 'string' || !PARAMETER_KINDS.has(kind) || (def !== null && typeof def !== 'string')) return null;
+    if (keywords !== undefined && (kind !== 'var_keyword' || !Array.isArray(keywords) || !keywords.every((k) => typeof k === 'string'))) return null;
   }
   return value as Parameter[];
 }

@@ -59,6 +59,9 @@ export function validateSurface(value: unknown, file: string): Surface {
     if (typeof api?.path !== 'string' || !API_KINDS.has(api.kind)) fail(`apis[${i}] has no path or an unknown kind`);
     for (const p of api.signature?.parameters ?? []) {
       if (typeof p.name !== 'string' || !PARAM_KINDS.has(p.kind)) fail(`apis[${i}] (${api.path}) has a malformed parameter`);
+      if (p.keywords !== undefined && (p.kind !== 'var_keyword' || !Array.isArray(p.keywords) || p.keywords.some((k) => typeof k !== 'string'))) {
+        fail(`apis[${i}] (${api.path}) parameter ${p.name}: keywords is not a list of names on a **kwargs`);
+      }
     }
   });
   if (s.removal_notes !== undefined && (typeof s.removal_notes !== 'object' || s.removal_notes === null || Object.values(s.removal_notes).some((n) => typeof n !== 'string'))) {
