@@ -1,65 +1,106 @@
-// Whole-repository check time, anachron against pyright, on the same real code in the same run (medians, ratio).
-// The code: a release tag of a library's own repository (tests and benchmarks), extracted from a bare git mirror.
-// pyright is installed into a scratch folder from the npm registry on first use.
-// Usage: node perf/vs-pyright.mjs REPO TAG PIN [RUNS] [--under FOLDER/]
-//   e.g. node perf/vs-pyright.mjs path/to/numpy-clone v2.2.4 numpy==2.2.4 3 --under benchmarks/
-// --under keeps one folder of the tree (a whole suite, e.g. benchmarks/): pyright needs minutes per run on all tests.
+// Whole-repository check speed on a library's own code at a release tag, in one run (issue 21's figures):
+//   1. `anachron check` on its tests + benchmarks: lines per second, with the default threads and with --jobs 1;
+//   2. `anachron check` against pyright on one folder of it (benchmarks/): wall-time ratio.
+// Every time is a hyperfine median (hyperfine must be on PATH); the machine's load is printed before and after, and
+// each ratio is of commands timed in the same hyperfine run. The default run's output is compared with --jobs 1's,
+// byte for byte, before anything is timed: a thread count must not change what is reported.
+// pyright is installed into a scratch folder from the npm registry on first use; it is not a dependency.
+// Usage: node perf/vs-pyright.mjs GIT_DIR [--tag v2.0.0] [--pin numpy==2.0.0] [--runs 5] [--pyright-on benchmarks/]
+//                                [--scope tests|all] [--pyright PATH]
+//   GIT_DIR: a bare mirror or a clone's .git (e.g. /work/.mirror/numpy+numpy/repo).
+//   --pyright PATH: a pyright to use (else pyright@1.1.414 is installed into TMPDIR/anachron-bench-pyright).
+//   --scope tests (default): every .py under benchmarks/ and any tests/ folder; all: every .py file of the tag.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeOption } from './options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const underAt = argv.indexOf('--under');
-const under = underAt >= 0 ? argv.splice(underAt, 2)[1] : null;
-const [repo, tag, pin, runsArg] = argv;
-if (!repo || !tag || !pin) {
-  console.error('usage: node perf/vs-pyright.mjs REPO TAG PIN [RUNS]');
+const args = process.argv.slice(2);
+const tag = takeOption(args, '--tag', 'v2.0.0');
+const pin = takeOption(args, '--pin', `numpy==${tag.replace(/^v/, '')}`);
+const runs = Number(takeOption(args, '--runs', '5'));
+const pyrightOn = takeOption(args, '--pyright-on', 'benchmarks/');
+const scope = takeOption(args, '--scope', 'tests');
+const givenPyright = takeOption(args, '--pyright', undefined);
+const [gitDir] = args;
+if (!gitDir || !Number.isInteger(runs) || runs < 1 || !['tests', 'all'].includes(scope)) {
+  console.error('usage: node perf/vs-pyright.mjs GIT_DIR [--tag TAG] [--pin LIB==VERSION] [--runs N] [--pyright-on FOLDER/] [--scope tests|all]');
   process.exit(2);
 }
-const runs = Number(runsArg ?? 3);
+if (spawnSync('hyperfine', ['--version']).error) {
+  console.error('hyperfine is not on PATH (apt-get install hyperfine, or cargo install hyperfine)');
+  process.exit(2);
+}
+
 const pyrightHome = join(tmpdir(), 'anachron-bench-pyright');
-const pyright = join(pyrightHome, 'node_modules', '.bin', 'pyright');
+const pyright = givenPyright ?? join(pyrightHome, 'node_modules', '.bin', 'pyright');
 if (!existsSync(pyright)) {
   mkdirSync(pyrightHome, { recursive: true });
   execFileSync('npm', ['install', '--prefix', pyrightHome, '--no-audit', '--no-fund', 'pyright@1.1.414'], { stdio: 'inherit' });
 }
 
-const work = mkdtempSync(join(tmpdir(), 'anachron-vs-pyright-'));
-const files = execFileSync('git', ['--git-dir', repo, 'ls-tree', '-r', '--name-only', tag], { encoding: 'utf8', maxBuffer: 1 << 28 })
-  .split('\n')
-  .filter((f) => f.endsWith('.py') && (f.startsWith('benchmarks/') || /\/tests\/test_[^/]+\.py$/.test(f)))
-  .filter((f) => under === null || f.startsWith(under));
-let lines = 0;
-for (const f of files) {
-  let text;
-  try {
-    text = execFileSync('git', ['--git-dir', repo, 'show', `${tag}:${f}`], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  } catch {
-    continue;
-  }
-  mkdirSync(join(work, dirname(f)), { recursive: true });
-  writeFileSync(join(work, f), text);
-  lines += text.split('\n').length;
-}
-writeFileSync(join(work, 'requirements.txt'), `${pin}\n`);
-writeFileSync(join(work, 'pyrightconfig.json'), JSON.stringify({ include: ['.'], typeCheckingMode: 'basic' }));
-
-function time(cmd, args) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(cmd, args, { cwd: work, encoding: 'utf8', maxBuffer: 1 << 28 });
-    if (r.error) throw r.error;
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
+/** The tag's Python files that `keep` selects, written under a fresh folder with the pin; their count and lines. */
+function extract(keep, name) {
+  const dir = mkdtempSync(join(tmpdir(), `anachron-vs-pyright-${name}-`));
+  const files = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', tag], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    .split('\n')
+    .filter((f) => f.endsWith('.py') && keep(f));
+  if (files.length === 0) throw new Error(`no Python files of ${tag} in ${name}`);
+  // One archive for all of them: a `git show` per file would take longer than the checks.
+  const archive = spawnSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', tag, '--', ...files], { maxBuffer: 1 << 30 });
+  if (archive.status !== 0) throw new Error(`git archive: ${archive.stderr}`);
+  const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`tar: ${untar.stderr}`);
+  let lines = 0;
+  for (const f of files) lines += readFileSync(join(dir, f), 'utf8').split('\n').length;
+  writeFileSync(join(dir, 'requirements.txt'), `${pin}\n`);
+  writeFileSync(join(dir, 'pyrightconfig.json'), JSON.stringify({ include: ['.'], typeCheckingMode: 'basic' }));
+  return { dir, files: files.length, lines };
 }
 
-const anachron = time(process.execPath, [join(root, 'bin', 'anachron.js'), 'check', '.', '--format', 'json']);
-const py = time(pyright, ['--outputjson', '.']);
-console.log(`${files.length} files, ${lines} lines of ${tag} (${under ?? 'tests + benchmarks'}), pinned ${pin}:`);
-console.log(`  anachron check: median ${anachron.toFixed(0)} ms; pyright: median ${py.toFixed(0)} ms over ${runs} runs; pyright/anachron = ${(py / anachron).toFixed(1)}x`);
+const inScope = scope === 'all' ? () => true : (f) => f.startsWith('benchmarks/') || /(^|\/)tests\//.test(f);
+const whole = extract(inScope, scope);
+const folder = extract((f) => f.startsWith(pyrightOn), 'folder');
+const cli = join(root, 'bin', 'anachron.js');
+const pyrightVersion = execFileSync(pyright, ['--version'], { encoding: 'utf8' }).trim();
+const check = (extra = '') => `${process.execPath} ${cli} check . --format json${extra}`;
+
+// The default run (threads from the input's size and the cores) must print what one thread prints.
+const output = (extra) => {
+  const r = spawnSync(process.execPath, [cli, 'check', '.', '--format', 'json', ...extra], { cwd: whole.dir, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`anachron check ${extra.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout + r.stderr;
+};
+const single = output(['--jobs', '1']);
+const identical = single === output([]);
+if (!identical) {
+  console.error('the default run printed something else than --jobs 1 (output differs): no figures');
+  process.exit(1);
+}
+
+/** hyperfine's figures for the commands, run in `cwd` in one hyperfine run: median wall, mean user and system (s). */
+function hyperfine(cwd, commands) {
+  const out = join(mkdtempSync(join(tmpdir(), 'anachron-hyperfine-')), 'times.json');
+  const r = spawnSync('hyperfine', ['-N', '-i', '--warmup', '1', '--runs', String(runs), '--style', 'none', '--export-json', out, ...commands], { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`hyperfine: ${r.stderr}`);
+  return JSON.parse(readFileSync(out, 'utf8')).results.map((x) => ({ median: x.median, user: x.user, system: x.system }));
+}
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadBefore = load();
+const [threaded, oneThread] = hyperfine(whole.dir, [check(), check(' --jobs 1')]);
+const [ours, theirs] = hyperfine(folder.dir, [check(), `${pyright} --outputjson .`]);
+const loadAfter = load();
+
+const s = (x) => `${x.toFixed(2)} s`;
+const cpu = (x) => `${s(x.user + x.system)} CPU`;
+console.log(`${tag}, pinned ${pin}; ${availableParallelism()} cores; load average (1/5/15 min) ${loadBefore} before, ${loadAfter} after; hyperfine medians of ${runs} runs`);
+console.log(`1. anachron check, ${scope === 'all' ? 'every Python file' : 'tests + benchmarks'}: ${whole.files} files, ${whole.lines} lines; output of the default threads = --jobs 1: ${identical}`);
+console.log(`   default threads: ${s(threaded.median)} (${cpu(threaded)}) = ${Math.round(whole.lines / threaded.median)} lines/s`);
+console.log(`   --jobs 1:        ${s(oneThread.median)} (${cpu(oneThread)}) = ${Math.round(whole.lines / oneThread.median)} lines/s; threads speed-up ${(oneThread.median / threaded.median).toFixed(2)}x`);
+console.log(`2. ${pyrightOn}: ${folder.files} files, ${folder.lines} lines`);
+console.log(`   anachron check: ${s(ours.median)} (${cpu(ours)}); ${pyrightVersion}: ${s(theirs.median)} (${cpu(theirs)})`);
+console.log(`   anachron/pyright wall time = ${(ours.median / theirs.median).toFixed(3)}x (CPU ${((ours.user + ours.system) / (theirs.user + theirs.system)).toFixed(3)}x)`);
