@@ -91,6 +91,7 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
   readonly sameSurface: ReadonlyMap<string, string>;
   private readonly db: SqlDatabase;
   private readonly cache = new Map<string, ApiHistory | undefined>();
+  private absentCells: readonly VersionCell[] | undefined;
   private readonly unresolved: Set<string>;
   private readonly childNamed: SqlStatement<ApiNode>;
   private readonly nodeById: SqlStatement<{ parent_id: number; name: string }>;
@@ -156,7 +157,10 @@ export class SqliteMatrix implements LibraryMatrix, GroundTruthMatrix {
     const row = this.node(api);
     let history: ApiHistory | undefined;
     if (row && row.kind !== null) {
-      const cells: VersionCell[] = this.versions.map((version) => ({ version, state: 'absent', kind: null, signature: null, signatureSource: null, returns: null, doc: null, exported: null }));
+      // Versions no span covers share one absent cell each across every history of the matrix (cells are read, never
+      // written): most of a history's cells, and of the memory its cache holds, where an API lived for a few versions.
+      this.absentCells ??= this.versions.map((version) => Object.freeze({ version, state: 'absent', kind: null, signature: null, signatureSource: null, returns: null, doc: null, exported: null }));
+      const cells: VersionCell[] = [...this.absentCells];
       for (const span of this.spansOf.all(row.id)) {
         // The checker asks "would this call work": the runtime/static-resolution evidence decides.
         const state: CellState = span.runtime === null ? 'unknown' : span.runtime ? 'present' : 'absent';
