@@ -2,7 +2,7 @@
 // newest tracked version (Python through requires-python), and one file per library that uses APIS of its paths
 // (spread over the matrix's list, so every part of the file is read). The files are opened one after another, each
 // checked before the next; the figures are the server's RSS (VmRSS) after the start, after each library, after
-// every file has been edited EDITS times, and its peak (VmHWM).
+// every file has been edited EDITS times, its peak (VmHWM), and after it rested 3 s.
 // Usage: node perf/server-memory.mjs [APIS] [EDITS]   (APIS per library, 300 unless given; EDITS per file, 5)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -60,6 +60,9 @@ try {
     }
   }
   console.log(`every matrix in use (${diagnostics} diagnostics at open), ${edits} edits per file: RSS ${mb(server.rssMb())}, peak ${mb(server.peakRssMb())}`);
+  // what it rests at once the edits stop (the server collects its garbage after 2 s without a check)
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  console.log(`rested 3 s: RSS ${mb(server.rssMb())}`);
 } finally {
   server.close();
   rmSync(dir, { recursive: true, force: true });

@@ -40,6 +40,7 @@ import { diskReader, pinsForFile, searchedManifestsFor, type ManifestReader } fr
 import { registerAgentRequests } from './agent-requests.js';
 import { registerCustomRequests } from './custom-requests.js';
 import { DocumentAnalyses } from './document-analyses.js';
+import { IdleCollection } from './idle-collection.js';
 import { openDocumentAt, uriOfFile } from './open-documents.js';
 import type { ServerInitializationInfo } from './protocol.js';
 import { findingToDiagnostic, manifestProblemToDiagnostic, type DiagnosticPlaces, type FindingData } from './to-diagnostic.js';
@@ -170,6 +171,11 @@ function delayFor(uri: string): number {
 /** Documents whose check is under way (it may be waiting between slices), and requests waiting for a first analysis. */
 const checking = new Set<string>();
 const waitingForAnalysis = new Map<string, (() => void)[]>();
+/** The garbage of the checks collected once the server rests (idle-collection.ts). */
+const idle = new IdleCollection(
+  () => pending.size > 0 || checking.size > 0,
+  (millis) => LOG_TIMING && connection.console.info(`anachron: timing idle collection in ${millis.toFixed(1)} ms`),
+);
 
 /** Resolves once the document has been analysed, or no check of it is scheduled or under way. */
 function firstAnalysisOf(uri: string): Promise<void> {
@@ -203,6 +209,7 @@ function scheduleCheck(doc: TextDocument, delay = delayFor(doc.uri)): void {
     const settled = () => {
       checking.delete(doc.uri);
       if (!pending.has(doc.uri)) releaseWaiting(doc.uri);
+      idle.checked();
     };
     void checkDocument(current).then(
       () => {
@@ -442,6 +449,7 @@ registerAgentRequests(connection, {
 });
 connection.onShutdown(() => {
   shutDown = true;
+  idle.stop();
   for (const { timer } of pending.values()) clearTimeout(timer);
   pending.clear();
   for (const uri of [...waitingForAnalysis.keys()]) releaseWaiting(uri);
