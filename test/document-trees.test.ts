@@ -5,10 +5,12 @@
 // characters bring errors in, where the whole file is parsed again.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { fixesFor, type FixableFinding } from '../server/src/core/fixes.js';
 import { chunksOf, type Chunk } from '../server/src/core/python/chunks.js';
 import { chunkFacts, fileSyntax, syntaxOfChunks } from '../server/src/core/python/file-syntax.js';
 import { DocumentTrees } from '../server/src/lsp/document-trees.js';
 import { loadPythonParser, type PythonParser } from '../server/src/parser/python-parser.js';
+import type { Node, Tree } from 'web-tree-sitter';
 import { seededRandom } from './support/fuzz.js';
 
 /** A long run: ANACHRON_PIECES_SEQUENCES=5000 node --import tsx --test test/document-trees.test.ts */
@@ -86,6 +88,19 @@ function shape(c: Chunk) {
   return { type: c.node.type, origin: c.origin, parent: c.parent, end: c.end, key: c.key, parentType: c.parentType, header: c.body !== null, facts: JSON.stringify(chunkFacts(c)) };
 }
 
+/**
+ * Findings a quick fix reads the tree for, one per keyword argument (drop-keyword) and per attribute chain (a
+ * replacement in another library, so the fix looks for the file's imports), at their places in a fresh parse.
+ */
+function fixableFindings(tree: Tree): FixableFinding[] {
+  const base = { replacement: null, availableIn: [], pin: '1.0', pinSource: 'requirements.txt:1', library: 'numpy', parameter: null };
+  const range = (n: Node) => ({ start: { line: n.startPosition.row, column: n.startPosition.column }, end: { line: n.endPosition.row, column: n.endPosition.column } });
+  return [
+    ...tree.rootNode.descendantsOfType('keyword_argument').map((n) => ({ ...base, code: 'unknown-parameter', range: range(n!.childForFieldName('name')!), api: 'numpy.f', parameter: n!.childForFieldName('name')!.text })),
+    ...tree.rootNode.descendantsOfType('attribute').map((n) => ({ ...base, code: 'unknown-api', range: range(n!), api: 'numpy.trapz', replacement: 'scipy.integrate.trapezoid' })),
+  ];
+}
+
 let parser: PythonParser;
 before(async () => {
   parser = await loadPythonParser();
@@ -108,6 +123,9 @@ describe('documents held in pieces', () => {
           const expected = chunksOf(fresh, text);
           assert.deepEqual(chunks.map(shape), expected.map(shape), `sequence ${sequence} edit ${k}: ${JSON.stringify(text)}`);
           assert.deepEqual(JSON.stringify(syntaxOfChunks(chunks)), JSON.stringify(fileSyntax(fresh, text)));
+          // Quick fixes read the pieces' statements as they would read a tree of the whole text.
+          const tops = trees.topStatementsFor('doc', text);
+          for (const f of fixableFindings(fresh)) assert.deepEqual(fixesFor(f, text, tops, () => undefined), fixesFor(f, text, fresh, () => undefined), `sequence ${sequence} edit ${k}: ${f.code} at ${JSON.stringify(f.range)}`);
         } finally {
           fresh.delete();
         }

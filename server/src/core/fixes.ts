@@ -55,6 +55,20 @@ export function versionsFixesRead(availableIn: readonly string[], pin: string): 
   return sorted.length === 0 ? [] : above && above !== sorted[0] ? [sorted[0]!, above] : [sorted[0]!];
 }
 
+/**
+ * A top-level statement of the file as the fixes read it: its node, from a tree of the whole file or of a piece of it
+ * (lsp/document-trees.ts holds an edited document so), and the file line its tree's row 0 is at.
+ */
+export interface TopStatement {
+  node: Node;
+  line: number;
+}
+
+/** The top-level statements of a tree of the whole file. */
+export function topStatementsOf(tree: Tree): TopStatement[] {
+  return tree.rootNode.namedChildren.filter((node): node is Node => node !== null).map((node) => ({ node, line: 0 }));
+}
+
 const parent = (path: string) => path.slice(0, path.lastIndexOf('.'));
 
 /** A line of `text` as LSP, pip and Python count lines (a lone CR ends one too: manifests read from disk keep theirs). */
@@ -68,7 +82,7 @@ function lineOf(text: string, line: number): string {
  * `float`, `np.linalg.pinvh` -> `scipy.linalg.pinvh`, with `import scipy.linalg` added where the file lacks it). No
  * rewrite where the code's spelling cannot name the replacement (an alias of the module that re-homes the name).
  */
-function replaceApi(f: FixableFinding, text: string, tree: Tree): Fix | null {
+function replaceApi(f: FixableFinding, text: string, tops: readonly TopStatement[]): Fix | null {
   if (!f.replacement || f.range.start.line !== f.range.end.line) return null;
   const line = lineOf(text, f.range.end.line);
   const shown = shownApi(f.replacement);
@@ -94,7 +108,7 @@ function replaceApi(f: FixableFinding, text: string, tree: Tree): Fix | null {
   const rewritten = otherLibrary ? f.replacement : spellLike(written, f.api, f.replacement);
   if (rewritten === null) return null;
   const edits: TextEdit[] = [{ range: f.range, newText: rewritten }];
-  const imports = otherLibrary ? importLine(tree, module) : null;
+  const imports = otherLibrary ? importLine(tops, module) : null;
   if (imports) edits.unshift(imports);
   return {
     title: otherLibrary ? `Did you mean \`${shown}\`? Use it${imports ? ` (and import ${module})` : ''}` : `Use \`${shown}\`, which exists at ${f.library} ${f.pin}`,
@@ -106,12 +120,12 @@ function replaceApi(f: FixableFinding, text: string, tree: Tree): Fix | null {
 }
 
 /** Null where a top-level `import MODULE` is in the file; else the edit that adds one after the last top-level import. */
-function importLine(tree: Tree, module: string): TextEdit | null {
+function importLine(tops: readonly TopStatement[], module: string): TextEdit | null {
   let after = -1;
-  for (const node of tree.rootNode.namedChildren) {
-    if (!node || (node.type !== 'import_statement' && node.type !== 'import_from_statement' && node.type !== 'future_import_statement')) continue;
+  for (const { node, line } of tops) {
+    if (node.type !== 'import_statement' && node.type !== 'import_from_statement' && node.type !== 'future_import_statement') continue;
     if (node.type === 'import_statement' && node.namedChildren.some((n) => n?.type === 'dotted_name' && n.text === module)) return null;
-    after = node.endPosition.row;
+    after = node.endPosition.row + line;
   }
   const at = { line: after + 1, column: 0 };
   return { range: { start: at, end: at }, newText: `import ${module}\n` };
@@ -129,16 +143,31 @@ function renameKeyword(f: FixableFinding, text: string): Fix | null {
   };
 }
 
-function nodeAt(tree: Tree, line: number, column: number, type: string): Node | null {
-  let node: Node | null = tree.rootNode.descendantForPosition({ row: line, column });
-  while (node && node.type !== type) node = node.parent;
-  return node;
+/** The innermost `type` node at a place of the file, within the top-level statement there; and that statement's line. */
+function nodeAt(tops: readonly TopStatement[], line: number, column: number, type: string): { node: Node; line: number } | null {
+  // The last statement starting at or before the line (tops are in document order).
+  let lo = 0;
+  let hi = tops.length - 1;
+  let at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (tops[mid]!.node.startPosition.row + tops[mid]!.line <= line) {
+      at = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (at < 0) return null;
+  const top = tops[at]!;
+  let node: Node | null = top.node.descendantForPosition({ row: line - top.line, column });
+  while (node && node.type !== type && node.id !== top.node.id) node = node.parent;
+  return node && node.type === type ? { node, line: top.line } : null;
 }
 
-function dropKeyword(f: FixableFinding, tree: Tree): Fix | null {
+function dropKeyword(f: FixableFinding, tops: readonly TopStatement[]): Fix | null {
   if (!f.parameter) return null;
-  const arg = nodeAt(tree, f.range.start.line, f.range.start.column, 'keyword_argument');
-  if (!arg) return null;
+  const found = nodeAt(tops, f.range.start.line, f.range.start.column, 'keyword_argument');
+  if (!found) return null;
+  const { node: arg, line } = found;
   const prev = arg.previousNamedSibling;
   const next = arg.nextNamedSibling;
   const from = prev ? prev.endPosition : arg.startPosition;
@@ -147,7 +176,7 @@ function dropKeyword(f: FixableFinding, tree: Tree): Fix | null {
     title: `Remove \`${f.parameter}=\`, which ${f.library} ${f.pin} does not accept`,
     kind: 'drop-keyword',
     preferred: true,
-    edits: [{ range: { start: { line: from.row, column: from.column }, end: { line: to.row, column: to.column } }, newText: '' }],
+    edits: [{ range: { start: { line: from.row + line, column: from.column }, end: { line: to.row + line, column: to.column } }, newText: '' }],
   };
 }
 
@@ -235,12 +264,14 @@ export interface FixOptions {
   raiseTo?: string | null;
 }
 
-export function fixesFor(f: FixableFinding, text: string, tree: Tree, readManifest: (file: string) => string | undefined, options: FixOptions = {}): Fix[] {
+/** The fixes of `f` in `text`, whose syntax is a tree of it or its top-level statements (topStatementsOf). */
+export function fixesFor(f: FixableFinding, text: string, syntax: Tree | readonly TopStatement[], readManifest: (file: string) => string | undefined, options: FixOptions = {}): Fix[] {
+  const tops = 'rootNode' in syntax ? topStatementsOf(syntax) : syntax;
   const fixes: (Fix | null)[] = [];
   // The rule says which fixes its findings may offer, in the order they are listed; silencing the line always fits.
   for (const kind of findingRule(f.code)?.fixes ?? []) {
-    if (kind === 'use-replacement') fixes.push(replaceApi(f, text, tree));
-    else if (kind === 'drop-keyword') fixes.push(dropKeyword(f, tree));
+    if (kind === 'use-replacement') fixes.push(replaceApi(f, text, tops));
+    else if (kind === 'drop-keyword') fixes.push(dropKeyword(f, tops));
     else if (kind === 'rename-keyword') fixes.push(renameKeyword(f, text));
     else fixes.push(raisePin(f, readManifest, options.raiseTo));
   }

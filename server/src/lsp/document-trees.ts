@@ -17,7 +17,8 @@
 // A tree none of whose statements is current any more is freed after the diagnostics are out (on the next turn of the
 // event loop): freeing a 10,000-line tree costs ~8 ms, which no edit should wait for.
 import { Edit, type Node, type Point, type Tree } from 'web-tree-sitter';
-import { addChunks, chunksOf, type Chunk } from '../core/python/chunks.js';
+import type { TopStatement } from '../core/fixes.js';
+import { addChunks, type Chunk } from '../core/python/chunks.js';
 import { LineTable } from '../core/source-range.js';
 import type { PythonParser } from '../parser/python-parser.js';
 
@@ -50,8 +51,6 @@ interface Entry {
   hasError: boolean;
   /** The piece that parsed the whole current text, when it was parsed whole (it counts one more `live` for it). */
   whole: Piece | null;
-  /** A tree of the whole text made for `treeFor` while the document is held in pieces. */
-  made: Tree | null;
 }
 
 interface TextEdit {
@@ -130,12 +129,12 @@ export class DocumentTrees {
     return out;
   }
 
-  /** A tree of the document's whole current text (parsed afresh when the document is held in pieces). */
-  treeFor(uri: string, text: string): Tree {
-    const entry = this.entryFor(uri, text);
-    if (entry.whole) return entry.whole.tree;
-    entry.made ??= this.parser.parse(text);
-    return entry.made;
+  /**
+   * The document's top-level statements for its quick fixes (core/fixes.ts), from the trees it is held in: no tree of
+   * the whole text is made beside the pieces (a second tree-sitter tree of the file, whose memory would stay).
+   */
+  topStatementsFor(uri: string, text: string): TopStatement[] {
+    return this.entryFor(uri, text).tops.map((top) => ({ node: top.node, line: top.shift.line }));
   }
 
   /** Whether the document is held at `text` (so the chunks `chunksFor` gave for it still hold live nodes). */
@@ -162,7 +161,7 @@ export class DocumentTrees {
     const tree = entry && !entry.hasError && entry.whole ? this.reparseWhole(entry.text, entry.whole.tree, text) : this.parser.parse(text);
     if (entry) this.drop(entry);
     const piece: Piece = { tree, text, lines: new LineTable(text), live: 1 };
-    const next: Entry = { text, tops: this.topsOf(piece, { index: 0, line: 0 }), hasError: tree.rootNode.hasError, whole: piece, made: null };
+    const next: Entry = { text, tops: this.topsOf(piece, { index: 0, line: 0 }), hasError: tree.rootNode.hasError, whole: piece };
     this.entries.set(uri, next);
     return next;
   }
@@ -171,10 +170,8 @@ export class DocumentTrees {
   private drop(entry: Entry): void {
     this.release(entry.tops);
     if (entry.whole) this.unuse(entry.whole);
-    if (entry.made) this.retire(entry.made);
     entry.tops = [];
     entry.whole = null;
-    entry.made = null;
   }
 
   /** tree-sitter's incremental parse of the whole text from an error-free tree of the old text (then it is the fresh one). */
@@ -238,9 +235,7 @@ export class DocumentTrees {
     entry.tops = [...tops.slice(0, a), ...fresh, ...after];
     entry.text = text;
     if (entry.whole) this.unuse(entry.whole);
-    if (entry.made) this.retire(entry.made);
     entry.whole = null;
-    entry.made = null;
     this.windowed++;
     return true;
   }

@@ -385,14 +385,14 @@ connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
   if (!doc || !file || !analyses) return [];
-  // A whole tree only for a request that has a finding to fix (the document may be held in pieces: lsp/document-trees.ts).
-  let tree: ReturnType<typeof analyses.trees.treeFor> | undefined;
+  // The top-level statements only for a request that has a finding to fix.
+  let tops: ReturnType<typeof analyses.trees.topStatementsFor> | undefined;
   const base = manifestFor(file).base;
   const manifestPath = (shown: string) => (isAbsolute(shown) ? shown : join(base, shown));
   const fixesOf = (finding: FixableFinding): Fix[] => {
-    tree ??= analyses!.trees.treeFor(doc.uri, doc.getText());
+    tops ??= analyses!.trees.topStatementsFor(doc.uri, doc.getText());
     const raiseTo = findingRuleFixes(finding.code).includes('raise-pin') ? raiseTargetFor(doc, file, finding) : undefined;
-    return fixesFor(finding, doc.getText(), tree, (shown) => editorAwareReader.readText(manifestPath(shown)), { raiseTo });
+    return fixesFor(finding, doc.getText(), tops, (shown) => editorAwareReader.readText(manifestPath(shown)), { raiseTo });
   };
   const changesOf = (edits: TextEdit[], manifests: Iterable<[string, TextEdit[]]>) => {
     const changes: Record<string, LspTextEdit[]> = {};
