@@ -57,6 +57,8 @@ export class CheckMemo {
   /** catalog -> the pin (as JSON) -> the reference (referenceKey) -> its verdicts. */
   private readonly byCatalog = new WeakMap<MatrixCatalog, Map<string, Map<string, Remembered[]>>>();
   private readonly pinKeys = new WeakMap<Pin, string>();
+  /** By set of the project's modules (never changed once made): its part of a context key, made once per set. */
+  private readonly moduleKeys = new WeakMap<ReadonlySet<string>, string>();
   /** By reference object: the same object met again with the same pin gets the same verdict objects, unplaced again. */
   private readonly given = new WeakMap<ApiReference, Given>();
   /** By verdict object: its finding (message and all), made once. */
@@ -110,7 +112,11 @@ export class CheckMemo {
       if (pinKey === undefined) this.pinKeys.set(pin, (pinKey = JSON.stringify(pin)));
       key += `${name}=${pinKey};`;
     }
-    if (ctx.localModules) for (const m of ctx.localModules) key += `|${m}`;
+    if (ctx.localModules) {
+      let modules = this.moduleKeys.get(ctx.localModules);
+      if (modules === undefined) this.moduleKeys.set(ctx.localModules, (modules = [...ctx.localModules].map((m) => `|${m}`).join('')));
+      key += modules;
+    }
     return key;
   }
 
