@@ -383,7 +383,9 @@ class Batch(object):
                         stats, seconds, status = future.result()
                     except Exception as e:  # report and go on with the other tags
                         failed.append(tag)
-                        print("%s %-10s failed: %s: %s" % (self.library, tag, type(e).__name__, e))
+                        # the failure counts in the progress too, or the counter skips the number it took
+                        print("%s %-10s failed: %s: %s%s" % (self.library, tag, type(e).__name__, e,
+                                                             " [%d/%d]" % (done, len(chosen)) if len(chosen) > 1 else ""))
                         sys.stdout.flush()
                         continue
                     self.line(tag, stats, seconds, status, "[%d/%d]" % (done, len(chosen)) if len(chosen) > 1 else "")
