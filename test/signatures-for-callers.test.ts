@@ -86,6 +86,14 @@ describe('one version read twice: the better signature', () => {
     const docstring = s(sig(p('x', 'pos'), p('minlength', 'poskw', '0')), 'docstring');
     assert.equal(betterSignature(docstring, s(sig(p('x', 'pos'), p('minlength', 'poskw', '...')), 'stub')), docstring);
   });
+  test('an unresolved **kwargs yields to a reading that resolved the keywords it forwards; two resolutions: the runtime', () => {
+    const open = s(sig(p('x'), p('kwargs', 'vkw')), 'inspect');
+    const resolved = s(sig(p('x'), closed('color', 'label')), 'inspect');
+    assert.equal(betterSignature(open, resolved), resolved);
+    assert.equal(betterSignature(resolved, open), resolved);
+    const fewer = s(sig(p('x'), closed('color')), 'inspect');
+    assert.equal(betterSignature(fewer, resolved), fewer);
+  });
   test('a runtime without a signature takes the other; no other: the runtime', () => {
     assert.deepEqual(betterSignature(null, s(seeded, 'inspect')), s(seeded, 'inspect'));
     assert.equal(betterSignature(null, null), null);
