@@ -93,9 +93,17 @@ def cycle_b(**kw):
 
 def to_open(**kw):
     return kept(**kw)
+
+
+def star_wrapper(*args, **kwargs):
+    return Line(*args, **kwargs)
+
+
+def lead_then_star(x, *args, **kwargs):
+    return Line(x, *args, **kwargs)
 `;
 
-const NAMES = ['Line', 'plot', 'scatter', 'chained', 'popper', 'twice', 'kept', 'only_read', 'elsewhere', 'local_callee', 'computed_key', 'nested', 'cycle_a', 'cycle_b', 'to_open'];
+const NAMES = ['Line', 'plot', 'scatter', 'chained', 'popper', 'twice', 'kept', 'only_read', 'elsewhere', 'local_callee', 'computed_key', 'nested', 'cycle_a', 'cycle_b', 'to_open', 'star_wrapper', 'lead_then_star'];
 
 /** Path -> the keywords its **kwargs accepts (null: not resolved, takes anything). */
 const EXPECTED: [string, string[] | null, string][] = [
@@ -105,6 +113,8 @@ const EXPECTED: [string, string[] | null, string][] = [
   ['fwlib.popper', ['b', 'color', 'fmt', 'label', 'linewidth', 'x'], 'two hops, and the key it pops'],
   ['fwlib.twice', ['color', 'label', 'linewidth', 'marker', 'size'], 'the union over both branches'],
   ['fwlib.Line.set', ['color', 'label', 'linewidth'], 'a method through its class by name (self, xdata, ydata bound by the call)'],
+  ['fwlib.star_wrapper', ['color', 'label', 'linewidth', 'xdata', 'ydata'], 'with *args forwarded too, xdata= and ydata= may come by name'],
+  ['fwlib.lead_then_star', ['color', 'label', 'linewidth', 'ydata'], 'the positional before *args binds xdata'],
   ['fwlib.kept', null, 'the dictionary is kept: anything goes'],
   ['fwlib.only_read', null, 'only read, never forwarded: the others may be ignored silently'],
   ['fwlib.elsewhere', null, "another library's callee"],

@@ -91,13 +91,17 @@ def callee_chain(call):
 
 
 def bound_by_call(call, parameters):
-    """The names of ``parameters`` (signature dicts) that ``call``'s own arguments already bind: its positional
-    arguments (in order) and its explicit keywords. Passing one of them again through ``**kwargs`` is a TypeError."""
+    """The names of ``parameters`` (signature dicts) that ``call``'s own arguments surely bind: its positional
+    arguments before any ``*args`` (in order) and its explicit keywords. Passing one of them again through
+    ``**kwargs`` is a TypeError. (How many more a forwarded ``*args`` fills depends on the caller's call.)"""
     bound = set(k.arg for k in call.keywords if k.arg)
-    if any(isinstance(a, ast.Starred) for a in call.args):
-        return None  # how many positionals *args fills is not known
+    leading = 0
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            break
+        leading += 1
     positional = [p["name"] for p in parameters if p["kind"] in ("positional_only", "positional_or_keyword")]
-    bound.update(positional[:len(call.args)])
+    bound.update(positional[:leading])
     return bound
 
 
@@ -173,8 +177,6 @@ def accepted_keywords(fdef, own_parameters, target_parameters):
         if parameters is None:
             return None
         bound = bound_by_call(call, parameters)
-        if bound is None:
-            return None
         for p in parameters:
             if p["kind"] in ("positional_or_keyword", "keyword_only") and p["name"] not in bound:
                 accepted.add(p["name"])
