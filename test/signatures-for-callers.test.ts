@@ -94,6 +94,15 @@ describe('one version read twice: the better signature', () => {
     const fewer = s(sig(p('x'), closed('color')), 'inspect');
     assert.equal(betterSignature(fewer, resolved), fewer);
   });
+  test('a stub that leaves out keywords the runtime\'s docstring names is not the better reading (numpy 2.2\'s StringDType)', () => {
+    const docstring = s(sig(p('na_object', 'kw', 'np._NoValue'), p('coerce', 'kw', 'True')), 'docstring');
+    assert.equal(betterSignature(docstring, s(sig(), 'stub')), docstring);
+    // read from the definition itself, it is
+    assert.deepEqual(betterSignature(docstring, s(sig(), 'inspect')), s(sig(), 'inspect'));
+    // a stub that names them all still is (default texts and order from the definition's side)
+    const stub = s(sig(p('coerce', 'kw', 'True'), p('na_object', 'kw', '...'), p('extra', 'kw', 'None')), 'stub');
+    assert.equal(betterSignature(docstring, stub), stub);
+  });
   test('a runtime without a signature takes the other; no other: the runtime', () => {
     assert.deepEqual(betterSignature(null, s(seeded, 'inspect')), s(seeded, 'inspect'));
     assert.equal(betterSignature(null, null), null);

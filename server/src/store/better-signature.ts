@@ -4,6 +4,7 @@
 // override the `(seed=None)` static extraction reads from the definition at the same tag, and the matrix would
 // show seed removed in 1.19.5 and added again in 1.20.0 (issue 22, point 4). Evidence that loses parameters does
 // not override a source that names them.
+import { acceptsKeyword } from '../core/api-model.js';
 import { callerShape, forwardsTo, hasCatchAll, sameForCallers } from '../core/caller-signature.js';
 import type { Surface, SurfaceSignature } from './surface.js';
 
@@ -20,10 +21,18 @@ export function betterSignature(runtime: SurfaceSignature | null, other: Surface
   if (!runtime || !other) return runtime ?? other;
   const losesParameters = hasCatchAll(runtime) && forwardsTo(runtime, other) && callerShape(runtime) !== callerShape(other);
   // Two readings that say the same to a caller keep the runtime's (its default texts: a stub writes `...`).
-  const proseAgainstDefinition = !fromDefinition(runtime) && fromDefinition(other) && !sameForCallers(runtime, other);
+  // A stub is written by hand beside the callable, not read from it: where it leaves out keywords the callable's own
+  // docstring names (numpy 2.1-2.2's dtypes.pyi gives StringDType `__new__(cls, /)`, its docstring and C parser
+  // take `na_object=, coerce=`), it is not the better reading.
+  const stubLosesKeywords = other.source === 'stub' && namedKeywords(runtime).some((k) => !acceptsKeyword(other, k));
+  const proseAgainstDefinition = !fromDefinition(runtime) && fromDefinition(other) && !sameForCallers(runtime, other) && !stubLosesKeywords;
   const chosen = losesParameters || proseAgainstDefinition ? other : runtime;
   const returns = chosen.returns || (chosen === runtime ? other.returns : runtime.returns);
   return returns && returns !== chosen.returns ? { ...chosen, returns } : chosen;
+}
+
+function namedKeywords(signature: SurfaceSignature): string[] {
+  return signature.parameters.filter((p) => p.kind === 'positional_or_keyword' || p.kind === 'keyword_only').map((p) => p.name);
 }
 
 const CALLABLE_KINDS = new Set(['class', 'function', 'method']);

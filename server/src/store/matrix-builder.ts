@@ -21,7 +21,7 @@ import { InputError } from '../core/errors.js';
 import { agreementOptions, unionSurface, wantsUnion } from './union-evidence.js';
 import { withBetterSignatures } from './better-signature.js';
 
-export const BUILDER_VERSION = '6';
+export const BUILDER_VERSION = '7';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
