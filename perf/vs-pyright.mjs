@@ -7,7 +7,7 @@
 // pyright is installed into a scratch folder from the npm registry on first use; it is not a dependency.
 // Usage: node perf/vs-pyright.mjs GIT_DIR [--tag v2.0.0] [--pin numpy==2.0.0] [--runs 5] [--pyright-on benchmarks/]
 //                                [--scope tests|all] [--pyright PATH]
-//   GIT_DIR: a bare mirror or a clone's .git (e.g. /work/.mirror/numpy+numpy/repo).
+//   GIT_DIR: a bare mirror or a clone's .git of the library's repository (e.g. numpy's).
 //   --pyright PATH: a pyright to use (else pyright@1.1.414 is installed into TMPDIR/anachron-bench-pyright).
 //   --scope tests (default): every .py under benchmarks/ and any tests/ folder; all: every .py file of the tag.
 import { execFileSync, spawnSync } from 'node:child_process';

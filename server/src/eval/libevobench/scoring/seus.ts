@@ -142,18 +142,27 @@ function component(input: ComponentInput, m: Means, lambda: number, gamma: numbe
   };
 }
 
-function pointMeans(input: ComponentInput): Means {
+/**
+ * Stratum means, each evolving sample taken as `pick(n, i)` says: itself for the estimate, a draw with replacement for a
+ * bootstrap replicate (scores and anachronism counts of the same sample together). Versions in order, so a replicate
+ * draws the same sequence whatever the maps' insertion order.
+ */
+function meansOf(input: ComponentInput, pick: (n: number, i: number) => number, meanOfScores: (scores: Stratum["scores"]) => number): Means {
   const m: Means = { stable: new Map(), evolving: new Map(), evolvingNoise: new Map(), anachronistic: 0, classified: 0 };
-  for (const [v, s] of input.stable) m.stable.set(v, mean(s.scores)!);
-  for (const [v, e] of input.evolving) {
+  for (const v of input.versions) {
+    const s = input.stable.get(v);
+    if (s) m.stable.set(v, meanOfScores(s.scores));
+    const e = input.evolving.get(v);
+    if (!e) continue;
     const n = e.scores.length;
     let sum = 0;
     let squares = 0;
     for (let i = 0; i < n; i++) {
-      sum += e.scores[i]!;
-      squares += e.scores[i]! * e.scores[i]!;
-      m.anachronistic += e.anachronistic[i]!;
-      m.classified += e.classified[i]!;
+      const k = pick(n, i);
+      sum += e.scores[k]!;
+      squares += e.scores[k]! * e.scores[k]!;
+      m.anachronistic += e.anachronistic[k]!;
+      m.classified += e.classified[k]!;
     }
     m.evolving.set(v, sum / n);
     m.evolvingNoise.set(v, noiseOfMean(sum, squares, n));
@@ -161,30 +170,10 @@ function pointMeans(input: ComponentInput): Means {
   return m;
 }
 
-/** Each stratum resampled with replacement (scores and anachronism counts of the same samples together). */
-function resampledMeans(input: ComponentInput, resampler: Resampler): Means {
-  const m: Means = { stable: new Map(), evolving: new Map(), evolvingNoise: new Map(), anachronistic: 0, classified: 0 };
-  for (const v of input.versions) {
-    const s = input.stable.get(v);
-    if (s) m.stable.set(v, resampler.mean(s.scores));
-    const e = input.evolving.get(v);
-    if (e) {
-      const n = e.scores.length;
-      let sum = 0;
-      let squares = 0;
-      for (let i = 0; i < n; i++) {
-        const k = resampler.index(n);
-        sum += e.scores[k]!;
-        squares += e.scores[k]! * e.scores[k]!;
-        m.anachronistic += e.anachronistic[k]!;
-        m.classified += e.classified[k]!;
-      }
-      m.evolving.set(v, sum / n);
-      m.evolvingNoise.set(v, noiseOfMean(sum, squares, n));
-    }
-  }
-  return m;
-}
+const pointMeans = (input: ComponentInput): Means => meansOf(input, (_n, i) => i, (scores) => mean(scores)!);
+
+const resampledMeans = (input: ComponentInput, resampler: Resampler): Means =>
+  meansOf(input, (n) => resampler.index(n), (scores) => resampler.mean(scores));
 
 /** SEUS as a function of (λ, γ) from components: linear in both weights. */
 export function seusAt(components: readonly Pick<SeusComponent, 'balanced' | 'evolvingStd' | 'anachronism'>[], lambda: number, gamma: number): number | null {
