@@ -2,6 +2,7 @@
 // timeline view, checking files that are not open, the editor's settings and the selected interpreter's installed
 // versions, and the user's own matrices. server.ts registers this with one call and routes its analysis context
 // and catalog through it.
+import { readEnvironments, readFolderSettings, readNotificationList, tellClientProblems } from './client-options.js';
 import { checkedParams } from './request-params.js';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -23,8 +24,6 @@ import {
   type CheckFilesParams,
   type CheckFilesResult,
   type ClientInitializationOptions,
-  type DidChangeEditorSettingsParams,
-  type DidChangeEnvironmentsParams,
   type HistoryParams,
   type HistoryResponse,
   type HoverMode,
@@ -64,7 +63,7 @@ export interface ServerParts {
 
 export interface EditorHooks {
   /** Opens the bundled matrices with the user's on top (each when first needed), and takes the client's initial settings. */
-  openCatalog(bundledFolder: string, initializationOptions: unknown, onProblem: (problem: string) => void): LoadedCatalog;
+  openCatalog(bundledFolder: string, options: ClientInitializationOptions, onProblem: (problem: string) => void): LoadedCatalog;
   /** The analysis context with the editor's settings and installed/assumed versions applied. */
   context(file: string, ctx: AnalysisContext): AnalysisContext;
   /** After a file was checked: what its imports' coverage asks for is queued (trusted workspaces, setting on). */
@@ -99,13 +98,19 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
     workspace.recheckSoon();
   };
 
-  connection.onNotification(DidChangeEditorSettings, (params: DidChangeEditorSettingsParams) => {
-    setFolderSettings(state, params.folders ?? []);
+  connection.onNotification(DidChangeEditorSettings, (params: unknown) => {
+    const { value: folders, problems } = readNotificationList(DidChangeEditorSettings, params, 'folders', readFolderSettings);
+    tellClientProblems(connection, problems);
+    if (!folders) return;
+    setFolderSettings(state, folders);
     recheckEverything();
   });
 
-  connection.onNotification(DidChangeEnvironments, (params: DidChangeEnvironmentsParams) => {
-    setEnvironments(state, params.environments ?? []);
+  connection.onNotification(DidChangeEnvironments, (params: unknown) => {
+    const { value: environments, problems } = readNotificationList(DidChangeEnvironments, params, 'environments', readEnvironments);
+    tellClientProblems(connection, problems);
+    if (!environments) return;
+    setEnvironments(state, environments);
     recheckEverything();
   });
 
@@ -159,8 +164,7 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
   });
 
   return {
-    openCatalog(bundledFolder, initializationOptions, onProblem) {
-      const options = (initializationOptions ?? {}) as ClientInitializationOptions;
+    openCatalog(bundledFolder, options, onProblem) {
       setFolderSettings(state, options.editorSettings ?? []);
       setEnvironments(state, options.environments ?? []);
       // The CLI's store (`anachron matrix fetch`) under the editor's own (Add Matrix Column…): both are the user's.

@@ -38,6 +38,7 @@ import { isInside, uriToPath } from '../workspace/file-uri.js';
 import { SEARCHED_MANIFEST_GLOBS, type ManifestCandidate } from '../workspace/manifest-search.js';
 import { diskReader, pinsForFile, searchedManifestsFor, type ManifestReader } from '../workspace/manifests.js';
 import { registerAgentRequests } from './agent-requests.js';
+import { readInitializationOptions, tellClientProblems } from './client-options.js';
 import { registerCustomRequests } from './custom-requests.js';
 import { DocumentAnalyses } from './document-analyses.js';
 import { IdleCollection } from './idle-collection.js';
@@ -47,10 +48,6 @@ import { findingToDiagnostic, manifestProblemToDiagnostic, type DiagnosticPlaces
 import { findingRule } from '../core/rules/index.js';
 
 const findingRuleFixes = (code: string) => findingRule(code)?.fixes ?? [];
-
-interface InitializationOptions {
-  matricesFolder?: string;
-}
 
 /** A document whose last check took longer than this waits for a pause in typing before it is checked again. */
 const QUICK_CHECK_MS = 50;
@@ -240,7 +237,8 @@ function recheckAll(): void {
 }
 
 connection.onInitialize(async (params: InitializeParams) => {
-  const options = (params.initializationOptions ?? {}) as InitializationOptions;
+  const { value: options, problems } = readInitializationOptions(params.initializationOptions);
+  clientProblems = problems;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((p): p is string => p !== undefined);
   if (workspaceRoots.length === 0 && params.rootUri) {
     const root = filePath(params.rootUri);
@@ -250,7 +248,7 @@ connection.onInitialize(async (params: InitializeParams) => {
   // better-sqlite3 where it loads, else the WebAssembly SQLite (desktop VS Code's Electron, another Node's ABI).
   const { driver, nativeUnavailable } = await chooseSqlite();
   connection.console.info(`anachron: matrices read with ${driver.label}${nativeUnavailable ? ` (${nativeUnavailable})` : ''}`);
-  catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), params.initializationOptions, reportMatrixProblem);
+  catalog = editor.openCatalog(options.matricesFolder ?? defaultMatricesFolder(), options, reportMatrixProblem);
   const info: ServerInitializationInfo = { store: driver.kind, storeLabel: driver.label, ...(nativeUnavailable ? { nativeUnavailable } : {}) };
   return {
     anachron: info,
@@ -274,10 +272,14 @@ function reportMatrixProblem(problem: string): void {
   void connection.window.showErrorMessage(`anachron: ${problem}. Reinstall the extension or rebuild the matrices (npm run build:matrices).`);
 }
 
+/** What initialize found ill-shaped in initializationOptions, told once initialized. */
+let clientProblems: string[] = [];
+
 connection.onInitialized(async () => {
   const held = heldProblems ?? [];
   heldProblems = undefined;
   held.forEach(reportMatrixProblem);
+  tellClientProblems(connection, clientProblems);
   if (canWatchFiles) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
       watchers: [MANIFEST_GLOB, ...SEARCHED_MANIFEST_GLOBS].map((globPattern) => ({ globPattern })),
