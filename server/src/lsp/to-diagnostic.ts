@@ -59,16 +59,20 @@ export interface DiagnosticPlaces {
   manifestUri(shown: string): string | undefined;
 }
 
-/** The notes as related information: the pin's at its manifest line, the others at the finding. */
+/**
+ * The notes as related information: the pin's at its manifest line (at the finding where no manifest wrote it), the
+ * others as one entry at the finding (each entry repeats a location, and every edit publishes every diagnostic again).
+ */
 function relatedInformation(f: Finding, manifestUri: string | undefined, uri: string, range: Diagnostic['range']): DiagnosticRelatedInformation[] {
   const line = (f.pinOrigin.line ?? 1) - 1;
-  return f.notes.map((note) => {
-    const manifest = note.at === 'pin' ? manifestUri : undefined;
-    return {
-      location: manifest ? { uri: manifest, range: { start: { line, character: 0 }, end: { line, character: 0 } } } : { uri, range },
-      message: note.text,
-    };
-  });
+  const related: DiagnosticRelatedInformation[] = [];
+  const atCode: string[] = [];
+  for (const note of f.notes) {
+    if (note.at === 'code') atCode.push(note.text);
+    else related.push({ location: manifestUri ? { uri: manifestUri, range: { start: { line, character: 0 }, end: { line, character: 0 } } } : { uri, range }, message: note.text });
+  }
+  if (atCode.length) related.push({ location: { uri, range }, message: atCode.join('; ') });
+  return related;
 }
 
 /** Diagnostics by finding with their related information, and the places that information points at. */
