@@ -6,8 +6,10 @@
 // byte for byte, before anything is timed: a thread count must not change what is reported.
 // pyright is installed into a scratch folder from the npm registry on first use; it is not a dependency.
 // Usage: node perf/vs-pyright.mjs GIT_DIR [--tag v2.0.0] [--pin numpy==2.0.0] [--runs 5] [--pyright-on benchmarks/]
-//                                [--scope tests|all] [--pyright PATH]
+//                                [--scope tests|all] [--pyright PATH] [--with GIT_DIR --with-tag TAG --with-pin PIN]
 //   GIT_DIR: a bare mirror or a clone's .git of the library's repository (e.g. numpy's).
+//   --with: a second library whose files in the same scope join figure 1, in a folder of their own (with/) pinned by
+//     --pin and --with-pin (numpy's tests + benchmarks are at most ~133k lines at any tag; with scipy's, more).
 //   --pyright PATH: a pyright to use (else pyright@1.1.414 is installed into TMPDIR/anachron-bench-pyright).
 //   --scope tests (default): every .py under benchmarks/ and any tests/ folder; all: every .py file of the tag.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,9 +27,12 @@ const runs = Number(takeOption(args, '--runs', '5'));
 const pyrightOn = takeOption(args, '--pyright-on', 'benchmarks/');
 const scope = takeOption(args, '--scope', 'tests');
 const givenPyright = takeOption(args, '--pyright', undefined);
+const withGitDir = takeOption(args, '--with', undefined);
+const withTag = takeOption(args, '--with-tag', undefined);
+const withPin = takeOption(args, '--with-pin', undefined);
 const [gitDir] = args;
-if (!gitDir || !Number.isInteger(runs) || runs < 1 || !['tests', 'all'].includes(scope)) {
-  console.error('usage: node perf/vs-pyright.mjs GIT_DIR [--tag TAG] [--pin LIB==VERSION] [--runs N] [--pyright-on FOLDER/] [--scope tests|all]');
+if (!gitDir || !Number.isInteger(runs) || runs < 1 || !['tests', 'all'].includes(scope) || (withGitDir !== undefined && (!withTag || !withPin))) {
+  console.error('usage: node perf/vs-pyright.mjs GIT_DIR [--tag TAG] [--pin LIB==VERSION] [--runs N] [--pyright-on FOLDER/] [--scope tests|all] [--with GIT_DIR --with-tag TAG --with-pin LIB==VERSION]');
   process.exit(2);
 }
 if (spawnSync('hyperfine', ['--version']).error) {
@@ -42,27 +47,37 @@ if (!existsSync(pyright)) {
   execFileSync('npm', ['install', '--prefix', pyrightHome, '--no-audit', '--no-fund', 'pyright@1.1.414'], { stdio: 'inherit' });
 }
 
-/** The tag's Python files that `keep` selects, written under a fresh folder with the pin; their count and lines. */
-function extract(keep, name) {
-  const dir = mkdtempSync(join(tmpdir(), `anachron-vs-pyright-${name}-`));
-  const files = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', tag], { encoding: 'utf8', maxBuffer: 1 << 28 })
+/** The Python files of `repo` at `at` that `keep` selects, written under `into`; their count and lines. */
+function extractInto(into, repo, at, keep) {
+  const files = execFileSync('git', ['--git-dir', repo, 'ls-tree', '-r', '--name-only', at], { encoding: 'utf8', maxBuffer: 1 << 28 })
     .split('\n')
     .filter((f) => f.endsWith('.py') && keep(f));
-  if (files.length === 0) throw new Error(`no Python files of ${tag} in ${name}`);
+  if (files.length === 0) throw new Error(`no Python files of ${at} in ${repo} to take`);
+  mkdirSync(into, { recursive: true });
   // One archive for all of them: a `git show` per file would take longer than the checks.
-  const archive = spawnSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', tag, '--', ...files], { maxBuffer: 1 << 30 });
+  const archive = spawnSync('git', ['--git-dir', repo, 'archive', '--format=tar', at, '--', ...files], { maxBuffer: 1 << 30 });
   if (archive.status !== 0) throw new Error(`git archive: ${archive.stderr}`);
-  const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+  const untar = spawnSync('tar', ['-x', '-C', into], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`tar: ${untar.stderr}`);
   let lines = 0;
-  for (const f of files) lines += readFileSync(join(dir, f), 'utf8').split('\n').length;
+  for (const f of files) lines += readFileSync(join(into, f), 'utf8').split('\n').length;
+  return { files: files.length, lines };
+}
+
+/** The tag's Python files that `keep` selects (and with --with, the second library's in with/), under a fresh folder with the pins. */
+function extract(keep, name, withSecond = false) {
+  const dir = mkdtempSync(join(tmpdir(), `anachron-vs-pyright-${name}-`));
+  const own = extractInto(dir, gitDir, tag, keep);
   writeFileSync(join(dir, 'requirements.txt'), `${pin}\n`);
   writeFileSync(join(dir, 'pyrightconfig.json'), JSON.stringify({ include: ['.'], typeCheckingMode: 'basic' }));
-  return { dir, files: files.length, lines };
+  if (!withSecond || !withGitDir) return { dir, ...own };
+  const second = extractInto(join(dir, 'with'), withGitDir, withTag, keep);
+  writeFileSync(join(dir, 'with', 'requirements.txt'), `${pin}\n${withPin}\n`);
+  return { dir, files: own.files + second.files, lines: own.lines + second.lines, own, second };
 }
 
 const inScope = scope === 'all' ? () => true : (f) => f.startsWith('benchmarks/') || /(^|\/)tests\//.test(f);
-const whole = extract(inScope, scope);
+const whole = extract(inScope, scope, true);
 const folder = extract((f) => f.startsWith(pyrightOn), 'folder');
 const cli = join(root, 'bin', 'anachron.js');
 const pyrightVersion = execFileSync(pyright, ['--version'], { encoding: 'utf8' }).trim();
@@ -98,7 +113,8 @@ const loadAfter = load();
 const s = (x) => `${x.toFixed(2)} s`;
 const cpu = (x) => `${s(x.user + x.system)} CPU`;
 console.log(`${tag}, pinned ${pin}; ${availableParallelism()} cores; load average (1/5/15 min) ${loadBefore} before, ${loadAfter} after; hyperfine medians of ${runs} runs`);
-console.log(`1. anachron check, ${scope === 'all' ? 'every Python file' : 'tests + benchmarks'}: ${whole.files} files, ${whole.lines} lines; output of the default threads = --jobs 1: ${identical}`);
+const parts = whole.second ? ` (${tag}: ${whole.own.files} files, ${whole.own.lines} lines; with ${withTag} of ${withGitDir}, pinned ${withPin}: ${whole.second.files} files, ${whole.second.lines} lines)` : '';
+console.log(`1. anachron check, ${scope === 'all' ? 'every Python file' : 'tests + benchmarks'}: ${whole.files} files, ${whole.lines} lines${parts}; output of the default threads = --jobs 1: ${identical}`);
 console.log(`   default threads: ${s(threaded.median)} (${cpu(threaded)}) = ${Math.round(whole.lines / threaded.median)} lines/s`);
 console.log(`   --jobs 1:        ${s(oneThread.median)} (${cpu(oneThread)}) = ${Math.round(whole.lines / oneThread.median)} lines/s; threads speed-up ${(oneThread.median / threaded.median).toFixed(2)}x`);
 console.log(`2. ${pyrightOn}: ${folder.files} files, ${folder.lines} lines`);
