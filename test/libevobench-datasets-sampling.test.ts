@@ -164,6 +164,16 @@ describe('the stable control group and evolving APIs', () => {
     assert.equal(evolutionOver(h.get('lib.Klass.size')!, ['2.0', '6.0']), 'stable'); // a property: no signature
     assert.equal(evolutionOver(h.get('lib.twofaced')!, V), 'stable'); // default texts differ, the shape does not
     assert.equal(evolutionOver(h.get('lib.removed')!, ['3.0', '4.0']), 'evolving'); // absent throughout
+    // Compared by what a caller can pass (issue 22, point 4): a forwarding wrapper read at 1.0–3.0 and its target's
+    // parameters from 4.0 is one signature; a positional-only parameter renamed is none either; a keyword added is.
+    const a: Parameter = { name: 'a', kind: 'positional_or_keyword', default: null };
+    const wrapper = [a, { name: 'args', kind: 'var_positional', default: null }, { name: 'params', kind: 'var_keyword', default: null }] satisfies Parameter[];
+    const forwarded = [a, { name: 'axis', kind: 'positional_or_keyword', default: 'None' }, { name: 'out', kind: 'positional_or_keyword', default: 'None' }] satisfies Parameter[];
+    const reads = (at: (i: number) => Parameter[]) => row('lib.any', 'evolving', V.map((_, i) => ['present', at(i), 'Test whether any element is true.']));
+    assert.equal(evolutionOver(reads((i) => (i < 3 ? wrapper : forwarded)), V), 'stable');
+    assert.equal(evolutionOver(reads((i) => [{ name: i < 3 ? 'x' : 'obj', kind: 'positional_only', default: null }]), V), 'stable');
+    assert.equal(evolutionOver(reads((i) => (i < 3 ? forwarded : [...forwarded, kw('where', 'True')])), V), 'evolving');
+    assert.equal(evolutionOver(reads((i) => (i < 3 ? forwarded : [...forwarded, kw('where', 'True')])), ['1.0', '2.0', '3.0']), 'stable');
     // The dataset over 4.0–6.0: lib.added, lib.Late and lib.nodoc are stable there, so they are control-group
     // candidates with m versions, not evolving APIs in full; lib.grow and lib.flaky changed at 5.0, lib.Klass at 6.0.
     const { samples, summary } = buildDataset(

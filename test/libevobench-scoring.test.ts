@@ -298,6 +298,34 @@ describe('scoring samples', () => {
     assert.deepEqual(failed.taxonomy?.parameters, []);
   });
 
+  test('SR: a signature that says the same to a caller is right at either version; a changed one is not (issue 22, point 4)', () => {
+    // ma.all read as the forwarding wrapper at 1.0 and as its target's parameters at 1.5 and 2.0; sum gains axis at 2.0.
+    const wrapper = [prm('a'), prm('args', 'var_positional'), prm('params', 'var_keyword')];
+    const target = [prm('a'), prm('axis', 'positional_or_keyword', 'None'), prm('out', 'positional_or_keyword', 'None'), prm('keepdims', 'positional_or_keyword', 'False')];
+    const own = new TruthLookup(() => new MemoryMatrix('lib', V, {
+      'lib.ma.all': { states: ['present', 'present', 'present'], signatures: [wrapper, target, target] },
+      'lib.sum': { states: ['present', 'present', 'present'], signatures: [[prm('a')], [prm('a')], [prm('a'), prm('axis', 'positional_or_keyword', 'None')]] },
+    }));
+    const sr = (id: string, version: string, api: string, parameters: Parameter[]) => sample(id, { task: 'SR', library: 'lib', version, api }, api, { api, parameters });
+    const at1 = sr('w1', '1.0', 'lib.ma.all', wrapper);
+    const at2 = sr('w2', '2.0', 'lib.ma.all', target);
+    // The other reading's parameters: F1 1 and exact at both versions, every parameter correct (by the names alone,
+    // {a, axis, out, keepdims} against {a, *args, **params}: P = 1/4, R = 1/3, F1 = 2/7).
+    const targetAt1 = scoreEntry(at1, answered('w1', 'all(a, axis=None, out=None, keepdims=False)'), 0, own);
+    assert.deepEqual([targetAt1.score, targetAt1.scores?.exact], [1, 1]);
+    assert.deepEqual(targetAt1.taxonomy?.parameters?.map((p) => p.category), ['correct', 'correct', 'correct', 'correct']);
+    assert.deepEqual([scoreEntry(at2, answered('w2', 'all(a, *args, **params)'), 0, own).score, scoreEntry(at1, answered('w1', 'all(a, *args, **params)'), 0, own).score], [1, 1]);
+    // A partial answer takes the reading it fits best: {a, axis} against {a, axis, out, keepdims} P = 1, R = 1/2,
+    // F1 = 2/3 (against the wrapper's keys P = 1/2, R = 1/3, F1 = 2/5).
+    const partial = scoreEntry(at1, answered('w1', 'all(a, axis=None)'), 0, own);
+    assert.ok(Math.abs(partial.score! - 2 / 3) < 1e-12);
+    assert.equal(partial.scores?.exact, 0);
+    // sum's axis is an added parameter, not another reading: at 1.0 {a, axis} against {a}: P = 1/2, R = 1, F1 = 2/3.
+    const added = scoreEntry(sr('s1', '1.0', 'lib.sum', [prm('a')]), answered('s1', 'sum(a, axis=None)'), 0, own);
+    assert.ok(Math.abs(added.score! - 2 / 3) < 1e-12);
+    assert.deepEqual(added.taxonomy?.parameters?.map((p) => p.category), ['correct', 'anachronistic']);
+  });
+
   test('API-C: the callee resolved through the imports; L3 recall and precision', () => {
     const l2 = sample('c2', { task: 'API-C', level: 'L2', library: 'lib', version: '1.0', description: 'Integrate.', ...CODE }, 'lib.trapz', { api: 'lib.trapz', call: 'lb.trapz(y, x=x)' });
     const right = scoreEntry(l2, answered('c2', 'lb.trapz(y, x)'), 0, t);

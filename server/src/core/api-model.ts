@@ -151,17 +151,6 @@ export function acceptsKeyword(signature: Signature, keyword: string): boolean {
   );
 }
 
-/**
- * What the benchmark's stable/evolving split over a run's versions compares (datasets/sampling.ts): parameter kinds,
- * names and whether each has a default, the parameters SR scores by name. Default *texts* differ between evidence
- * sources (a stub's "..." against the runtime's "None") without any change in the API. The matrix's own label and the
- * hover compare by what a caller can pass (caller-signature.ts); the benchmark cannot yet, since SR scores parameter
- * names and a forwarding wrapper's names are not its target's (issue 22, point 4: not met for the benchmark).
- */
-export function signatureShape(signature: Signature): string {
-  return signature.parameters.map((p) => `${p.kind}:${p.name}${p.default === null ? '' : '='}`).join(',');
-}
-
 export function formatSignature(name: string, signature: Signature): string {
   const parts: string[] = [];
   let sawKeywordOnlyMarker = false;

@@ -3,7 +3,8 @@
 // represented; API-I, SR and API-C all use that one group. Every choice is a seeded ranking (seeded.ts), so it is
 // deterministic and independent of input order. Pure.
 import type { GroundTruthHistory } from '../../../core/ground-truth.js';
-import { signatureShape, type Signature } from '../../../core/api-model.js';
+import type { Signature } from '../../../core/api-model.js';
+import { oneSignatureForCallers } from '../../../core/caller-signature.js';
 import { rankBy } from './seeded.js';
 
 export interface SamplingCaps {
@@ -30,24 +31,22 @@ export function signatureKey(signature: Signature | null): string | null {
 
 /**
  * Stable or evolving over the versions a dataset covers, not over every tracked version (issue 22, point 3; the
- * matrix stores the label over all of them): stable when the API is present at one of them, absent at none, and
- * every signature recorded there has one shape (as the matrix builder compares them). An na cell is no evidence of change either way, so it does not make
- * the API evolving.
+ * matrix stores the label over all of them): stable when the API is present at one of them, absent at none, and its
+ * signatures there say the same to a caller (oneSignatureForCallers, as the matrix builder compares them; point 4: a
+ * forwarding wrapper read at one version and its target's parameters at the next is one signature). An na cell is no
+ * evidence of change either way, so it does not make the API evolving.
  */
 export function evolutionOver(history: GroundTruthHistory, versions: readonly string[]): 'stable' | 'evolving' {
   const allowed = new Set(versions);
   let present = false;
-  let shape: string | null = null;
+  const signatures: Signature[] = [];
   for (const cell of history.versions) {
     if (!allowed.has(cell.version) || cell.state === 'na') continue;
     if (cell.state === 'absent') return 'evolving';
     present = true;
-    if (cell.signature === null) continue;
-    const s = signatureShape(cell.signature);
-    if (shape !== null && s !== shape) return 'evolving';
-    shape = s;
+    if (cell.signature !== null) signatures.push(cell.signature);
   }
-  return present ? 'stable' : 'evolving';
+  return present && oneSignatureForCallers(signatures) ? 'stable' : 'evolving';
 }
 
 /** The history with its stable/evolving label taken over `versions` (evolutionOver); the same object when unchanged. */

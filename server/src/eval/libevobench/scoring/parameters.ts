@@ -1,6 +1,7 @@
 // Parameters as scoring compares them: keys of a signature, the parameters a call's arguments bind, and the set
 // scores (precision, recall, F1) over them. Pure.
 import type { Parameter } from '../../../core/api-model.js';
+import { sameForCallers } from '../../../core/caller-signature.js';
 import type { CallArgument } from '../../python-text/scan.js';
 import type { ParameterKey } from './types.js';
 
@@ -22,6 +23,27 @@ export function keyOf(p: ParameterLike): ParameterKey {
 /** The keys of a signature, receiver dropped, in order. */
 export function signatureKeys(parameters: readonly ParameterLike[]): ParameterKey[] {
   return withoutReceiver(parameters).map(keyOf);
+}
+
+/**
+ * The key sets SR accepts besides the target's: the API's signatures at other versions (`others`) that say the same to
+ * a caller as the target does (sameForCallers, the comparison the dataset's stable/evolving split makes; issue 22,
+ * point 4). numpy.ma.all is `(a, *args, **params)` where it was read as the forwarding wrapper and `(a, axis, out,
+ * keepdims)` where its target's parameters were read: a caller passes the same either way, so either answer is right
+ * at either version. Each set once, none equal to the target's.
+ */
+export function callerEquivalentKeys(target: readonly Parameter[] | null, others: readonly (readonly Parameter[])[]): ParameterKey[][] {
+  if (target === null) return [];
+  const seen = new Set([signatureKeys(target).slice().sort().join('\u0000')]);
+  const out: ParameterKey[][] = [];
+  for (const other of others) {
+    const keys = signatureKeys(other);
+    const id = keys.slice().sort().join('\u0000');
+    if (seen.has(id) || !sameForCallers({ parameters: [...target] }, { parameters: [...other] })) continue;
+    seen.add(id);
+    out.push(keys);
+  }
+  return out;
 }
 
 /** The parameter a positional argument at `index` binds in a signature; undefined when it takes fewer. */

@@ -9,7 +9,7 @@ import { parsePrompt, type ApiCPrompt, type LibEvoBenchSample } from '../prompt-
 import { armOf } from '../../runs/arms.js';
 import type { ResultRecord } from '../../runs/store.js';
 import { extractCall, extractIdentifier, extractSignature, type CallContext } from './extract.js';
-import { callKeys, keyOf, setScores, signatureKeys, withoutReceiver } from './parameters.js';
+import { callerEquivalentKeys, callKeys, keyOf, setScores, signatureKeys, withoutReceiver } from './parameters.js';
 import type { TruthLookup } from './taxonomy.js';
 import { readTruth, type TruthParts } from './truth.js';
 import {
@@ -131,10 +131,12 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
   // The parameters the API takes at the target version, and at the others (for mapping positional arguments).
   // (The builder may list the signature's parameters too; the matrix's own signature comes first.)
   const targetSignature = sample.task === 'SR' || sample.task === 'API-C' ? lookup.signatureAt(sample.library, truth.api, sample.version) ?? (sample.task === 'API-C' ? truth.parameters : null) : null;
-  const otherSignatures = sample.task === 'API-C' ? lookup.otherSignatures(sample.library, truth.api, sample.version) : [];
+  const otherSignatures = sample.task === 'SR' || sample.task === 'API-C' ? lookup.otherSignatures(sample.library, truth.api, sample.version) : [];
   let expectedKeys: ParameterKey[] | null = null;
   if (sample.task === 'SR') expectedKeys = truth.keys ?? (targetSignature ? signatureKeys(targetSignature) : null);
   else if (sample.task === 'API-C') expectedKeys = truth.callArguments ? callKeys(truth.callArguments, targetSignature, otherSignatures) : null;
+  // SR: the expected keys, then those of the API's other signatures that say the same to a caller (issue 22, point 4).
+  const acceptedKeys = expectedKeys === null ? [] : sample.task === 'SR' ? [expectedKeys, ...callerEquivalentKeys(targetSignature ?? truth.parameters, otherSignatures)] : [expectedKeys];
 
   const group = sample.evolving ? ('evolving' as const) : ('stable' as const);
   const expected = expectedOf(truth, expectedKeys);
@@ -168,10 +170,12 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
     let failure: Failure | null = null;
     let scores: SampleScores;
     let taxonomy: SampleTaxonomy | null = null;
+    // Against the accepted key set the answer fits best (by F1, the first of equals): one set but for SR.
+    const bestScores = (predicted: ParameterKey[]) => acceptedKeys.map((k) => setScores(predicted, k)).reduce((a, b) => (b.f1 > a.f1 ? b : a));
     const keyScores = (predicted: ParameterKey[] | null): SampleScores => {
       if (expectedKeys === null) return { recall: null, precision: null, f1: null };
       if (predicted === null) return { recall: 0, precision: 0, f1: 0 };
-      const s = setScores(predicted, expectedKeys);
+      const s = bestScores(predicted);
       return { recall: s.recall, precision: s.precision, f1: s.f1 };
     };
 
@@ -193,9 +197,9 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
         const keys = parameters.map(keyOf);
         prediction = { task: 'SR', name: x.value.name, parameters, keys };
         const s = keyScores(keys);
-        scores = { ...s, exact: expectedKeys === null ? null : setScores(keys, expectedKeys).exact };
+        scores = { ...s, exact: expectedKeys === null ? null : bestScores(keys).exact };
         if (classify) {
-          const target = [...(expectedKeys ?? []), ...(targetSignature ? signatureKeys(targetSignature) : [])];
+          const target = [...acceptedKeys.flat(), ...(targetSignature ? signatureKeys(targetSignature) : [])];
           taxonomy = { api: null, parameters: lookup.classifyParameters(sample.library, truth.api, sample.version, keys, target) };
         }
       } else {
