@@ -19,6 +19,7 @@ import {
   type RepairCase,
 } from '../server/src/eval/drift/metrics.js';
 import type { StoredWarning } from '../server/src/eval/drift/store.js';
+import { pctCellMean } from '../server/src/eval/drift/tables.js';
 
 const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `${actual} ≠ ${expected}`);
 
@@ -147,6 +148,38 @@ describe('the drift matrix', () => {
     assert.deepEqual([u.backward.cells, u.backward.pooled.successes, u.backward.pooled.n], [3, 3, 5]);
     const none = driftMatrix('lib', facts.filter((f) => f.prompted === '1.0' && f.environment === '1.0'));
     assert.deepEqual([none.forward.value, none.forward.cells, none.forward.range, none.forward.pooled.value], [null, 0, null, null]);
+  });
+
+  test('samples of one prompt are correlated: the mean is given an interval clustered by task (issue 22, point 11)', () => {
+    // n samples of a task at one version, all with one outcome (a deterministic model's samples are one answer).
+    const same = (taskId: string, version: string, n: number, outcome: Outcome): ExecutionFact[] =>
+      Array.from({ length: n }, (_, i) => ({ sampleId: `${taskId}@${version}#${i}`, library: 'lib', taskId, category: 'c', prompted: version, environment: version, outcome, errorType: outcome === 'pass' ? null : 'AttributeError' }));
+    const Z2 = 1.959963984540054 ** 2;
+    // 2 tasks × 2 versions × 3 identical passing samples: the 12 executions' Wilson interval starts at 12/(12 + z²)
+    // = 75.8%; every task agrees, so the bootstrap has no variance and each task counts once: 2/(2 + z²) = 34.2%.
+    const allPass = driftMatrix('lib', ['a', 'b'].flatMap((t) => [...same(t, '1.0', 3, 'pass'), ...same(t, '2.0', 3, 'pass')]));
+    close(allPass.meanFidelity.pooled.ci![0], 12 / (12 + Z2));
+    assert.deepEqual([allPass.meanFidelity.byTask!.tasks, allPass.meanFidelity.byTask!.effectiveN], [2, 2]);
+    close(allPass.meanFidelity.byTask!.ci![0], 2 / (2 + Z2));
+    close(allPass.meanFidelity.byTask!.ci![1], 1);
+    // 3 tasks at one version, 3 identical samples each: 2 pass, 1 fails. p = 2/3; resampling whole tasks, the mean's
+    // variance is (1/3)·((1/3)² + (1/3)² + (2/3)²)/3 = 2/27, so n = p(1 − p)/(2/27) = (2/9)/(2/27) = 3: one per task.
+    const oneEach = driftMatrix('lib', [...same('a', '1.0', 3, 'pass'), ...same('b', '1.0', 3, 'pass'), ...same('c', '1.0', 3, 'hard-fail')]);
+    close(oneEach.meanFidelity.value, 2 / 3);
+    assert.ok(Math.abs(oneEach.meanFidelity.byTask!.effectiveN - 3) < 0.3, `effective n ${oneEach.meanFidelity.byTask!.effectiveN} ≈ 3`);
+    assert.ok(oneEach.meanFidelity.byTask!.ci![0] < oneEach.meanFidelity.pooled.ci![0] - 0.1, 'wider than the 9 executions\' Wilson interval');
+    // 4 tasks that each pass 2 of their 4 samples: every resample of tasks has the same mean, so there is no variance
+    // to read either; each task counts once: Wilson(2, 4), not the 16 executions' Wilson(8, 16).
+    const halves = driftMatrix('lib', ['a', 'b', 'c', 'd'].flatMap((t) => [...same(t, '1.0', 2, 'pass'), ...same(t, '1.0', 2, 'hard-fail').map((f, i) => ({ ...f, sampleId: `${f.sampleId}-f${i}` }))]));
+    assert.deepEqual([halves.meanFidelity.byTask!.effectiveN, halves.meanFidelity.byTask!.ci], [4, wilsonInterval(2, 4)]);
+    // Tasks that differ, samples that vary within them: 2 tasks at one version, a passing 3 of 4 and b 1 of 4; p = 1/2,
+    // the resampled mean is 3/4, 1/2 or 1/4 with probabilities 1/4, 1/2, 1/4: variance 1/32, n = (1/4)/(1/32) = 8,
+    // the executions themselves (capped there).
+    const differ = driftMatrix('lib', [...same('a', '1.0', 3, 'pass'), ...same('a', '1.0', 1, 'hard-fail').map((f) => ({ ...f, sampleId: `${f.sampleId}-f` })), ...same('b', '1.0', 1, 'pass'), ...same('b', '1.0', 3, 'hard-fail').map((f) => ({ ...f, sampleId: `${f.sampleId}-f` }))]);
+    assert.ok(Math.abs(differ.meanFidelity.byTask!.effectiveN - 8) < 1, `effective n ${differ.meanFidelity.byTask!.effectiveN} ≈ 8 (1,000 resamples)`);
+    // Seeded: the same facts give the same interval; the table prints it beside the pooled one.
+    assert.deepEqual(driftMatrix('lib', [...same('a', '1.0', 3, 'pass'), ...same('b', '1.0', 3, 'pass'), ...same('c', '1.0', 3, 'hard-fail')]).meanFidelity.byTask, oneEach.meanFidelity.byTask);
+    assert.match(pctCellMean(allPass.meanFidelity), /^100\.0 \[34\.2, 100\.0\] clustered by 2 tasks \(range 100\.0–100\.0, 2 cells; pooled 100\.0 \[75\.8, 100\.0\]\)$/);
   });
 
   test('Pass@k per cell: macro average over prompts, k up to n', () => {

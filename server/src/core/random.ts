@@ -12,3 +12,14 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A 32-bit seed from a seed and a key (FNV-1a): one generator per key, whatever order the keys are drawn in. */
+export function seedFor(seed: number, key: string): number {
+  let h = 0x811c9dc5;
+  const text = `${seed}\u0000${key}`;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

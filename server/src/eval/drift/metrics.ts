@@ -3,6 +3,8 @@
 // drops, the error taxonomy, Pass@1 per task category (Table 5) and repair success per target version and per round.
 // Pure: plain execution facts in, plain figures out; no I/O.
 import { compareVersions } from '../../core/versions.js';
+import { seedFor } from '../../core/random.js';
+import { clusteredSize, type TaskCounts } from './clustered.js';
 
 export type Outcome = 'pass' | 'soft-fail' | 'hard-fail' | 'timeout';
 export const OUTCOMES: readonly Outcome[] = ['pass', 'soft-fail', 'hard-fail', 'timeout'];
@@ -190,20 +192,46 @@ export interface CellMean {
   range: [number, number] | null;
   /** Pooled over the cells' executions. */
   pooled: Proportion;
+  /**
+   * The mean's Wilson 95% interval with each task's executions one cluster (clustered.ts: at the effective size of a
+   * bootstrap over tasks); null without per-task counts or executions.
+   */
+  byTask: { tasks: number; effectiveN: number; ci: [number, number] | null } | null;
 }
 
-/** The mean of `cells`' Pass@1 (cells with no execution are skipped) and their pooled rate. */
-export function cellMean(cells: readonly (DriftCell | null | undefined)[]): CellMean {
+/**
+ * The mean of `cells`' Pass@1 (cells with no execution are skipped), their pooled rate and, given each task's
+ * executions in the same cells (`tasks`), the interval clustered by task (bootstrap seeded by `seed`).
+ */
+export function cellMean(cells: readonly (DriftCell | null | undefined)[], tasks: readonly TaskCounts[] = [], seed = 0): CellMean {
   const measured = cells.filter((c): c is DriftCell => !!c && c.pass.value !== null);
   const values = measured.map((c) => c.pass.value!);
   const successes = measured.reduce((s, c) => s + c.pass.successes, 0);
   const n = measured.reduce((s, c) => s + c.pass.n, 0);
+  const value = values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+  const size = value === null ? null : clusteredSize(tasks, seed);
   return {
-    value: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null,
+    value,
     cells: values.length,
     range: values.length ? [Math.min(...values), Math.max(...values)] : null,
     pooled: proportion(successes, n),
+    byTask: size && value !== null ? { tasks: size.tasks, effectiveN: size.effectiveN, ci: wilsonInterval(value * size.effectiveN, size.effectiveN) } : null,
   };
+}
+
+/** Each task's executions and passes in each of `cells` (prompted, environment), in that order. */
+function taskCounts(facts: readonly ExecutionFact[], cells: readonly [string, string][], rule: PassRule): TaskCounts[] {
+  const index = new Map(cells.map(([s, t], i) => [`${s}\u0000${t}`, i] as const));
+  const out = new Map<string, { successes: number[]; counts: number[] }>();
+  for (const f of facts) {
+    const i = index.get(`${f.prompted}\u0000${f.environment}`);
+    if (i === undefined) continue;
+    let t = out.get(f.taskId);
+    if (!t) out.set(f.taskId, (t = { successes: cells.map(() => 0), counts: cells.map(() => 0) }));
+    t.counts[i]!++;
+    if (passes(f.outcome, rule)) t.successes[i]!++;
+  }
+  return [...out.values()];
 }
 
 export interface DriftMatrix {
@@ -242,7 +270,11 @@ export function driftMatrix(library: string, facts: readonly ExecutionFact[], op
     }),
   );
   const diagonal = versions.map((v, i) => ({ v, cell: cells[i]![i]! })).filter((d) => d.cell !== null);
-  const mean = (pick: (i: number, j: number) => boolean): CellMean => cellMean(cells.flatMap((row, i) => row.filter((_, j) => pick(i, j))));
+  const mean = (scope: string, pick: (i: number, j: number) => boolean): CellMean => {
+    const picked = cells.flatMap((row, i) => row.filter((c, j): c is DriftCell => c !== null && pick(i, j)));
+    const tasks = taskCounts(mine, picked.map((c) => [c.prompted, c.environment]), rule);
+    return cellMean(picked, tasks, seedFor(0, `drift-by-task\u0000${library}\u0000${scope}\u0000${rule}`));
+  };
   const forwardDrops: ForwardDrop[] = [];
   versions.forEach((s, i) => {
     const own = cells[i]![i]?.pass.value;
@@ -259,9 +291,9 @@ export function driftMatrix(library: string, facts: readonly ExecutionFact[], op
     versions,
     cells,
     fidelity: diagonal.map((d) => ({ version: d.v, pass: d.cell.pass, passAtK: d.cell.passAtK })),
-    meanFidelity: mean((i, j) => i === j),
-    forward: mean((i, j) => j > i),
-    backward: mean((i, j) => j < i),
+    meanFidelity: mean('fidelity', (i, j) => i === j),
+    forward: mean('forward', (i, j) => j > i),
+    backward: mean('backward', (i, j) => j < i),
     forwardDrops,
     largestForwardDrop: forwardDrops.reduce<ForwardDrop | null>((best, d) => (best === null || d.drop > best.drop ? d : best), null),
     dropToNewest: forwardDrops.filter((d) => d.environment === newest),

@@ -136,6 +136,8 @@ export interface DriftHeadline {
   /** The diagonal's executions pooled, with its Wilson interval (a different figure when the cells' sizes differ). */
   fidelityPooled: number | null;
   fidelityPooledCi: [number, number] | null;
+  /** Mean fidelity's interval with each task one cluster (CellMean.byTask). */
+  fidelityByTaskCi: [number, number] | null;
   /** Means of the off-diagonal cells with t newer than s (forward) and older (backward); pooled beside them. */
   forward: number | null;
   backward: number | null;
@@ -179,6 +181,7 @@ export function headlines(results: DriftResults): DriftHeadline[] {
       fidelityRange: r.matrix.meanFidelity.range,
       fidelityPooled: r.matrix.meanFidelity.pooled.value,
       fidelityPooledCi: r.matrix.meanFidelity.pooled.ci,
+      fidelityByTaskCi: r.matrix.meanFidelity.byTask?.ci ?? null,
       forward: r.matrix.forward.value,
       backward: r.matrix.backward.value,
       forwardPooled: r.matrix.forward.pooled.value,

@@ -25,11 +25,15 @@ export function pctPassAtK(x: PassAtKFigure | undefined): string {
   return `${pct(x.value)}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}`;
 }
 
-/** "62.5 (range 50.0–75.0, 2 cells; pooled 57.1 [25.0, 84.2])": a mean over drift-matrix cells, its range and the pooled rate. */
+/**
+ * "62.5 [31.2, 86.1] clustered by 2 tasks (range 50.0–75.0, 2 cells; pooled 57.1 [25.0, 84.2])": a mean over
+ * drift-matrix cells with its interval clustered by task, its range and the pooled rate with its Wilson interval.
+ */
 export function pctCellMean(m: CellMean): string {
   if (m.value === null) return '–';
   const range = m.range && m.cells > 1 ? `range ${pct(m.range[0])}–${pct(m.range[1])}, ` : '';
-  return `${pct(m.value)} (${range}${m.cells} cell${m.cells === 1 ? '' : 's'}; pooled ${pctWilson(m.pooled)})`;
+  const byTask = m.byTask?.ci ? ` [${pct(m.byTask.ci[0])}, ${pct(m.byTask.ci[1])}] clustered by ${m.byTask.tasks} task${m.byTask.tasks === 1 ? '' : 's'}` : '';
+  return `${pct(m.value)}${byTask} (${range}${m.cells} cell${m.cells === 1 ? '' : 's'}; pooled ${pctWilson(m.pooled)})`;
 }
 
 /** "62.5 (50.0–75.0)": a headline's mean with its range over the cells. */
@@ -75,15 +79,15 @@ export function driftCsvFiles(results: DriftResults): Record<string, string> {
       results.results.flatMap((l) => l.matrix.fidelity.map((f) => [l.library, f.version, f.pass.n, f.pass.successes, f.pass.value, f.pass.ci?.[0], f.pass.ci?.[1], ...ks.flatMap((x) => [f.passAtK[x - 1]?.value, f.passAtK[x - 1]?.prompts, f.passAtK[x - 1]?.ci?.[0], f.passAtK[x - 1]?.ci?.[1]])])),
     ),
     'compatibility.csv': toCsv(
-      ['library', 'measure', 'prompted', 'environment', 'value', 'cells', 'range_low', 'range_high', 'pooled', 'successes', 'n', 'pooled_ci_low', 'pooled_ci_high'],
+      ['library', 'measure', 'prompted', 'environment', 'value', 'cells', 'range_low', 'range_high', 'pooled', 'successes', 'n', 'pooled_ci_low', 'pooled_ci_high', 'tasks', 'effective_n', 'by_task_ci_low', 'by_task_ci_high'],
       results.results.flatMap((l) =>
         ([
           ['fidelity', l.matrix.meanFidelity],
           ['forward', l.matrix.forward],
           ['backward', l.matrix.backward],
         ] as const)
-          .map(([name, m]): unknown[] => [l.library, name, '', '', m.value, m.cells, m.range?.[0], m.range?.[1], m.pooled.value, m.pooled.successes, m.pooled.n, m.pooled.ci?.[0], m.pooled.ci?.[1]])
-          .concat(l.matrix.forwardDrops.map((d) => [l.library, 'forward-drop', d.prompted, d.environment, d.drop, '', '', '', '', '', '', '', ''])),
+          .map(([name, m]): unknown[] => [l.library, name, '', '', m.value, m.cells, m.range?.[0], m.range?.[1], m.pooled.value, m.pooled.successes, m.pooled.n, m.pooled.ci?.[0], m.pooled.ci?.[1], m.byTask?.tasks, m.byTask?.effectiveN, m.byTask?.ci?.[0], m.byTask?.ci?.[1]])
+          .concat(l.matrix.forwardDrops.map((d) => [l.library, 'forward-drop', d.prompted, d.environment, d.drop, '', '', '', '', '', '', '', '', '', '', '', ''])),
       ),
     ),
     'taxonomy.csv': toCsv(
@@ -121,12 +125,13 @@ export function driftCsvFiles(results: DriftResults): Record<string, string> {
 function headlineTable(rows: readonly DriftHeadline[], withRun: boolean): string {
   const k = Math.max(1, ...rows.map((r) => r.k));
   return markdownTable(
-    [...(withRun ? ['run', 'model'] : []), 'library', 'mean fidelity (range)', 'fidelity, pooled', 'forward', 'backward', 'largest forward drop', 'Pass@1', `Pass@${k}`, 'repair, 1 round', 'repair, all rounds', 'repairs'],
+    [...(withRun ? ['run', 'model'] : []), 'library', 'mean fidelity (range)', 'fidelity, pooled', 'mean fidelity, clustered by task', 'forward', 'backward', 'largest forward drop', 'Pass@1', `Pass@${k}`, 'repair, 1 round', 'repair, all rounds', 'repairs'],
     rows.map((r) => [
       ...(withRun ? [r.run, r.model] : []),
       r.library,
       pctRange(r.fidelity, r.fidelityRange),
       r.fidelityPooled === null ? '–' : `${pct(r.fidelityPooled)}${r.fidelityPooledCi ? ` [${pct(r.fidelityPooledCi[0])}, ${pct(r.fidelityPooledCi[1])}]` : ''}`,
+      r.fidelityByTaskCi ? `[${pct(r.fidelityByTaskCi[0])}, ${pct(r.fidelityByTaskCi[1])}]` : '–',
       pct(r.forward),
       pct(r.backward),
       r.largestDrop ? `${pct(r.largestDrop.drop)} (${r.largestDrop.prompted}→${r.largestDrop.environment})` : '–',
@@ -136,7 +141,7 @@ function headlineTable(rows: readonly DriftHeadline[], withRun: boolean): string
       pct(r.repairAll),
       String(r.repairAttempts),
     ]),
-    [...(withRun ? ['l', 'l'] as const : []), 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    [...(withRun ? ['l', 'l'] as const : []), 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
 }
 
@@ -294,8 +299,8 @@ export function driftComparisonCsv(runs: readonly DriftResults[]): Record<string
   const rows = runs.flatMap(allHeadlines);
   return {
     'leaderboard.csv': toCsv(
-      ['run', 'model', 'library', 'fidelity', 'fidelity_range_low', 'fidelity_range_high', 'fidelity_pooled', 'fidelity_pooled_ci_low', 'fidelity_pooled_ci_high', 'forward', 'backward', 'forward_pooled', 'backward_pooled', 'largest_drop', 'largest_drop_from', 'largest_drop_to', 'pass_at_1', 'k', 'pass_at_k', 'repair_single_shot', 'repair_all_rounds', 'repair_attempts'],
-      rows.map((r) => [r.run, r.model, r.library, r.fidelity, r.fidelityRange?.[0], r.fidelityRange?.[1], r.fidelityPooled, r.fidelityPooledCi?.[0], r.fidelityPooledCi?.[1], r.forward, r.backward, r.forwardPooled, r.backwardPooled, r.largestDrop?.drop, r.largestDrop?.prompted, r.largestDrop?.environment, r.passAt1, r.k, r.passAtK, r.repairSingleShot, r.repairAll, r.repairAttempts]),
+      ['run', 'model', 'library', 'fidelity', 'fidelity_range_low', 'fidelity_range_high', 'fidelity_pooled', 'fidelity_pooled_ci_low', 'fidelity_pooled_ci_high', 'fidelity_by_task_ci_low', 'fidelity_by_task_ci_high', 'forward', 'backward', 'forward_pooled', 'backward_pooled', 'largest_drop', 'largest_drop_from', 'largest_drop_to', 'pass_at_1', 'k', 'pass_at_k', 'repair_single_shot', 'repair_all_rounds', 'repair_attempts'],
+      rows.map((r) => [r.run, r.model, r.library, r.fidelity, r.fidelityRange?.[0], r.fidelityRange?.[1], r.fidelityPooled, r.fidelityPooledCi?.[0], r.fidelityPooledCi?.[1], r.fidelityByTaskCi?.[0], r.fidelityByTaskCi?.[1], r.forward, r.backward, r.forwardPooled, r.backwardPooled, r.largestDrop?.drop, r.largestDrop?.prompted, r.largestDrop?.environment, r.passAt1, r.k, r.passAtK, r.repairSingleShot, r.repairAll, r.repairAttempts]),
     ),
   };
 }

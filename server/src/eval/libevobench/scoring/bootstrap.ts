@@ -2,18 +2,9 @@
 // interval is drawn from a generator seeded by the scoring seed and the interval's own key, so results do not depend
 // on the order in which intervals are computed. Pure. The generator is mulberry32, as seededRandom
 // (core/random.ts), inlined in the resampling loop: a bootstrap of 100,000 predictions draws ~10^8 indexes.
+import { seedFor } from '../../../core/random.js';
 
-/** A 32-bit seed from the run's seed and a key (FNV-1a). */
-export function seedFor(seed: number, key: string): number {
-  let h = 0x811c9dc5;
-  const text = `${seed}\u0000${key}`;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
+export { seedFor };
 
 export function mean(values: ArrayLike<number>): number | null {
   if (values.length === 0) return null;
