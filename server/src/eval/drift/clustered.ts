@@ -40,7 +40,13 @@ export function clusteredSize(tasks: readonly TaskCounts[], seed: number, replic
   const width = used[0]?.counts.length ?? 0;
   const successes = new Float64Array(width);
   const counts = new Float64Array(width);
-  for (const t of used) for (let i = 0; i < width; i++) (successes[i]! += t.successes[i]!), (counts[i]! += t.counts[i]!);
+  const add = (t: TaskCounts) => {
+    for (let i = 0; i < width; i++) {
+      successes[i]! += t.successes[i]!;
+      counts[i]! += t.counts[i]!;
+    }
+  };
+  used.forEach(add);
   const estimate = meanOfCells(successes, counts);
   if (estimate === null) return null;
   const executions = counts.reduce((a, b) => a + b, 0);
@@ -49,10 +55,7 @@ export function clusteredSize(tasks: readonly TaskCounts[], seed: number, replic
   for (let r = 0; r < replicates; r++) {
     successes.fill(0);
     counts.fill(0);
-    for (let k = 0; k < used.length; k++) {
-      const t = used[Math.floor(random() * used.length)]!;
-      for (let i = 0; i < width; i++) (successes[i]! += t.successes[i]!), (counts[i]! += t.counts[i]!);
-    }
+    for (let k = 0; k < used.length; k++) add(used[Math.floor(random() * used.length)]!);
     squares += ((meanOfCells(successes, counts) ?? estimate) - estimate) ** 2;
   }
   const variance = squares / replicates;
