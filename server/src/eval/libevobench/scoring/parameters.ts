@@ -1,7 +1,7 @@
 // Parameters as scoring compares them: keys of a signature, the parameters a call's arguments bind, and the set
 // scores (precision, recall, F1) over them. Pure.
 import type { Parameter } from '../../../core/api-model.js';
-import { sameForCallers } from '../../../core/caller-signature.js';
+import { callerShape, sameForCallers } from '../../../core/caller-signature.js';
 import type { CallArgument } from '../../python-text/scan.js';
 import type { ParameterKey } from './types.js';
 
@@ -34,13 +34,18 @@ export function signatureKeys(parameters: readonly ParameterLike[]): ParameterKe
  */
 export function callerEquivalentKeys(target: readonly Parameter[] | null, others: readonly (readonly Parameter[])[]): ParameterKey[][] {
   if (target === null) return [];
-  const seen = new Set([signatureKeys(target).slice().sort().join('\u0000')]);
+  const accepted = new Set([signatureKeys(target).slice().sort().join('\u0000')]);
+  // Most versions repeat a neighbour's signature: each one a caller tells apart is compared once.
+  const compared = new Set<string>();
   const out: ParameterKey[][] = [];
   for (const other of others) {
     const keys = signatureKeys(other);
     const id = keys.slice().sort().join('\u0000');
-    if (seen.has(id) || !sameForCallers({ parameters: [...target] }, { parameters: [...other] })) continue;
-    seen.add(id);
+    const shape = `${id}\u0001${callerShape({ parameters: [...other] })}`;
+    if (accepted.has(id) || compared.has(shape)) continue;
+    compared.add(shape);
+    if (!sameForCallers({ parameters: [...target] }, { parameters: [...other] })) continue;
+    accepted.add(id);
     out.push(keys);
   }
   return out;

@@ -131,12 +131,14 @@ export function scoreEntry(sample: LibEvoBenchSample, result: ResultRecord | nul
   // The parameters the API takes at the target version, and at the others (for mapping positional arguments).
   // (The builder may list the signature's parameters too; the matrix's own signature comes first.)
   const targetSignature = sample.task === 'SR' || sample.task === 'API-C' ? lookup.signatureAt(sample.library, truth.api, sample.version) ?? (sample.task === 'API-C' ? truth.parameters : null) : null;
-  const otherSignatures = sample.task === 'SR' || sample.task === 'API-C' ? lookup.otherSignatures(sample.library, truth.api, sample.version) : [];
+  const otherSignatures = sample.task === 'API-C' ? lookup.otherSignatures(sample.library, truth.api, sample.version) : [];
   let expectedKeys: ParameterKey[] | null = null;
   if (sample.task === 'SR') expectedKeys = truth.keys ?? (targetSignature ? signatureKeys(targetSignature) : null);
   else if (sample.task === 'API-C') expectedKeys = truth.callArguments ? callKeys(truth.callArguments, targetSignature, otherSignatures) : null;
   // SR: the expected keys, then those of the API's other signatures that say the same to a caller (issue 22, point 4).
-  const acceptedKeys = expectedKeys === null ? [] : sample.task === 'SR' ? [expectedKeys, ...callerEquivalentKeys(targetSignature ?? truth.parameters, otherSignatures)] : [expectedKeys];
+  const equivalentKeys = () =>
+    targetSignature ? lookup.equivalentKeys(sample.library, truth.api, sample.version) : callerEquivalentKeys(truth.parameters, lookup.otherSignatures(sample.library, truth.api, sample.version));
+  const acceptedKeys = expectedKeys === null ? [] : sample.task === 'SR' ? [expectedKeys, ...equivalentKeys()] : [expectedKeys];
 
   const group = sample.evolving ? ('evolving' as const) : ('stable' as const);
   const expected = expectedOf(truth, expectedKeys);

@@ -6,7 +6,7 @@
 import type { Parameter } from '../../../core/api-model.js';
 import type { GroundTruthHistory, GroundTruthMatrix } from '../../../core/ground-truth.js';
 import { versionsEqual } from '../../../core/versions.js';
-import { signatureKeys } from './parameters.js';
+import { callerEquivalentKeys, signatureKeys } from './parameters.js';
 import type { ApiCategory, ParameterKey, ParameterVerdict } from './types.js';
 
 export type MatrixSource = (library: string) => GroundTruthMatrix | undefined;
@@ -15,6 +15,7 @@ export class TruthLookup {
   private readonly matrices = new Map<string, GroundTruthMatrix | null>();
   private readonly histories = new Map<string, GroundTruthHistory | null>();
   private readonly versionIndexes = new Map<string, number>();
+  private readonly equivalents = new Map<string, ParameterKey[][]>();
 
   constructor(private readonly source: MatrixSource) {}
 
@@ -65,6 +66,21 @@ export class TruthLookup {
     const cells = h.versions;
     const order = cells.map((_, i) => i).filter((i) => i !== at).sort((a, b) => (at < 0 ? a - b : Math.abs(a - at) - Math.abs(b - at) || a - b));
     return order.map((i) => cells[i]!.signature?.parameters).filter((s): s is Parameter[] => !!s);
+  }
+
+  /**
+   * The key sets of the API's signatures at other versions that say the same to a caller as its signature at
+   * `version` (callerEquivalentKeys; memoised: every SR question of the API at that version asks it).
+   */
+  equivalentKeys(library: string, api: string, version: string): ParameterKey[][] {
+    const key = `${library}\0${api}\0${version}`;
+    let keys = this.equivalents.get(key);
+    if (keys === undefined) {
+      // The versions of one span share its parameters' array: each reading once, nearest first.
+      keys = callerEquivalentKeys(this.signatureAt(library, api, version), [...new Set(this.otherSignatures(library, api, version))]);
+      this.equivalents.set(key, keys);
+    }
+    return keys;
   }
 
   /**
