@@ -104,6 +104,14 @@ static PyTypeObject ThingType = {
     .tp_new = thing_new,
 };
 
+/* registered into cparslib.kinds at import: only kinds.pyi declares the class */
+static PyObject *stringish_new(PyTypeObject *subtype, PyObject *args, PyObject *kwds) {
+    int coerce = 1; PyObject *na_object = NULL;
+    static char *kwargs_strs[] = {"coerce", "na_object", NULL};
+    return PyArg_ParseTupleAndKeywords(args, kwds, "|$pO:Stringish", kwargs_strs, &coerce, &na_object) ? subtype->tp_alloc(subtype, 0) : NULL;
+}
+static PyTypeObject StringishType = {PyVarObject_HEAD_INIT(NULL, 0) .tp_name = "cparslib.kinds.Stringish", .tp_new = stringish_new};
+
 static PyMethodDef core_methods[] = {
     {"make", (PyCFunction)make, METH_FASTCALL | METH_KEYWORDS, make_doc},
     {"legacy", (PyCFunction)legacy, METH_VARARGS | METH_KEYWORDS, legacy_doc},
@@ -136,6 +144,9 @@ function staticSurface(): Map<string, Api> {
     'cparslib/meson.build': "py.extension_module('_core', '_core.c')\n",
     'cparslib/__init__.py': '"""A library with a C core."""\nfrom ._core import make, legacy, opaque, tail, plain, Thing\n__version__ = "1.0"\n',
     'cparslib/_core.c': C_SOURCE,
+    // numpy.dtypes' shape: the module fills itself at import, its stub declares the class with __new__(cls, /)
+    'cparslib/kinds.py': '"""Kinds the C core registers at import."""\n__all__ = []\n\n\ndef _register(kind):\n    from cparslib import kinds\n    setattr(kinds, kind.__name__, kind)\n    __all__.append(kind.__name__)\n',
+    'cparslib/kinds.pyi': '__all__ = ["Stringish"]\n\n\nclass Stringish:\n    def __new__(cls, /) -> Stringish: ...\n',
   };
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
@@ -162,6 +173,10 @@ describe('static extraction reads the keywords C argument parsers take', () => {
   test("a type's tp_new is its class's constructor", () => {
     assert.equal(surface.get('cparslib.Thing')?.kind, 'class');
     assert.equal(shape(surface.get('cparslib.Thing')), 'parser: size/positional_or_keyword, fill/positional_or_keyword=..., metadata/positional_or_keyword=...');
+  });
+
+  test("a class only a stub declares takes its C type's constructor keywords, not the stub's __new__(cls, /)", () => {
+    assert.equal(shape(surface.get('cparslib.kinds.Stringish')), 'parser: coerce/keyword_only=..., na_object/keyword_only=...');
   });
 
   test('a parser that does not read whole leaves the docstring signature: a format from a macro, arguments from an offset, no keyword parser', () => {

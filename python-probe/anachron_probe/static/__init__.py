@@ -5,4 +5,4 @@ Entry point: ``python3 python-probe/static.py LIBRARY (--git-dir REPO --tag TAG 
 """
 
 # Bumped whenever the output for the same input can change (caches of generated surfaces key on it).
-EXTRACTOR_VERSION = "static-20"
+EXTRACTOR_VERSION = "static-21"

@@ -113,6 +113,8 @@ class Collector(object):
                 names = names + list(strs)
         if st.kind in ("compiled", "generated", "stub") or st.open_sources:
             names += [n for n in x.knowledge.compiled_names(st.name) if n not in st.ns]
+        if getattr(st, "dynamic", False):
+            names += list(x.knowledge.registered_names(st.name))
         # names served through __getattr__ with a DeprecationWarning: __deprecated_attrs__ lists them (numpy)
         if st.getattr_fn is not None and getattr(st.getattr_fn, "node", None) is not None:
             names += served_names(st.getattr_fn.node)  # as the runtime walk reads them (served_names.py)

@@ -413,7 +413,7 @@ class Extractor(object):
             if v is not None:
                 return v
         if getattr(st, "dynamic", False):
-            v = self.stub_lookup(modname, name)
+            v = self.stub_lookup(modname, name) or self.knowledge.registered_names(modname).get(name)
             if v is not None:
                 return v
         if st.kind in ("compiled", "generated") and st.path is None:

@@ -506,6 +506,12 @@ class Signatures(object):
         if hit is not None:
             return hit[1]
         sig = self._class_signature(cv, public_module, name)
+        if cv.scope is not None and cv.scope.kind == "stub":
+            # a class only a .pyi declares is built in C (numpy 2's dtypes.StringDType): its constructor's argument
+            # parser says what it takes, where the stub often writes __new__(cls, /)
+            parsed = self.x.c_parsers.parameters(cv.module, cv.name)
+            if parsed is not None:
+                sig = parser_signature(parsed, sig)
         self._cache[key] = (cv, sig)
         return sig
 

@@ -123,6 +123,11 @@ class Knowledge(object):
     def compiled_names(self, module):
         return sorted(set(self.c_names(module) or {}) | set(self.pyf_names(module) or []))
 
+    def registered_names(self, module):
+        """{name: value} a Python module that fills itself at import is given by compiled code calling into it
+        (numpy 2.0's C init hands StringDType to numpy.dtypes), where neither its source nor its stub names them."""
+        return {}
+
     def pyf_names(self, module):
         cache = self.__dict__.setdefault("_pyf_names", {})
         if module not in cache:

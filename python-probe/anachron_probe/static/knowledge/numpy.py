@@ -17,7 +17,8 @@ import inspect
 import re
 
 from ...signatures import docstring_signature, make_param, make_signature, POSITIONAL_ONLY, \
-    POSITIONAL_OR_KEYWORD, KEYWORD_ONLY
+    POSITIONAL_OR_KEYWORD, KEYWORD_ONLY, UNKNOWN_DEFAULT
+from ..cparsers import PARSER_SOURCE
 from ...ast_names import dotted_name
 from ..interp import AllList, Raise, Return
 from ..values import (
@@ -383,6 +384,32 @@ class NumpyKnowledge(Knowledge):
 
     # -- compiled names ----------------------------------------------------------------------------------
 
+    def registered_names(self, module):
+        """numpy.dtypes' classes the C init passes to its ``_add_dtype_helper`` as a static type
+        (``PyObject_CallFunction(add_dtype_helper, "Os", (PyObject *)&PyArray_StringDType, NULL)``), named by the
+        type's ``tp_name`` ("numpy.dtypes.StringDType"): the compiled class _multiarray_umath has under that name.
+        numpy 2.0's dtypes.pyi does not declare StringDType; 2.1's does."""
+        if module != "numpy.dtypes":
+            return {}
+        if getattr(self, "_registered", None) is None:
+            self._registered = {}
+            x = self.x
+            folder = self.core_dir + "/src/multiarray/"
+            texts = [x.read_text(f) or "" for f in sorted(x.files) if f.startswith(folder) and f.endswith(".c")]
+            passed = set()
+            for text in texts:
+                passed.update(re.findall(r"\badd_dtype_helper\s*,\s*\"O\w*\"\s*,\s*\(\s*PyObject\s*\*\s*\)\s*&\s*(\w+)", text))
+            for var in sorted(passed):
+                for text in texts:
+                    m = re.search(r"\b%s\s*=\s*\{[^;]*?\.tp_name\s*=\s*\"numpy\.dtypes\.(\w+)\"" % re.escape(var), text)
+                    if m is None:
+                        continue
+                    v = x.module_getattr(self.core + "._multiarray_umath", m.group(1))
+                    if isinstance(v, CompiledValue) and v.obj_kind == "class":
+                        self._registered[m.group(1)] = v
+                    break
+        return self._registered
+
     def _umath_modules(self):
         return (self.core + "._multiarray_umath", self.core + ".umath", self.core + ".multiarray",
                 "numpy.core._multiarray_umath", "numpy.core.umath")
@@ -577,6 +604,7 @@ class NumpyKnowledge(Knowledge):
                         if isinstance(n, ast.Constant) and isinstance(d, ast.Constant) and isinstance(d.value, str):
                             self._ufunc_docs[n.value] = d.value
         self._formatter = self._formatter_kind()
+        self._gufunc_keywords = self._gufunc_c_keywords()
         return self._ufuncs
 
     def _formatter_kind(self):
@@ -588,6 +616,22 @@ class NumpyKnowledge(Knowledge):
         fm = re.search(r"def _ufunc_doc_signature_formatter.*?(?=\ndef |\Z)", text or "", re.S)
         body = fm.group(0) if fm else ""
         return ("doc", "extobj" in body, "axes, axis" in body)
+
+    def _gufunc_c_keywords(self):
+        """The keywords ``ufunc.__call__`` of a generalized ufunc parses where the release's docstring formatter
+        leaves some out (numpy 1.16-1.20 write no ``axes, axis`` although gufuncs take them since 1.15): the
+        ``kwnames`` table of ``ufunc_object.c`` less ``where`` (its converter slot is NULL for a gufunc, which
+        refuses it). None where the formatter lists them or the table does not read."""
+        if self._formatter == "inspect" or self._formatter[2]:
+            return None
+        x = self.x
+        path = self.core_dir + "/src/umath/ufunc_object.c"
+        text = x.read_text(path) if path in x.files else None
+        table = re.findall(r"\bkwnames\[(\d+)\]\s*=\s*npy_um_str_(\w+)\s*;", text or "")
+        names = [n for i, (index, n) in enumerate(table) if int(index) == i]
+        if len(names) != len(table) or "axes" not in names:
+            return None
+        return [n for n in names if n != "where"]
 
     def _umath_init_names(self):
         """What umath's init (called from _multiarray_umath's) adds: pi, e, ERR_*, PINF, ..."""
@@ -638,6 +682,8 @@ class NumpyKnowledge(Knowledge):
             _, extobj, axes = kind
             first = _ufunc_doc_line(name, nin, nout, gsig is not None, extobj, axes)
             sig = docstring_signature(first)
+            if gsig is not None and self._gufunc_keywords and sig is not None:
+                sig = _parsed_gufunc_signature(sig, self._gufunc_keywords)
         full_doc = (first + "\n\n" + doc) if (first and doc) else (doc or first)
         # ufuncs carry ``__module__`` (= 'numpy') from numpy 2.0 on; before, they had none
         v = CompiledValue(module, alias or name, "function", sig, full_doc,
@@ -666,6 +712,15 @@ def _ufunc_inspect_signature(nin, nout, gsig):
                  ("signature", "None")):
         params.append(make_param(n, KEYWORD_ONLY, d))
     return make_signature(params, None, "inspect")
+
+
+def _parsed_gufunc_signature(doc_sig, keywords):
+    """A gufunc's signature as its C keyword table gives it: the docstring's positional part and defaults, every
+    keyword of the table after it (source ``parser``: the whole list of what the call accepts)."""
+    params = list(doc_sig["parameters"])
+    named = set(p["name"] for p in params)
+    params += [make_param(k, KEYWORD_ONLY, UNKNOWN_DEFAULT) for k in keywords if k not in named]
+    return make_signature(params, doc_sig.get("returns"), PARSER_SOURCE)
 
 
 def _clinic_signature(doc):
