@@ -4,7 +4,7 @@
 // than one release, bisection over the index's release list (each step one column, capped). One line per step on
 // stderr. The caller checks again afterwards.
 import { dirname } from 'node:path';
-import type { BoundaryQuestion } from '../core/boundaries.js';
+import { boundaryQuestionOf, type BoundaryQuestion } from '../core/boundaries.js';
 import type { FileCoverageEntry } from '../core/coverage.js';
 import type { ColumnService } from '../columns/column-service.js';
 import { IndexError } from '../package-index/client.js';
@@ -14,8 +14,6 @@ import { pinsForFile } from '../workspace/manifests.js';
 import type { CheckedFiles } from './check-files.js';
 import { columnServiceOf, indexConfigFor, openCatalogFor, type ColumnOptionValues } from './column-options.js';
 import { InputError } from '../core/errors.js';
-
-const BISECTED = new Set(['anachronistic-api', 'anachronistic-parameter']);
 
 export interface FetchRound {
   /** Libraries (import names) that got columns. */
@@ -73,10 +71,10 @@ export function bisectFindings(service: ColumnService, catalog: LayeredCatalog, 
     let added = 0;
     const byLibrary = new Map<string, BoundaryQuestion[]>();
     for (const f of findings) {
-      if (!BISECTED.has(f.code) || !f.library || !f.api || !f.pin) continue;
-      if (catalog.userVersionsOf(f.library).length === 0) continue;
+      const question = boundaryQuestionOf(f);
+      if (!question || !f.library || catalog.userVersionsOf(f.library).length === 0) continue;
       const list = byLibrary.get(f.library) ?? [];
-      list.push({ api: f.api, parameter: f.parameter ?? null, pinned: f.pin });
+      list.push(question);
       byLibrary.set(f.library, list);
     }
     for (const [library, questions] of byLibrary) {

@@ -13,6 +13,15 @@ export interface BoundaryQuestion {
   pinned: string;
 }
 
+/** Codes whose finding rests on an "added/removed between" bracket, which bisection over the index's releases narrows. */
+const BISECTED_CODES: ReadonlySet<string> = new Set(['anachronistic-api', 'anachronistic-parameter']);
+
+/** The question bisection asks for a finding (the CLI's or the editor's shape), or null where no bracket stands behind it. */
+export function boundaryQuestionOf(f: { code: string; api?: string | null; parameter?: string | null; pin?: string | null }): BoundaryQuestion | null {
+  if (!BISECTED_CODES.has(f.code) || !f.api || !f.pin) return null;
+  return { api: f.api, parameter: f.parameter ?? null, pinned: f.pin };
+}
+
 export interface Bracket {
   /** What the bracket is about: "toylib.new_api", "toylib.area(units=)". */
   subject: string;

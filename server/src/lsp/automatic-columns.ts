@@ -9,7 +9,7 @@
 import { dirname } from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
 import { ColumnService } from '../columns/column-service.js';
-import type { BoundaryQuestion } from '../core/boundaries.js';
+import { boundaryQuestionOf, type BoundaryQuestion } from '../core/boundaries.js';
 import type { CoverageEntry } from '../core/coverage.js';
 import type { Finding } from '../core/findings.js';
 import { versionsEqual } from '../core/versions.js';
@@ -38,8 +38,6 @@ export interface AutomaticColumnsOptions {
   /** The current findings of the open files that import a library (for bisection). */
   findingsFor(library: string): Finding[];
 }
-
-const BISECTED = new Set(['anachronistic-api', 'anachronistic-parameter']);
 
 export class AutomaticColumns {
   private readonly attempted = new Set<string>();
@@ -140,8 +138,8 @@ export class AutomaticColumns {
     if (!catalog) return;
     const questions: BoundaryQuestion[] = this.options
       .findingsFor(entry.library)
-      .filter((f) => BISECTED.has(f.code) && f.library === entry.library)
-      .map((f) => ({ api: f.api, parameter: f.parameter, pinned: f.pin }));
+      .filter((f) => f.library === entry.library)
+      .flatMap((f) => boundaryQuestionOf(f) ?? []);
     if (questions.length === 0) return;
     const result = await this.service.bisect(entry.distribution, questions, () => (catalog.reopenUser(), catalog.forImportRoot(entry.library)), { config: this.configFor(file), signal, onStep: step, beforeReplace: () => catalog.closeUser() });
     catalog.reopenUser();
