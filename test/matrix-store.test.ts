@@ -1,11 +1,11 @@
-// The matrix store on real SQLite files: building, reading, the presence rule, reproducibility, bad input.
+// The matrix store on real SQLite files (better-sqlite3, or the WebAssembly build under ANACHRON_SQLITE=wasm): building,
+// reading, the presence rule, reproducibility, bad input.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { before, describe, test } from 'node:test';
 import { decideState, decideStates } from '../server/src/store/cell-state.js';
 import { openMatrixCatalog } from '../server/src/store/catalog.js';
 import { buildMatrix } from '../server/src/store/matrix-builder.js';
@@ -13,8 +13,12 @@ import { SqliteMatrix } from '../server/src/store/sqlite-matrix.js';
 import { stateAt } from '../server/src/core/version-state.js';
 import { readSurfaceFile } from '../server/src/store/surface.js';
 import type { DocsSurface } from '../server/src/store/docs-surface.js';
+import { chooseSqlite, sqlite } from '../server/src/store/sqlite/driver.js';
 import { readEvidenceFolder, type VersionEvidence } from '../server/src/store/version-evidence.js';
 import { api, p, surface } from './support/synthetic-matrix.js';
+
+// The store this process's environment picks (ANACHRON_SQLITE=wasm runs every test on the WebAssembly SQLite).
+before(() => chooseSqlite());
 
 const surfaces = [
   surface('lib', '1.10.0', [api('lib', 'module'), api('lib.f', 'function', [p('x')], 'Old doc.'), api('lib.g', 'function', [p('x')])]),
@@ -48,7 +52,7 @@ describe('matrix builder', () => {
     assert.deepEqual(m.lookup('lib.native.h')!.versions.map((c) => c.state), ['unknown', 'absent', 'present']);
     assert.ok(m.isUnresolved('lib.native.other'));
     assert.ok(!m.isUnresolved('lib.f'));
-    const db = new Database(file, { readonly: true });
+    const db = sqlite().open(file, { mode: 'immutable' });
     assert.deepEqual(db.prepare("SELECT state, runtime, documented FROM cells WHERE path = 'lib.native.h' ORDER BY version_id").all(), [
       { state: 'na', runtime: null, documented: null },
       { state: 'absent', runtime: 0, documented: null },
@@ -113,7 +117,7 @@ describe('evidence per version', () => {
     assert.deepEqual(m.lookup('lib.hidden')!.versions.map((c) => c.state), ['unknown', 'present']);
     assert.deepEqual(m.lookup('lib.f')!.versions[1]!.signature!.parameters.map((x) => x.name), ['x', 'axis']);
     assert.equal(m.lookup('lib.extra'), undefined, 'static-only names of a runtime version are not resolution evidence');
-    const db = new Database(file, { readonly: true });
+    const db = sqlite().open(file, { mode: 'immutable' });
     const cells = (path: string) => db.prepare('SELECT state, runtime, documented FROM cells WHERE path = ? ORDER BY version_id').all(path);
     assert.deepEqual(cells('lib.gone'), [{ state: 'present', runtime: 1, documented: 1 }, { state: 'absent', runtime: 0, documented: 0 }]);
     assert.deepEqual(cells('lib.ghost'), [{ state: 'absent', runtime: 0, documented: 0 }, { state: 'na', runtime: 0, documented: 1 }]);
@@ -182,7 +186,7 @@ describe('compact storage', () => {
     }
     assert.equal(m.lookup('lib.core.Array.extra'), undefined);
     assert.deepEqual(m.lookup('lib.Sub.extra')!.versions.map((c) => c.state), ['absent', 'present'], 'a subclass with members of its own is not shared');
-    const db = new Database(file, { readonly: true });
+    const db = sqlite().open(file, { mode: 'immutable' });
     const stored = (db.prepare("SELECT path FROM api_list WHERE path LIKE '%.mean' ORDER BY path").all() as { path: string }[]).map((r) => r.path);
     assert.deepEqual(stored, ['lib.Array.mean', 'lib.Sub.mean'], 'lib.core.Array points at lib.Array');
     db.close();
@@ -202,7 +206,7 @@ describe('compact storage', () => {
     ];
     const file = join(tmp(), 'lib.sqlite');
     buildMatrix(evidence, file, { builtAt: '2026-01-01' });
-    const db = new Database(file, { readonly: true });
+    const db = sqlite().open(file, { mode: 'immutable' });
     assert.deepEqual(db.prepare("SELECT first_ordinal, last_ordinal, documented FROM spans JOIN api_list a ON a.id = spans.api_id WHERE a.path = 'lib.f'").all(), [
       { first_ordinal: 0, last_ordinal: 3, documented: 1 },
       { first_ordinal: 4, last_ordinal: 4, documented: 0 },
