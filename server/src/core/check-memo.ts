@@ -5,7 +5,8 @@
 import type { MatrixCatalog } from './api-model.js';
 import type { Pin } from './pins.js';
 import { placeRange, type ChunkOrigin } from './python/chunk-position.js';
-import type { ApiReference, LinkedReferences } from './python/references.js';
+import type { LinkedReferences } from './python/link-references.js';
+import type { ApiReference } from './python/references.js';
 import type { Finding } from './findings.js';
 import type { Verdict } from './rules/index.js';
 import type { SourceRange } from './source-range.js';

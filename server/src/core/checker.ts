@@ -4,7 +4,8 @@ import type { ApiHistory, LibraryMatrix, MatrixCatalog, Signature, VersionCell }
 import { acceptsKeyword, countsPositionals, listsEveryKeyword, rootIsVersioned } from './api-model.js';
 import type { Pin } from './pins.js';
 import { placeRange } from './python/chunk-position.js';
-import type { ApiReference, ChunkReferences, KeywordArgument } from './python/references.js';
+import type { ChunkReferences } from './python/link-references.js';
+import type { ApiReference, KeywordArgument } from './python/references.js';
 import { findingOf, type Finding, type Verdict } from './rules/index.js';
 import type { VerdictBase } from './rules/verdict.js';
 import type { SourceRange } from './source-range.js';

@@ -1,6 +1,7 @@
 // The top-level modules a Python file imports (`import a.b`, `from a.b import c`; relative imports stay inside the
 // project and are no references): what coverage asks the matrices and pins about, read from the file's references.
-import type { ApiReference, ChunkReferences } from './references.js';
+import type { ChunkReferences } from './link-references.js';
+import type { ApiReference } from './references.js';
 
 export function importRootsOf(references: readonly ApiReference[]): string[] {
   const roots = new Set<string>();
