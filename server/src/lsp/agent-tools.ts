@@ -120,19 +120,128 @@ function changedPythonFiles(folder: string, rev: string): { root: string; change
 }
 
 export function agentHandlers(connection: Connection, parts: AgentParts): AgentHandlers {
-  let knowledge: { catalog: LoadedCatalog; value: ApiKnowledge } | undefined;
-  let parser: Promise<PythonParser> | undefined;
-
-  const knowledgeOf = (catalog: LoadedCatalog): ApiKnowledge => {
-    if (knowledge?.catalog !== catalog) knowledge = { catalog, value: new ApiKnowledge(catalog, listApis) };
-    return knowledge.value;
+  const requests = new AgentRequests(connection, parts);
+  return {
+    lookup: (params) => requests.lookup(params),
+    checkSnippet: (params) => requests.checkSnippet(params),
+    migrate: (params) => requests.migrate(params),
+    reviewChanges: (params) => requests.reviewChanges(params),
   };
+}
 
-  function environment(catalog: LoadedCatalog, uri: string | undefined): ToolEnvironment {
+/** The four requests over one parser and one ApiKnowledge per loaded catalog. */
+class AgentRequests {
+  private knowledge: { catalog: LoadedCatalog; value: ApiKnowledge } | undefined;
+  private parserLoad: Promise<PythonParser> | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly parts: AgentParts,
+  ) {}
+
+  lookup(params: LookupParams): Promise<LookupResponse> {
+    return this.answer('lookup', async (catalog) => {
+      let raw = params.input ?? {};
+      const asked = raw as { api?: unknown; description?: unknown; module?: unknown };
+      if (!asked.api && !asked.description && !asked.module && params.uri && params.position) {
+        // No API named: the one under the cursor, as the hover and the history view find it.
+        const api = await this.apiUnderCursor(params.uri, params.position);
+        if (api) raw = { ...(raw as object), api };
+      }
+      const result = runLookupTool(parseLookupInput(raw), this.environment(catalog, params.uri));
+      return { text: result.text, api: result.answer.kind === 'api' ? result.answer.api : null };
+    });
+  }
+
+  checkSnippet(params: CheckSnippetParams): Promise<CheckSnippetResponse> {
+    return this.answer('check', async (catalog) => {
+      const env = this.environment(catalog, params.uri);
+      const file = filePath(params.uri);
+      const shown = file ? relative(this.parts.manifestBase(file), file) || file : undefined;
+      const preamble = params.withImports && params.uri ? await this.importsOfDocument(params.uri, file) : undefined;
+      const result = await runCheckTool(parseCheckInput(params.input), env, { ...(shown && params.firstLine ? { file: shown, firstLine: params.firstLine } : {}), ...(preamble ? { preamble } : {}) });
+      return {
+        text: result.text,
+        findings: result.report.findings.map((f) => toAgentFinding(f)),
+        fixedCode: result.report.fixedCode,
+        libraries: result.report.libraries.map((l) => ({ library: l.library, pin: l.pin ? `${l.pin.requirement} (${l.pin.origin})` : null })),
+      };
+    });
+  }
+
+  migrate(params: MigrateParams): Promise<MigrateResponse> {
+    return this.answer('migrate', async (catalog) => {
+      const env = this.environment(catalog, params.uri);
+      const ctx = env.contextFor(undefined);
+      const asked = migrationTarget(params.target);
+      if ('error' in asked) return asked;
+      const { version } = asked;
+      let library = asked.library;
+      const p = await env.parser();
+      if (!library) {
+        // The tracked libraries the code uses and the project pins: one is the one to move.
+        const used = checkSnippet(p, params.code, ctx, env.knowledge).libraries.filter((l) => l.pin);
+        if (used.length !== 1) {
+          return { error: used.length === 0 ? 'the code uses no pinned library anachron tracks' : `the code uses ${used.map((l) => l.library).join(' and ')}: say which to move, e.g. /migrate ${used[0]!.library}==${version}` };
+        }
+        library = used[0]!.library;
+      }
+      const report = migrateSnippet(p, params.code, ctx, env.knowledge, library, version);
+      return { text: renderMigration(report), changes: report.lines.length };
+    });
+  }
+
+  reviewChanges(params: ReviewChangesParams): Promise<ReviewChangesResponse> {
+    return this.answer('review', async (catalog) => {
+      const folder = filePath(params.folderUri);
+      if (!folder) return { error: 'reviewing changes needs a folder on disk' };
+      const rev = params.rev?.trim() || 'HEAD';
+      const { root, changed, untracked, candidates } = changedPythonFiles(folder, rev);
+      const env = this.environment(catalog, params.folderUri);
+      const p = await env.parser();
+      const reports: SnippetReport[] = [];
+      const findings: AgentFinding[] = [];
+      for (const rel of candidates) {
+        const file = join(root, rel);
+        const source = this.changedSource(file);
+        if (!source) continue;
+        const base = this.parts.manifestBase(file);
+        const report = checkSnippet(p, source.text, this.parts.contextFor(file), env.knowledge, { file: rel, readManifest: (shown) => this.parts.readManifest(isAbsolute(shown) ? shown : join(base, shown)) });
+        const lines = untracked.has(rel) ? 'all' : changed.get(rel);
+        const kept = report.findings.filter((f) => lines === 'all' || (lines !== undefined && touchesLines(lines, f.line, f.endLine)));
+        reports.push({ ...report, findings: kept, fixedCode: null, remainingAfterFixes: null });
+        findings.push(...kept.map((f) => toAgentFinding(f, source.uri)));
+      }
+      return { text: renderReview(reports, rev), files: candidates.length, findings };
+    });
+  }
+
+  /** A request's answer: what `work` makes of the loaded matrices, or the error that says why there is none. */
+  private async answer<R>(what: string, work: (catalog: LoadedCatalog) => Promise<R>): Promise<R | { error: string }> {
+    const catalog = this.parts.catalog();
+    if (!catalog) return { error: 'the matrices are not loaded' };
+    try {
+      return await work(catalog);
+    } catch (e) {
+      return failure(this.connection, what, e);
+    }
+  }
+
+  private parser(): Promise<PythonParser> {
+    return (this.parserLoad ??= loadPythonParser());
+  }
+
+  private knowledgeOf(catalog: LoadedCatalog): ApiKnowledge {
+    if (this.knowledge?.catalog !== catalog) this.knowledge = { catalog, value: new ApiKnowledge(catalog, listApis) };
+    return this.knowledge.value;
+  }
+
+  private environment(catalog: LoadedCatalog, uri: string | undefined): ToolEnvironment {
+    const { parts } = this;
     const anchor = (path: string | undefined) => anchorFile(parts, uri, path);
     return {
-      knowledge: knowledgeOf(catalog),
-      parser: () => (parser ??= loadPythonParser()),
+      knowledge: this.knowledgeOf(catalog),
+      parser: () => this.parser(),
       contextFor: (path) => parts.contextFor(anchor(path)),
       readManifest: (shown) => {
         const base = parts.manifestBase(anchor(undefined));
@@ -152,117 +261,39 @@ export function agentHandlers(connection: Connection, parts: AgentParts): AgentH
     };
   }
 
-  /** A request's answer: what `work` makes of the loaded matrices, or the error that says why there is none. */
-  const answer = async <R>(what: string, work: (catalog: LoadedCatalog) => Promise<R>): Promise<R | { error: string }> => {
-    const catalog = parts.catalog();
-    if (!catalog) return { error: 'the matrices are not loaded' };
+  /** The API under the cursor of an open Python document, as the hover and the history view find it. */
+  private async apiUnderCursor(uri: string, position: { line: number; character: number }): Promise<string | undefined> {
+    const doc = this.parts.documents.get(uri);
+    if (!doc || doc.languageId !== 'python') return undefined;
+    const tree = (await this.parser()).parse(doc.getText());
     try {
-      return await work(catalog);
-    } catch (e) {
-      return failure(connection, what, e);
+      return apiAt(findApiReferences(tree), { line: position.line, column: position.character })?.path;
+    } finally {
+      tree.delete();
     }
-  };
+  }
 
-  const lookup = (params: LookupParams): Promise<LookupResponse> =>
-    answer('lookup', async (catalog) => {
-      let raw = params.input ?? {};
-      const asked = raw as { api?: unknown; description?: unknown; module?: unknown };
-      if (!asked.api && !asked.description && !asked.module && params.uri && params.position) {
-        // No API named: the one under the cursor, as the hover and the history view find it.
-        const doc = parts.documents.get(params.uri);
-        if (doc && doc.languageId === 'python') {
-          const p = await (parser ??= loadPythonParser());
-          const tree = p.parse(doc.getText());
-          try {
-            const api = apiAt(findApiReferences(tree), { line: params.position.line, column: params.position.character })?.path;
-            if (api) raw = { ...(raw as object), api };
-          } finally {
-            tree.delete();
-          }
-        }
-      }
-      const result = runLookupTool(parseLookupInput(raw), environment(catalog, params.uri));
-      return { text: result.text, api: result.answer.kind === 'api' ? result.answer.api : null };
-    });
+  /** The import statements of a document (open, else on disk), to put before a snippet; undefined when it has none. */
+  private async importsOfDocument(uri: string, file: string | undefined): Promise<string | undefined> {
+    const doc = this.parts.documents.get(uri);
+    const text = doc?.getText() ?? (file && existsSync(file) ? readBoundedText(file, MAX_SOURCE_BYTES).text : undefined);
+    if (text === undefined) return undefined;
+    const tree = (await this.parser()).parse(text);
+    try {
+      return importsOf(tree) || undefined;
+    } finally {
+      tree.delete();
+    }
+  }
 
-  const checkSnippetRequest = (params: CheckSnippetParams): Promise<CheckSnippetResponse> =>
-    answer('check', async (catalog) => {
-      const env = environment(catalog, params.uri);
-      const file = filePath(params.uri);
-      const shown = file ? relative(parts.manifestBase(file), file) || file : undefined;
-      let preamble: string | undefined;
-      if (params.withImports && params.uri) {
-        const doc = parts.documents.get(params.uri);
-        const text = doc?.getText() ?? (file && existsSync(file) ? readBoundedText(file, MAX_SOURCE_BYTES).text : undefined);
-        if (text !== undefined) {
-          const tree = (await env.parser()).parse(text);
-          try {
-            preamble = importsOf(tree) || undefined;
-          } finally {
-            tree.delete();
-          }
-        }
-      }
-      const result = await runCheckTool(parseCheckInput(params.input), env, { ...(shown && params.firstLine ? { file: shown, firstLine: params.firstLine } : {}), ...(preamble ? { preamble } : {}) });
-      return {
-        text: result.text,
-        findings: result.report.findings.map((f) => toAgentFinding(f)),
-        fixedCode: result.report.fixedCode,
-        libraries: result.report.libraries.map((l) => ({ library: l.library, pin: l.pin ? `${l.pin.requirement} (${l.pin.origin})` : null })),
-      };
-    });
-
-  const migrate = (params: MigrateParams): Promise<MigrateResponse> =>
-    answer('migrate', async (catalog) => {
-      const env = environment(catalog, params.uri);
-      const ctx = env.contextFor(undefined);
-      const asked = migrationTarget(params.target);
-      if ('error' in asked) return asked;
-      const { version } = asked;
-      let library = asked.library;
-      const p = await env.parser();
-      if (!library) {
-        // The tracked libraries the code uses and the project pins: one is the one to move.
-        const used = checkSnippet(p, params.code, ctx, env.knowledge).libraries.filter((l) => l.pin);
-        if (used.length !== 1) {
-          return { error: used.length === 0 ? 'the code uses no pinned library anachron tracks' : `the code uses ${used.map((l) => l.library).join(' and ')}: say which to move, e.g. /migrate ${used[0]!.library}==${version}` };
-        }
-        library = used[0]!.library;
-      }
-      const report = migrateSnippet(p, params.code, ctx, env.knowledge, library, version);
-      return { text: renderMigration(report), changes: report.lines.length };
-    });
-
-  const reviewChanges = (params: ReviewChangesParams): Promise<ReviewChangesResponse> =>
-    answer('review', async (catalog) => {
-      const folder = filePath(params.folderUri);
-      if (!folder) return { error: 'reviewing changes needs a folder on disk' };
-      const rev = params.rev?.trim() || 'HEAD';
-      const { root, changed, untracked, candidates } = changedPythonFiles(folder, rev);
-      const env = environment(catalog, params.folderUri);
-      const p = await env.parser();
-      const reports: SnippetReport[] = [];
-      const findings: AgentFinding[] = [];
-      for (const rel of candidates) {
-        const file = join(root, rel);
-        const open = openDocumentAt(parts.documents, file);
-        const uri = open?.uri ?? pathToUri(file);
-        let text: string;
-        try {
-          if (!open && statSync(file).size > MAX_FILE_BYTES) continue;
-          text = open?.getText() ?? readSourceText(file);
-        } catch {
-          continue; // deleted since
-        }
-        const base = parts.manifestBase(file);
-        const report = checkSnippet(p, text, parts.contextFor(file), env.knowledge, { file: rel, readManifest: (shown) => parts.readManifest(isAbsolute(shown) ? shown : join(base, shown)) });
-        const lines = untracked.has(rel) ? 'all' : changed.get(rel);
-        const kept = report.findings.filter((f) => lines === 'all' || (lines !== undefined && touchesLines(lines, f.line, f.endLine)));
-        reports.push({ ...report, findings: kept, fixedCode: null, remainingAfterFixes: null });
-        findings.push(...kept.map((f) => toAgentFinding(f, uri)));
-      }
-      return { text: renderReview(reports, rev), files: candidates.length, findings };
-    });
-
-  return { lookup, checkSnippet: checkSnippetRequest, migrate, reviewChanges };
+  /** A changed file's text (the open document's, else the file's) and its URI; undefined when too large or deleted since. */
+  private changedSource(file: string): { text: string; uri: string } | undefined {
+    const open = openDocumentAt(this.parts.documents, file);
+    try {
+      if (!open && statSync(file).size > MAX_FILE_BYTES) return undefined;
+      return { text: open?.getText() ?? readSourceText(file), uri: open?.uri ?? pathToUri(file) };
+    } catch {
+      return undefined; // deleted since
+    }
+  }
 }
