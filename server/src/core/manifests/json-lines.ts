@@ -22,122 +22,9 @@ export interface LocatedJson {
 }
 
 export function parseJsonWithLines(text: string): LocatedJson {
-  const lines = new Map<string, number>();
-  const errors: { message: string; line: number }[] = [];
-  let pos = 0;
-  let line = 1;
-  const fail = (message: string): never => {
-    throw new JsonSyntaxError(message, line);
-  };
-  const note = (message: string) => errors.push({ message, line });
-  let truncated = false;
-  /** After a member or element: true when the container goes on, false when it ended (closed, or cut short). */
-  const more = (close: '}' | ']', what: string): boolean => {
-    skip();
-    const c = text[pos];
-    if (c === ',') {
-      const commaLine = line;
-      pos++;
-      skip();
-      if (text[pos] !== close) return true;
-      errors.push({ message: `trailing comma before "${close}"`, line: commaLine });
-      pos++;
-      return false;
-    }
-    if (c === close) {
-      pos++;
-      return false;
-    }
-    if (pos >= text.length) {
-      if (!truncated) note(`the document ends inside ${what}`);
-      truncated = true;
-      return false;
-    }
-    if (close === '}' ? c === '"' : /["{[\dtfn-]/.test(c!)) {
-      note(`expected "," before ${describeHere()}`);
-      return true;
-    }
-    return fail(`expected "," or "${close}", found ${describeHere()}`);
-  };
-  const skip = () => {
-    for (;;) {
-      const c = text[pos];
-      if (c === '\n') line++;
-      else if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\ufeff') return;
-      pos++;
-    }
-  };
-  const describeHere = () => (pos >= text.length ? 'end of input' : `"${text[pos]}"`);
-
-  const readString = (): string => {
-    const start = pos;
-    pos++;
-    while (pos < text.length && text[pos] !== '"') {
-      if (text[pos] === '\n') fail('unterminated string');
-      pos += text[pos] === '\\' ? 2 : 1;
-    }
-    if (pos >= text.length) fail('unterminated string');
-    pos++;
-    try {
-      return JSON.parse(text.slice(start, pos)) as string;
-    } catch {
-      return fail('invalid string');
-    }
-  };
-
-  const readValue = (path: (string | number)[], at: number): unknown => {
-    skip();
-    const key = JSON.stringify(path);
-    if (!lines.has(key)) lines.set(key, at === 0 ? line : at);
-    const c = text[pos];
-    if (c === '{') {
-      pos++;
-      const out: Record<string, unknown> = {};
-      skip();
-      if (text[pos] === '}') {
-        pos++;
-        return out;
-      }
-      for (;;) {
-        skip();
-        if (pos >= text.length) {
-          if (!truncated) note('the document ends inside an object');
-          truncated = true;
-          return out;
-        }
-        if (text[pos] !== '"') fail(`expected a key in quotes, found ${describeHere()}`);
-        const keyLine = line;
-        const name = readString();
-        skip();
-        if (text[pos] !== ':') fail(`expected ":" after "${name}", found ${describeHere()}`);
-        pos++;
-        out[name] = readValue([...path, name], keyLine);
-        if (!more('}', 'an object')) return out;
-      }
-    }
-    if (c === '[') {
-      pos++;
-      const out: unknown[] = [];
-      skip();
-      if (text[pos] === ']') {
-        pos++;
-        return out;
-      }
-      for (let i = 0; ; i++) {
-        out.push(readValue([...path, i], 0));
-        if (!more(']', 'an array')) return out;
-      }
-    }
-    if (c === '"') return readString();
-    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(pos, pos + 64));
-    if (!literal) return fail(`unexpected ${describeHere()}`);
-    pos += literal[0].length;
-    return JSON.parse(literal[0]) as unknown;
-  };
-
-  const value = readValue([], 0);
-  skip();
-  if (pos < text.length) fail(`unexpected ${describeHere()} after the document`);
+  const reader = new JsonLineReader(text);
+  const value = reader.document();
+  const { lines, errors } = reader;
   return {
     value,
     errors,
@@ -149,4 +36,152 @@ export function parseJsonWithLines(text: string): LocatedJson {
       return 1;
     },
   };
+}
+
+const LITERAL = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/;
+
+class JsonLineReader {
+  /** The 1-based line of each value read, by its path as JSON. */
+  readonly lines = new Map<string, number>();
+  readonly errors: { message: string; line: number }[] = [];
+  private pos = 0;
+  private line = 1;
+  /** The document ended inside a container (noted once, for the innermost). */
+  private truncated = false;
+
+  constructor(private readonly text: string) {}
+
+  document(): unknown {
+    const value = this.readValue([], 0);
+    this.skip();
+    if (this.pos < this.text.length) this.fail(`unexpected ${this.describeHere()} after the document`);
+    return value;
+  }
+
+  private fail(message: string): never {
+    throw new JsonSyntaxError(message, this.line);
+  }
+
+  private note(message: string, line = this.line): void {
+    this.errors.push({ message, line });
+  }
+
+  private noteTruncated(what: string): void {
+    if (!this.truncated) this.note(`the document ends inside ${what}`);
+    this.truncated = true;
+  }
+
+  private skip(): void {
+    for (;;) {
+      const c = this.text[this.pos];
+      if (c === '\n') this.line++;
+      else if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\ufeff') return;
+      this.pos++;
+    }
+  }
+
+  private describeHere(): string {
+    return this.pos >= this.text.length ? 'end of input' : `"${this.text[this.pos]}"`;
+  }
+
+  /** After a member or element: true when the container goes on, false when it ended (closed, or cut short). */
+  private more(close: '}' | ']', what: string): boolean {
+    const { text } = this;
+    this.skip();
+    const c = text[this.pos];
+    if (c === ',') {
+      const commaLine = this.line;
+      this.pos++;
+      this.skip();
+      if (text[this.pos] !== close) return true;
+      this.note(`trailing comma before "${close}"`, commaLine);
+      this.pos++;
+      return false;
+    }
+    if (c === close) {
+      this.pos++;
+      return false;
+    }
+    if (this.pos >= text.length) {
+      this.noteTruncated(what);
+      return false;
+    }
+    if (close === '}' ? c === '"' : /["{[\dtfn-]/.test(c!)) {
+      this.note(`expected "," before ${this.describeHere()}`);
+      return true;
+    }
+    return this.fail(`expected "," or "${close}", found ${this.describeHere()}`);
+  }
+
+  private readString(): string {
+    const { text } = this;
+    const start = this.pos;
+    this.pos++;
+    while (this.pos < text.length && text[this.pos] !== '"') {
+      if (text[this.pos] === '\n') this.fail('unterminated string');
+      this.pos += text[this.pos] === '\\' ? 2 : 1;
+    }
+    if (this.pos >= text.length) this.fail('unterminated string');
+    this.pos++;
+    try {
+      return JSON.parse(text.slice(start, this.pos)) as string;
+    } catch {
+      return this.fail('invalid string');
+    }
+  }
+
+  /** The value at `pos`, located at line `at` (its key's), or at its own line when `at` is 0. */
+  private readValue(path: (string | number)[], at: number): unknown {
+    this.skip();
+    const key = JSON.stringify(path);
+    if (!this.lines.has(key)) this.lines.set(key, at === 0 ? this.line : at);
+    const c = this.text[this.pos];
+    if (c === '{') return this.readObject(path);
+    if (c === '[') return this.readArray(path);
+    if (c === '"') return this.readString();
+    const literal = LITERAL.exec(this.text.slice(this.pos, this.pos + 64));
+    if (!literal) return this.fail(`unexpected ${this.describeHere()}`);
+    this.pos += literal[0].length;
+    return JSON.parse(literal[0]) as unknown;
+  }
+
+  private readObject(path: (string | number)[]): Record<string, unknown> {
+    const { text } = this;
+    this.pos++;
+    const out: Record<string, unknown> = {};
+    this.skip();
+    if (text[this.pos] === '}') {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skip();
+      if (this.pos >= text.length) {
+        this.noteTruncated('an object');
+        return out;
+      }
+      if (text[this.pos] !== '"') this.fail(`expected a key in quotes, found ${this.describeHere()}`);
+      const keyLine = this.line;
+      const name = this.readString();
+      this.skip();
+      if (text[this.pos] !== ':') this.fail(`expected ":" after "${name}", found ${this.describeHere()}`);
+      this.pos++;
+      out[name] = this.readValue([...path, name], keyLine);
+      if (!this.more('}', 'an object')) return out;
+    }
+  }
+
+  private readArray(path: (string | number)[]): unknown[] {
+    this.pos++;
+    const out: unknown[] = [];
+    this.skip();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return out;
+    }
+    for (let i = 0; ; i++) {
+      out.push(this.readValue([...path, i], 0));
+      if (!this.more(']', 'an array')) return out;
+    }
+  }
 }
