@@ -86,6 +86,8 @@ export async function runBenchmark(anachron: AnachronSession): Promise<void> {
   return running;
 }
 
+const STEPS = 4;
+
 async function flow(anachron: AnachronSession): Promise<void> {
   if (!anachron.runtime) {
     void window.showErrorMessage('anachron: the language server has not started, so no benchmark can run. See the output.', 'Show Output').then((c) => c && anachron.log.show(true));
@@ -99,101 +101,31 @@ async function flow(anachron: AnachronSession): Promise<void> {
     return;
   }
   const { root, where } = benchRunsRoot(anachron);
-  const trusted = workspace.isTrusted;
-  const total = 4;
-
   // 1. suite
-  const suiteItems: Item<SuiteChoice | 'samples'>[] = [
-    { label: '$(database) LibEvoBench: API-I and SR', description: 'from the matrices', detail: 'LibEvoBench asks a model about APIs at given library versions and scores its answers against the matrices. API-I (API identification): from a module and a description, name the API. SR (signature recall): from an API and a version, write its parameters. No code is read.', value: { kind: 'libevobench', corpus: 'none' } },
-  ];
-  if (tracked.some((l) => l.library === 'numpy' && l.source === 'bundled')) {
-    suiteItems.push({ label: '$(file-code) LibEvoBench: all tasks, API-C on the example corpus', description: 'numpy', detail: 'API-C (API calling): fill in a masked library call, given L0 the code only, L1 + what the API does, L2 + the version, L3 + the API\'s name; on generated numpy projects written in each version\'s idioms. Plus API-I and SR. No workspace code is read.', value: { kind: 'libevobench', corpus: 'example' } });
-  }
-  if (trusted) {
-    for (const f of workspace.workspaceFolders ?? []) {
-      if (f.uri.scheme !== 'file') continue;
-      suiteItems.push({ label: `$(folder) LibEvoBench: all tasks, API-C on the code of ${f.name}`, description: 'this workspace', detail: 'API-C (API calling, levels L0–L3: code only, + description, + version, + name) on masked calls from its Python files that manifests pin exactly, plus API-I and SR. That code is sent to the model you pick.', value: { kind: 'libevobench', corpus: 'workspace', folder: f.uri.fsPath, folderName: f.name } });
-    }
-  }
-  suiteItems.push({ label: '$(json) Samples file (.jsonl)…', description: 'your own samples', detail: 'BenchSample objects, one a line (docs/benchmark-models.md).', value: 'samples' });
-  suiteItems.push({
-    label: '$(play) Drift: generated code run in every version',
-    description: trusted ? 'runs generated code' : 'Restricted Mode: not available',
-    detail: 'The model writes code for a task at one version; each sample runs in every environment of the library (anachron env), then what breaks in newer versions is repaired with migration notes from the matrices. Runs generated code on this machine, sandboxed.',
-    value: { kind: 'drift' },
-  });
-  const suitePick = await window.showQuickPick(suiteItems, {
-    title: `anachron: Run Benchmark (1/${total}): suite`,
-    placeHolder: trusted ? 'What to ask the model' : "What to ask the model. Restricted Mode: this workspace's code is never read as a corpus; trust the workspace to benchmark on it",
+  const suitePick = await window.showQuickPick(suiteItems(tracked, workspace.isTrusted), {
+    title: `anachron: Run Benchmark (1/${STEPS}): suite`,
+    placeHolder: workspace.isTrusted ? 'What to ask the model' : "What to ask the model. Restricted Mode: this workspace's code is never read as a corpus; trust the workspace to benchmark on it",
     matchOnDescription: true,
     matchOnDetail: true,
     ignoreFocusOut: true,
   });
   if (!suitePick?.value) return;
   if (suitePick.value !== 'samples' && suitePick.value.kind === 'drift') return driftFlow(anachron, root, where);
-  let suite: SuiteChoice;
-  let offered: LibraryChoice[] = tracked;
-  let counts: Record<string, number> | undefined;
-  if (suitePick.value === 'samples') {
-    const picked = await window.showOpenDialog({ title: 'anachron: a samples file (.jsonl)', canSelectMany: false, filters: { 'Benchmark samples': ['jsonl'], 'All files': ['*'] } });
-    const file = picked?.[0]?.fsPath;
-    if (!file) return;
-    if (!trusted && isInside(file, (workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath))) {
-      void window.showWarningMessage('anachron: Restricted Mode: benchmark input is never read from this workspace. Trust the workspace, or pick a file outside it.');
-      return;
-    }
-    let summary;
-    try {
-      summary = inspectSamplesFile(readFileSync(file, 'utf8'));
-    } catch (e) {
-      void window.showErrorMessage(`anachron: cannot read ${file}: ${(e as Error).message}`);
-      return;
-    }
-    if (summary.samples === 0) {
-      void window.showErrorMessage(`anachron: ${path.basename(file)} holds no samples (one JSON BenchSample a line${summary.badLines.length ? `; lines ${summary.badLines.slice(0, 5).join(', ')} are not samples` : ''}).`);
-      return;
-    }
-    counts = summary.libraries;
-    suite = { kind: 'samples', file, digest: summary.digest, libraries: Object.keys(summary.libraries).sort() };
-    offered = suite.libraries.map((library) => tracked.find((l) => l.library === library) ?? { library, versions: [], source: 'bundled' });
-  } else suite = suitePick.value;
-
+  const chosen: { suite: SuiteChoice; offered: LibraryChoice[]; counts?: Record<string, number> } | undefined = suitePick.value === 'samples' ? await samplesSuite(tracked) : { suite: suitePick.value, offered: tracked };
+  if (!chosen) return;
+  const { suite, offered, counts } = chosen;
   // 2. libraries
-  let libraries: LibraryChoice[];
-  if (offered.length === 1) libraries = offered;
-  else {
-    // Pre-selected: the libraries of the last run, else the first bundled one (numpy when it is there).
-    const last = anachron.context.globalState.get<string[]>(LIBRARIES_KEY, []).filter((l) => offered.some((o) => o.library === l));
-    const preselected = new Set(last.length ? last : [offered.find((l) => l.library === 'numpy' && l.source === 'bundled')?.library ?? offered[0]!.library]);
-    const items: Item<LibraryChoice>[] = offered.map((l) => ({
-      label: l.library,
-      description: l.versions.length ? l.versions.join(', ') : 'no matrix: no reference answers, no taxonomy',
-      detail: counts ? `${counts[l.library]} samples in the file` : l.source === 'user' ? 'your matrix (anachron: Add Matrix Column…)' : 'bundled matrix',
-      picked: counts ? true : preselected.has(l.library),
-      value: l,
-    }));
-    const picked = await window.showQuickPick(items, {
-      title: `anachron: Run Benchmark (2/${total}): libraries`,
-      placeHolder: suite.kind === 'libevobench' && suite.corpus === 'example' ? 'Which libraries (the example corpus has API-C samples for numpy only)' : 'Which libraries',
-      canPickMany: true,
-      ignoreFocusOut: true,
-    });
-    if (!picked || picked.length === 0) return;
-    libraries = picked.map((i) => i.value!);
-    if (!counts) await anachron.context.globalState.update(LIBRARIES_KEY, libraries.map((l) => l.library));
-  }
-
+  const libraries = await pickLibraries(anachron, suite, offered, counts);
+  if (!libraries) return;
   // 3. model
-  const model = await pickModel(anachron, libraries.length === 1 ? libraries[0]!.library : `${libraries.length} libraries`, total);
+  const model = await pickModel(anachron, libraries.length === 1 ? libraries[0]!.library : `${libraries.length} libraries`, STEPS);
   if (!model) return;
-
   // 4. size
   const size = await window.showQuickPick(
     withArms(SIZES.map((s): Item<SizeId> => ({ label: s.label, description: s.limit ? `~${s.limit.toLocaleString('en-US')} samples` : 'everything', detail: s.detail, value: s.id }))),
-    { title: `anachron: Run Benchmark (${total}/${total}): size`, placeHolder: `How much to run; the run goes to ${where}`, ignoreFocusOut: true },
+    { title: `anachron: Run Benchmark (${STEPS}/${STEPS}): size`, placeHolder: `How much to run; the run goes to ${where}`, ignoreFocusOut: true },
   );
   if (!size?.value) return;
-
   const folders = { bundled: path.join(anachron.context.extensionPath, 'matrices'), user: anachron.userMatricesFolder };
   const matrices = matricesFor(libraries, folders);
   const base = {
@@ -207,6 +139,81 @@ async function flow(anachron: AnachronSession): Promise<void> {
     ...('folder' in matrices ? { matricesFolder: matrices.folder } : {}),
   };
   await startPlanned(anachron, base, model, root, where, 'files' in matrices ? matrices.files : []);
+}
+
+/** The suites on offer: LibEvoBench from the matrices, on the example corpus (numpy bundled), on each trusted folder's code; a samples file; drift. */
+function suiteItems(tracked: readonly LibraryChoice[], trusted: boolean): Item<SuiteChoice | 'samples'>[] {
+  const items: Item<SuiteChoice | 'samples'>[] = [
+    { label: '$(database) LibEvoBench: API-I and SR', description: 'from the matrices', detail: 'LibEvoBench asks a model about APIs at given library versions and scores its answers against the matrices. API-I (API identification): from a module and a description, name the API. SR (signature recall): from an API and a version, write its parameters. No code is read.', value: { kind: 'libevobench', corpus: 'none' } },
+  ];
+  if (tracked.some((l) => l.library === 'numpy' && l.source === 'bundled')) {
+    items.push({ label: '$(file-code) LibEvoBench: all tasks, API-C on the example corpus', description: 'numpy', detail: 'API-C (API calling): fill in a masked library call, given L0 the code only, L1 + what the API does, L2 + the version, L3 + the API\'s name; on generated numpy projects written in each version\'s idioms. Plus API-I and SR. No workspace code is read.', value: { kind: 'libevobench', corpus: 'example' } });
+  }
+  if (trusted) {
+    for (const f of workspace.workspaceFolders ?? []) {
+      if (f.uri.scheme !== 'file') continue;
+      items.push({ label: `$(folder) LibEvoBench: all tasks, API-C on the code of ${f.name}`, description: 'this workspace', detail: 'API-C (API calling, levels L0–L3: code only, + description, + version, + name) on masked calls from its Python files that manifests pin exactly, plus API-I and SR. That code is sent to the model you pick.', value: { kind: 'libevobench', corpus: 'workspace', folder: f.uri.fsPath, folderName: f.name } });
+    }
+  }
+  items.push({ label: '$(json) Samples file (.jsonl)…', description: 'your own samples', detail: 'BenchSample objects, one a line (docs/benchmark-models.md).', value: 'samples' });
+  items.push({
+    label: '$(play) Drift: generated code run in every version',
+    description: trusted ? 'runs generated code' : 'Restricted Mode: not available',
+    detail: 'The model writes code for a task at one version; each sample runs in every environment of the library (anachron env), then what breaks in newer versions is repaired with migration notes from the matrices. Runs generated code on this machine, sandboxed.',
+    value: { kind: 'drift' },
+  });
+  return items;
+}
+
+/** A samples file the user picks, read and summarised: the suite, the libraries it holds, and its samples per library. */
+async function samplesSuite(tracked: readonly LibraryChoice[]): Promise<{ suite: SuiteChoice; offered: LibraryChoice[]; counts: Record<string, number> } | undefined> {
+  const picked = await window.showOpenDialog({ title: 'anachron: a samples file (.jsonl)', canSelectMany: false, filters: { 'Benchmark samples': ['jsonl'], 'All files': ['*'] } });
+  const file = picked?.[0]?.fsPath;
+  if (!file) return undefined;
+  if (!workspace.isTrusted && isInside(file, (workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath))) {
+    void window.showWarningMessage('anachron: Restricted Mode: benchmark input is never read from this workspace. Trust the workspace, or pick a file outside it.');
+    return undefined;
+  }
+  let summary;
+  try {
+    summary = inspectSamplesFile(readFileSync(file, 'utf8'));
+  } catch (e) {
+    void window.showErrorMessage(`anachron: cannot read ${file}: ${(e as Error).message}`);
+    return undefined;
+  }
+  if (summary.samples === 0) {
+    void window.showErrorMessage(`anachron: ${path.basename(file)} holds no samples (one JSON BenchSample a line${summary.badLines.length ? `; lines ${summary.badLines.slice(0, 5).join(', ')} are not samples` : ''}).`);
+    return undefined;
+  }
+  const libraries = Object.keys(summary.libraries).sort();
+  const suite: SuiteChoice = { kind: 'samples', file, digest: summary.digest, libraries };
+  const offered = libraries.map((library) => tracked.find((l) => l.library === library) ?? { library, versions: [], source: 'bundled' as const });
+  return { suite, offered, counts: summary.libraries };
+}
+
+/** Step 2: the libraries to run on (all of a samples file's, pre-picked; else the last run's, or the first bundled one). */
+async function pickLibraries(anachron: AnachronSession, suite: SuiteChoice, offered: readonly LibraryChoice[], counts: Record<string, number> | undefined): Promise<LibraryChoice[] | undefined> {
+  if (offered.length === 1) return [...offered];
+  // Pre-selected: the libraries of the last run, else the first bundled one (numpy when it is there).
+  const last = anachron.context.globalState.get<string[]>(LIBRARIES_KEY, []).filter((l) => offered.some((o) => o.library === l));
+  const preselected = new Set(last.length ? last : [offered.find((l) => l.library === 'numpy' && l.source === 'bundled')?.library ?? offered[0]!.library]);
+  const items: Item<LibraryChoice>[] = offered.map((l) => ({
+    label: l.library,
+    description: l.versions.length ? l.versions.join(', ') : 'no matrix: no reference answers, no taxonomy',
+    detail: counts ? `${counts[l.library]} samples in the file` : l.source === 'user' ? 'your matrix (anachron: Add Matrix Column…)' : 'bundled matrix',
+    picked: counts ? true : preselected.has(l.library),
+    value: l,
+  }));
+  const picked = await window.showQuickPick(items, {
+    title: `anachron: Run Benchmark (2/${STEPS}): libraries`,
+    placeHolder: suite.kind === 'libevobench' && suite.corpus === 'example' ? 'Which libraries (the example corpus has API-C samples for numpy only)' : 'Which libraries',
+    canPickMany: true,
+    ignoreFocusOut: true,
+  });
+  if (!picked || picked.length === 0) return undefined;
+  const libraries = picked.map((i) => i.value!);
+  if (!counts) await anachron.context.globalState.update(LIBRARIES_KEY, libraries.map((l) => l.library));
+  return libraries;
 }
 
 /** The CLI the extension bundles, and the extension's version (part of a run's identity). */
