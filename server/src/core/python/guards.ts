@@ -175,72 +175,100 @@ function conditionWords(condition: SyntaxNode): string[] {
   return [...new Set(condition.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])];
 }
 
-export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
-  const ofType = (type: string) => copy.byType.get(type) ?? [];
-  const regions: RegionFact[] = [];
-  const conditionals: ConditionalFact[] = [];
-  const region = (node: SyntaxNode, names: string[] | null, failures: Failure[] | null = null): RegionFact => ({
-    start: node.startIndex - chunkStart, end: node.endIndex - chunkStart, names, failures,
-  });
-  const conditional = (node: SyntaxNode, condition: SyntaxNode, probes: RegionFact[]): ConditionalFact => ({
-    span: { start: node.startIndex - chunkStart, end: node.endIndex - chunkStart },
-    readsVersion: READS_VERSION.test(condition.text),
-    words: conditionWords(condition),
-    probes,
-  });
-  const span = (node: SyntaxNode): Span => ({ start: node.startIndex - chunkStart, end: node.endIndex - chunkStart });
+/** Facts of a chunk in offsets relative to its start. */
+class ChunkOffsets {
+  constructor(private readonly chunkStart: number) {}
+  span(node: SyntaxNode): Span {
+    return { start: node.startIndex - this.chunkStart, end: node.endIndex - this.chunkStart };
+  }
+  region(node: SyntaxNode, names: string[] | null, failures: Failure[] | null = null): RegionFact {
+    return { ...this.span(node), names, failures };
+  }
+  conditional(node: SyntaxNode, condition: SyntaxNode, probes: RegionFact[]): ConditionalFact {
+    return { span: this.span(node), readsVersion: READS_VERSION.test(condition.text), words: conditionWords(condition), probes };
+  }
+  /** A position of the file, relative to the chunk (or "parent-end": the end of the block above the chunk, known at linking). */
+  offset(index: number): number {
+    return index - this.chunkStart;
+  }
+}
 
+type NodesOfType = (type: string) => readonly SyntaxNode[];
+
+/** `try` bodies and their handlers, each handler the fallback for the versions where the body failed (when it catches that failure at all). */
+function tryRegions(ofType: NodesOfType, at: ChunkOffsets): RegionFact[] {
+  const regions: RegionFact[] = [];
   for (const t of ofType('try_statement')) {
     const handlers = t.namedChildren.filter((c) => c.type === 'except_clause' || c.type === 'except_group_clause');
     if (handlers.length === 0) continue;
     const names = handlers.map(handlerNames);
     const body = t.childForFieldName('body');
-    if (body) regions.push({ ...region(body, null, []), catches: [...new Set(names.flat())] });
-    // A handler is the fallback for the versions where the body failed (when it catches that failure at all).
-    handlers.forEach((h, i) => regions.push({ ...region(h, null), catches: names[i]! }));
+    if (body) regions.push({ ...at.region(body, null, []), catches: [...new Set(names.flat())] });
+    handlers.forEach((h, i) => regions.push({ ...at.region(h, null), catches: names[i]! }));
   }
+  return regions;
+}
+
+/** `with pytest.raises(…):` bodies expect a failure; `with contextlib.suppress(ImportError):` catches what it names, like a handler with an empty body. */
+function withRegions(ofType: NodesOfType, at: ChunkOffsets): RegionFact[] {
+  const regions: RegionFact[] = [];
   for (const w of ofType('with_statement')) {
     const clause = w.namedChildren.find((c) => c.type === 'with_clause');
     const body = w.childForFieldName('body');
     if (!clause || !body) continue;
-    if (EXPECTS_FAILURE.test(clause.text)) regions.push(region(body, null));
-    // `with contextlib.suppress(ImportError):` catches what it names, like a handler with an empty body.
+    if (EXPECTS_FAILURE.test(clause.text)) regions.push(at.region(body, null));
     for (const item of clause.namedChildren) {
       const call = item.type === 'with_item' ? item.namedChildren[0] : null;
       const fn = call?.type === 'call' ? call.childForFieldName('function') : null;
       if (!fn || !/^(?:contextlib\.)?suppress$/.test(fn.text)) continue;
       const args = call!.childForFieldName('arguments');
-      regions.push({ ...region(body, null, []), catches: namesIn(args ? args.text : '') });
+      regions.push({ ...at.region(body, null, []), catches: namesIn(args ? args.text : '') });
     }
   }
+  return regions;
+}
+
+/** The regions a `hasattr`/`getattr` probe of an `if`/`elif` sets up: the branch that uses the probed names, the fallback, and after an early exit the rest of the block. */
+function ifProbes(s: SyntaxNode, condition: SyntaxNode, at: ChunkOffsets): RegionFact[] {
+  const probes: RegionFact[] = [];
+  const probed = probedAttributeNames(condition);
+  if (probed.length === 0) return probes;
+  const negated = isNegated(condition);
+  const consequence = s.childForFieldName('consequence');
+  const alternatives = s.childrenForFieldName('alternative');
+  // The branch taken when the probe succeeds uses the probed names; the other branch is the fallback.
+  if (consequence) probes.push(at.region(consequence, negated ? null : probed));
+  for (const alt of alternatives) probes.push(at.region(alt, negated ? probed : null));
+  // `if not hasattr(np, "x"): return fallback()` — the rest of the block runs only where the probe succeeded.
+  const parent = s.parent;
+  if (negated && s.type === 'if_statement' && alternatives.length === 0 && exits(consequence) && parent) {
+    // Above the chunk's root stands the block that holds it, whose end is known only when the file is linked.
+    const end = parent.parent === null ? 'parent-end' : at.offset(parent.endIndex);
+    probes.push({ start: at.offset(s.endIndex), end, names: probed, failures: null });
+  }
+  return probes;
+}
+
+/** `if`/`elif`: code for type checkers only, or branches written for specific versions (every branch, when the condition reads one). */
+function ifFacts(ofType: NodesOfType, at: ChunkOffsets): { regions: RegionFact[]; conditionals: ConditionalFact[] } {
+  const regions: RegionFact[] = [];
+  const conditionals: ConditionalFact[] = [];
   for (const s of [...ofType('if_statement'), ...ofType('elif_clause')]) {
     const condition = s.childForFieldName('condition');
     if (!condition) continue;
     if (TYPE_CHECKING.test(condition.text)) {
       const consequence = s.childForFieldName('consequence');
-      if (consequence) regions.push(region(consequence, null)); // read by type checkers only
+      if (consequence) regions.push(at.region(consequence, null)); // read by type checkers only
       continue;
     }
-    const probes: RegionFact[] = [];
-    const probed = probedAttributeNames(condition);
-    if (probed.length > 0) {
-      const negated = isNegated(condition);
-      const consequence = s.childForFieldName('consequence');
-      const alternatives = s.childrenForFieldName('alternative');
-      // The branch taken when the probe succeeds uses the probed names; the other branch is the fallback.
-      if (consequence) probes.push(region(consequence, negated ? null : probed));
-      for (const alt of alternatives) probes.push(region(alt, negated ? probed : null));
-      // `if not hasattr(np, "x"): return fallback()` — the rest of the block runs only where the probe succeeded.
-      const parent = s.parent;
-      if (negated && s.type === 'if_statement' && alternatives.length === 0 && exits(consequence) && parent) {
-        // Above the chunk's root stands the block that holds it, whose end is known only when the file is linked.
-        const end = parent.parent === null ? 'parent-end' : parent.endIndex - chunkStart;
-        probes.push({ start: s.endIndex - chunkStart, end, names: probed, failures: null });
-      }
-    }
-    // Every branch is written for specific versions when the condition reads one.
-    conditionals.push(conditional(s, condition, probes));
+    conditionals.push(at.conditional(s, condition, ifProbes(s, condition, at)));
   }
+  return { regions, conditionals };
+}
+
+/** `a if hasattr(…) else b`, and any conditional expression whose condition may read a version. */
+function conditionalExpressionFacts(ofType: NodesOfType, at: ChunkOffsets): ConditionalFact[] {
+  const conditionals: ConditionalFact[] = [];
   for (const e of ofType('conditional_expression')) {
     const [whenTrue, condition, whenFalse] = e.namedChildren;
     if (!condition) continue;
@@ -248,53 +276,61 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
     const probed = probedAttributeNames(condition);
     if (probed.length > 0) {
       const negated = isNegated(condition);
-      if (whenTrue) probes.push(region(whenTrue, negated ? null : probed));
-      if (whenFalse) probes.push(region(whenFalse, negated ? probed : null));
+      if (whenTrue) probes.push(at.region(whenTrue, negated ? null : probed));
+      if (whenFalse) probes.push(at.region(whenFalse, negated ? probed : null));
     }
-    conditionals.push(conditional(e, condition, probes));
+    conditionals.push(at.conditional(e, condition, probes));
   }
-  // `getattr(np, "trapezoid", None) or np.trapz`: the right operand is the fallback. `IS_PYPY and sys.pypy_version_info`,
-  // `sys.version_info >= (3, 11) and tomllib.loads(…)`: the right operand runs only where the left one says so.
+  return conditionals;
+}
+
+/**
+ * `getattr(np, "trapezoid", None) or np.trapz`: the right operand is the fallback. `IS_PYPY and sys.pypy_version_info`,
+ * `sys.version_info >= (3, 11) and tomllib.loads(…)`: the right operand runs only where the left one says so.
+ */
+function booleanOperandFacts(ofType: NodesOfType, at: ChunkOffsets): { regions: RegionFact[]; conditionals: ConditionalFact[] } {
+  const regions: RegionFact[] = [];
+  const conditionals: ConditionalFact[] = [];
   for (const b of ofType('boolean_operator')) {
     const left = b.childForFieldName('left');
     const right = b.childForFieldName('right');
     if (!left || !right) continue;
-    if (probedAttributeNames(left).length > 0) regions.push(region(right, null));
-    else conditionals.push({ span: span(right), readsVersion: READS_VERSION.test(left.text), words: conditionWords(left), probes: [] });
+    if (probedAttributeNames(left).length > 0) regions.push(at.region(right, null));
+    else conditionals.push({ span: at.span(right), readsVersion: READS_VERSION.test(left.text), words: conditionWords(left), probes: [] });
   }
-  // `@pytest.mark.skipif(sys.version_info < (3, 12), …)`, `@unittest.skipUnless(…)`: the test runs only on the
-  // versions its decorator lets through. A decorated class's body statements are chunks of their own: its region
-  // reaches to the end of the class, settled when the file is linked.
+  return { regions, conditionals };
+}
+
+/**
+ * `@pytest.mark.skipif(sys.version_info < (3, 12), …)`, `@unittest.skipUnless(…)`: the test runs only on the
+ * versions its decorator lets through. A decorated class's body statements are chunks of their own: its region
+ * reaches to the end of the class, settled when the file is linked.
+ */
+function skipDecoratorFacts(copy: SyntaxCopy, ofType: NodesOfType, at: ChunkOffsets): ConditionalFact[] {
+  const conditionals: ConditionalFact[] = [];
   for (const d of ofType('decorated_definition')) {
     const skips = d.namedChildren.filter((c) => c.type === 'decorator' && SKIPS.test(c.text));
     if (skips.length === 0) continue;
     const text = skips.map((c) => c.text).join('\n');
-    const fact: ConditionalFact = { span: span(d), readsVersion: READS_VERSION.test(text), words: [...new Set(text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])], probes: [] };
+    const fact: ConditionalFact = { span: at.span(d), readsVersion: READS_VERSION.test(text), words: [...new Set(text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])], probes: [] };
     if (d === copy.root && d.childForFieldName('definition')?.type === 'class_definition') fact.toChunkEnd = true;
     conditionals.push(fact);
   }
+  return conditionals;
+}
 
-  const versionFlags: string[] = [];
-  const exceptionAliases: [string, string[]][] = [];
+/**
+ * Names that hold a version test: assigned from one (`NP2 = np.__version__ >= "2"`), or a project's own function
+ * that returns one (`def _version_predates(lib, v): return Version(lib.__version__) < Version(v)`); a condition
+ * reading one selects code per version like a version comparison does.
+ */
+function versionFlagsOf(ofType: NodesOfType): string[] {
+  const flags: string[] = [];
   for (const n of ofType('assignment')) {
     const left = n.childForFieldName('left');
     const right = n.childForFieldName('right');
-    if (left?.type !== 'identifier' || !right) continue;
-    if (READS_VERSION.test(right.text)) versionFlags.push(left.text);
-    const alias = exceptionAliasOf(right);
-    if (alias) exceptionAliases.push([left.text, alias]);
+    if (left?.type === 'identifier' && right && READS_VERSION.test(right.text)) flags.push(left.text);
   }
-  // `from builtins import ImportError as IE`
-  for (const n of ofType('import_from_statement')) {
-    if (n.childForFieldName('module_name')?.text !== 'builtins') continue;
-    for (const item of n.childrenForFieldName('name')) {
-      const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
-      const name = item.type === 'aliased_import' ? item.childForFieldName('name') : null;
-      if (alias && name) exceptionAliases.push([alias.text, [name.text]]);
-    }
-  }
-  // A project's own version test: `def _version_predates(lib, v): return Version(lib.__version__) < Version(v)`; a
-  // condition calling it selects code per version like a flag does.
   for (const f of ofType('function_definition')) {
     const name = f.childForFieldName('name');
     const body = f.childForFieldName('body');
@@ -303,11 +339,42 @@ export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
     walk(body, (n) => {
       if (!returnsVersion && n.type === 'return_statement' && READS_VERSION.test(n.text)) returnsVersion = true;
     });
-    if (returnsVersion) versionFlags.push(name.text);
+    if (returnsVersion) flags.push(name.text);
   }
+  return flags;
+}
+
+/** Names bound to exception classes: `Missing = (ImportError, AttributeError)`, `from builtins import ImportError as IE`. */
+function exceptionAliasesOf(ofType: NodesOfType): [string, string[]][] {
+  const aliases: [string, string[]][] = [];
+  for (const n of ofType('assignment')) {
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    if (left?.type !== 'identifier' || !right) continue;
+    const alias = exceptionAliasOf(right);
+    if (alias) aliases.push([left.text, alias]);
+  }
+  for (const n of ofType('import_from_statement')) {
+    if (n.childForFieldName('module_name')?.text !== 'builtins') continue;
+    for (const item of n.childrenForFieldName('name')) {
+      const alias = item.type === 'aliased_import' ? item.childForFieldName('alias') : null;
+      const name = item.type === 'aliased_import' ? item.childForFieldName('name') : null;
+      if (alias && name) aliases.push([alias.text, [name.text]]);
+    }
+  }
+  return aliases;
+}
+
+export function guardFacts(copy: SyntaxCopy, chunkStart: number): GuardFacts {
+  const ofType: NodesOfType = (type) => copy.byType.get(type) ?? [];
+  const at = new ChunkOffsets(chunkStart);
+  const ifs = ifFacts(ofType, at);
+  const booleans = booleanOperandFacts(ofType, at);
+  const regions = [...tryRegions(ofType, at), ...withRegions(ofType, at), ...ifs.regions, ...booleans.regions];
+  const conditionals = [...ifs.conditionals, ...conditionalExpressionFacts(ofType, at), ...booleans.conditionals, ...skipDecoratorFacts(copy, ofType, at)];
   const postponesAnnotations = ofType('future_import_statement').some((n) =>
     n.namedChildren.some((c) => (c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text) === 'annotations'));
-  return { regions, conditionals, versionFlags, exceptionAliases, postponesAnnotations, annotations: ofType('type').map(span) };
+  return { regions, conditionals, versionFlags: versionFlagsOf(ofType), exceptionAliases: exceptionAliasesOf(ofType), postponesAnnotations, annotations: ofType('type').map((n) => at.span(n)) };
 }
 
 /** A region in file offsets. */
