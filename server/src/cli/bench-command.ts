@@ -162,34 +162,27 @@ function reportContext(values: { matrices?: string; bootstrap?: string; lambda?:
   };
 }
 
-async function benchRun(argv: string[], out: Out, err: Out, environments: EnvironmentSource): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...SCORING_OPTIONS,
-      limit: { type: 'string' },
-      shard: { type: 'string' },
-      out: { type: 'string' },
-      samples: { type: 'string' },
-      corpus: { type: 'string' },
-      'example-corpus': { type: 'boolean', default: false },
-      'retry-failed': { type: 'boolean', default: false },
-      'no-report': { type: 'boolean', default: false },
-      concurrency: { type: 'string' },
-      'model-ipc': { type: 'string' },
-      'allow-unsandboxed': { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    out(BENCH_USAGE);
-    return 0;
-  }
-  if (positionals.length !== 1) throw new InputError('bench run takes one CONFIG file');
-  if (values['model-ipc'] !== undefined && typeof process.send !== 'function') throw new InputError('--model-ipc needs an IPC channel to the process that serves the model (the editor starts the CLI with one)');
-  const configFile = resolve(positionals[0]!);
+const RUN_OPTIONS = {
+  ...SCORING_OPTIONS,
+  limit: { type: 'string' },
+  shard: { type: 'string' },
+  out: { type: 'string' },
+  samples: { type: 'string' },
+  corpus: { type: 'string' },
+  'example-corpus': { type: 'boolean', default: false },
+  'retry-failed': { type: 'boolean', default: false },
+  'no-report': { type: 'boolean', default: false },
+  concurrency: { type: 'string' },
+  'model-ipc': { type: 'string' },
+  'allow-unsandboxed': { type: 'boolean', default: false },
+} as const;
+
+type RunValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof RUN_OPTIONS }>>['values'];
+
+/** The run's config with the command line's overrides (--limit, --shard, --concurrency), checked before any work. */
+function runConfigOf(configFile: string, values: RunValues) {
   const config = readConfig(configFile);
-  // Before any work: a vscode.lm model exists only in the editor, which serves it over IPC as the run's only model.
+  // A vscode.lm model exists only in the editor, which serves it over IPC as the run's only model.
   if (config.model.provider === 'vscode-lm' && values['model-ipc'] === undefined) throw new InputError(`${basename(configFile)}: ${VSCODE_LM_NEEDS_EDITOR}`);
   if (config.model.provider !== 'vscode-lm' && values['model-ipc'] !== undefined) {
     throw new InputError(`--model-ipc serves the config's vscode-lm model; this config's model is ${config.model.provider} (answers would be recorded under the wrong model)`);
@@ -205,12 +198,55 @@ async function benchRun(argv: string[], out: Out, err: Out, environments: Enviro
   }
   const concurrency = numberOption(values.concurrency, 'concurrency', (n) => Number.isInteger(n) && n >= 1 && n <= 1024);
   if (concurrency !== undefined) config.concurrency = concurrency;
+  return config;
+}
+
+/** The editor's vscode.lm model, served over the IPC channel (--model-ipc), as the run's provider. */
+function ipcProviderFor(values: RunValues, config: ReturnType<typeof readConfig>, log: ((line: string) => void) | undefined): IpcModelProvider | undefined {
+  if (values['model-ipc'] === undefined) return undefined;
+  return new IpcModelProvider({
+    id: values['model-ipc'],
+    concurrency: config.concurrency ?? 8,
+    ...(config.model.retry ? { retry: config.model.retry } : {}),
+    ...(config.model.timeoutMs !== undefined ? { timeoutMs: config.model.timeoutMs } : {}),
+    ...(log ? { log } : {}),
+  });
+}
+
+/** Ctrl-C (or SIGTERM) cancels the run; a second one exits at once. */
+function interruptible(): { signal: AbortSignal; interrupt: () => void; release: () => void } {
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  return {
+    signal: controller.signal,
+    interrupt,
+    release: () => {
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
+    },
+  };
+}
+
+async function benchRun(argv: string[], out: Out, err: Out, environments: EnvironmentSource): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: RUN_OPTIONS });
+  if (values.help) {
+    out(BENCH_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new InputError('bench run takes one CONFIG file');
+  if (values['model-ipc'] !== undefined && typeof process.send !== 'function') throw new InputError('--model-ipc needs an IPC channel to the process that serves the model (the editor starts the CLI with one)');
+  const configFile = resolve(positionals[0]!);
+  const config = runConfigOf(configFile, values);
   const context = reportContext(values, err);
   const suite = suiteNamed(config.suite);
   const defaultDir = join('bench-runs', basename(configFile, extname(configFile)) + (config.shard ? `-shard-${config.shard.index}-of-${config.shard.count}` : ''));
   const dir = resolve(values.out ?? defaultDir);
   const database = join(dir, 'run.sqlite');
-
   // Suites that run generated code run it only behind the OS sandbox, unless the user says otherwise.
   const allowUnsandboxed = values['allow-unsandboxed'] || process.env.ANACHRON_ALLOW_UNSANDBOXED === '1';
   const plan = await suite.dataset(config, {
@@ -226,29 +262,13 @@ async function benchRun(argv: string[], out: Out, err: Out, environments: Enviro
     err,
   });
   mkdirSync(dir, { recursive: true });
-
-  const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+  const interrupt = interruptible();
   const label = suite.progressLabel;
   const progress = progressReporter(label, err, values.quiet);
   // Started by the editor (an IPC channel): progress goes to it, and its stop request cancels like Ctrl-C.
-  const parent = attachRunToParent(onSigint);
+  const parent = attachRunToParent(interrupt.interrupt);
   const log = values.verbose ? (line: string) => err(`bench: ${line}`) : undefined;
-  const ipcProvider =
-    values['model-ipc'] !== undefined
-      ? new IpcModelProvider({
-          id: values['model-ipc'],
-          concurrency: config.concurrency ?? 8,
-          ...(config.model.retry ? { retry: config.model.retry } : {}),
-          ...(config.model.timeoutMs !== undefined ? { timeoutMs: config.model.timeoutMs } : {}),
-          ...(log ? { log } : {}),
-        })
-      : undefined;
+  const ipcProvider = ipcProviderFor(values, config, log);
   let outcome;
   try {
     err(suite.describe(plan as never, config, configFile, database));
@@ -258,7 +278,7 @@ async function benchRun(argv: string[], out: Out, err: Out, environments: Enviro
       ...(ipcProvider ? { provider: ipcProvider } : {}),
       retryFailed: values['retry-failed'],
       allowUnsandboxed,
-      signal: controller.signal,
+      signal: interrupt.signal,
       onProgress: parent ? (p) => (progress.onProgress(p), parent.onProgress(p)) : progress.onProgress,
       ...(log ? { log } : {}),
       err,
@@ -267,8 +287,7 @@ async function benchRun(argv: string[], out: Out, err: Out, environments: Enviro
     ipcProvider?.close();
     parent?.detach();
     progress.finish();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    interrupt.release();
   }
   for (const line of outcome.notes) err(line);
   for (const line of outcome.lines) out(line);
