@@ -1,10 +1,11 @@
 // The invariants docs/architecture.md states about the code's shape, checked on the import graph of the sources
 // (type-only imports count too): no import cycles; the analysis core imports nothing outside itself and does no I/O;
 // only lsp/ knows LSP and only client/ knows the VS Code API; the machinery the benchmark suites share knows no suite,
-// and no suite knows another.
+// and no suite knows another. And, read with the TypeScript parser, a cap on the length of every function.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { functionLengths } from './support/function-lengths.js';
 import { importCycles, importGraph, type SourceFile } from './support/import-graph.js';
 
 const root = join(__dirname, '..');
@@ -52,4 +53,12 @@ test('the machinery the suites share knows no suite, and no suite knows another'
   const reachIn = ['server/src/cli/worker-jobs.ts'];
   const outside = all.filter((f) => !f.path.startsWith('server/src/eval/') && !f.path.startsWith('client/src/eval/') && !reachIn.includes(f.path));
   assert.deepEqual(offending(outside, (t) => suites.some((s) => t.startsWith(s))), []);
+});
+
+test('no function is long: at most 140 lines in all, and at most 100 of its own (without the functions defined in it)', () => {
+  // A long function is split into a pure planner and a thin effect shell, or one helper per job (docs/architecture.md).
+  const lengths = functionLengths(root, ['server/src', 'client/src']);
+  assert.ok(lengths.length > 1000, `${lengths.length} functions`);
+  assert.deepEqual(lengths.filter((f) => f.lines > 140).map((f) => `${f.where}: ${f.lines} lines`), []);
+  assert.deepEqual(lengths.filter((f) => f.ownLines > 100).map((f) => `${f.where}: ${f.ownLines} lines of its own`), []);
 });
