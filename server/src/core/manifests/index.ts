@@ -47,34 +47,24 @@ export function parseManifestAs(format: ManifestFormat | undefined, text: string
   return parsed;
 }
 
+/** The parser of each manifest format (names.ts says which file is in which). */
+const PARSERS: Record<ManifestFormat, (text: string, file: string) => ParsedAnyManifest> = {
+  'uv.lock': parseUvLock,
+  'poetry.lock': parsePoetryOrPdmLock,
+  'pdm.lock': parsePoetryOrPdmLock,
+  'pylock.toml': parsePylock,
+  'Pipfile.lock': parsePipfileLock,
+  requirements: parseRequirementsFile,
+  conda: parseCondaEnvironment,
+  Pipfile: parsePipfile,
+  'pyproject.toml': parsePyproject,
+  'setup.cfg': parseSetupCfg,
+  '.python-version': parsePythonVersionFile,
+  'setup.py': parseSetupPy,
+};
+
 function parseByFormat(format: ManifestFormat | undefined, text: string, file: string): ParsedAnyManifest {
-  switch (format) {
-    case 'uv.lock':
-      return parseUvLock(text, file);
-    case 'poetry.lock':
-    case 'pdm.lock':
-      return parsePoetryOrPdmLock(text, file);
-    case 'pylock.toml':
-      return parsePylock(text, file);
-    case 'Pipfile.lock':
-      return parsePipfileLock(text, file);
-    case 'requirements':
-      return parseRequirementsFile(text, file);
-    case 'conda':
-      return parseCondaEnvironment(text, file);
-    case 'Pipfile':
-      return parsePipfile(text, file);
-    case 'pyproject.toml':
-      return parsePyproject(text, file);
-    case 'setup.cfg':
-      return parseSetupCfg(text, file);
-    case '.python-version':
-      return parsePythonVersionFile(text, file);
-    case 'setup.py':
-      return parseSetupPy(text, file);
-    case undefined:
-      return { pins: [], problems: [] };
-  }
+  return format === undefined ? { pins: [], problems: [] } : PARSERS[format](text, file);
 }
 
 export { condaSpec } from './conda.js';
