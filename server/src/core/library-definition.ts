@@ -4,6 +4,7 @@
 import { normalizeDistributionName } from './library-names.js';
 import { isValidVersion } from './versions.js';
 import { InputError } from './errors.js';
+import { isTable, type TomlTable } from './manifests/toml.js';
 
 /** git: release tags of a repository; pypi: the files each release published on the package index; typeshed:
  * Python's standard library from typeshed's stubs (no tags; scripts/python-matrix.sh). */
@@ -110,9 +111,7 @@ export class LibraryDefinitionError extends InputError {
   }
 }
 
-type Table = Record<string, unknown>;
-
-const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+type Table = TomlTable;
 
 class Reader {
   constructor(readonly file: string) {}

@@ -13,6 +13,7 @@
 import { isValidSpecifier } from '../../core/versions.js';
 import { definesCheck, definesName, formatIssue, loadTaskSet, type DriftTask, type DriftTaskIssue, type DriftTaskSet, type ValidateOptions } from './tasks.js';
 import { InputError } from '../../core/errors.js';
+import { isObject } from '../../core/json-value.js';
 
 function isValidSpecifierOrEmpty(specifier: string): boolean {
   return specifier.trim() === '' || isValidSpecifier(specifier);
@@ -169,7 +170,7 @@ export function loadAnyTaskFile(
     } catch {
       // several lines of JSON: JSON Lines
     }
-    if (typeof whole === 'object' && whole !== null && !Array.isArray(whole) && !('task_id' in whole)) {
+    if (isObject(whole) && !('task_id' in whole)) {
       return { ...loadTaskSet(body, options.validate), format: 'drift' };
     }
   }
