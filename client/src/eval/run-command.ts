@@ -537,11 +537,16 @@ interface ChildResult {
 
 /** Runs the plan in a child process with a progress notification; says what the user wants next. */
 async function launch(anachron: AnachronSession, plan: RunPlan, model: PickedModel, where: string, resumed: boolean): Promise<'resume' | 'start-over' | undefined> {
+  return afterRun(anachron, plan, where, await runInChild(anachron, plan, model, resumed));
+}
+
+/** The CLI's `bench run` in a child process, behind a cancellable progress notification; the model over IPC where the editor serves it. */
+function runInChild(anachron: AnachronSession, plan: RunPlan, model: PickedModel, resumed: boolean): Thenable<ChildResult> {
   const node = anachron.runtime!.path;
   const redact = makeRedactor([model.apiKey]);
   anachron.log.info(`benchmark: ${resumed ? 'resuming' : 'starting'} ${plan.label} in ${plan.dir}`);
   anachron.log.info(`benchmark: ${node} ${plan.args.join(' ')}${plan.apiKeyEnv ? ` (the API key in ${plan.apiKeyEnv})` : ''}`);
-  const result = await window.withProgress(
+  return window.withProgress(
     { location: ProgressLocation.Notification, title: `anachron: benchmark ${plan.label}`, cancellable: true },
     (progress, token) =>
       new Promise<ChildResult>((resolve) => {
@@ -605,7 +610,10 @@ async function launch(anachron: AnachronSession, plan: RunPlan, model: PickedMod
         });
       }),
   );
+}
 
+/** Tells how the run ended (finished, stopped, failed) and offers what comes next: the report, Resume, Start Over. */
+async function afterRun(anachron: AnachronSession, plan: RunPlan, where: string, result: ChildResult): Promise<'resume' | 'start-over' | undefined> {
   const outcome = readOutcome(result.stdout);
   const report = outcome.report ?? path.join(plan.dir, 'report.html');
   const title = `Benchmark: ${plan.label}`;
