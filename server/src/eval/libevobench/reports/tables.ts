@@ -157,14 +157,26 @@ export function ceilingMarkdown(results: RunResults): string {
 }
 
 export function runMarkdown(results: RunResults): string {
-  const out: string[] = [];
   const c = results.counts;
-  out.push(`# Benchmark results: ${results.run.label}\n\n`);
-  out.push(
+  return [
+    `# Benchmark results: ${results.run.label}\n\n`,
     `Model ${results.run.model ?? 'unknown'}; suite ${results.run.suite ?? 'unknown'}; ${c.samples} samples${c.unanswerable ? ` (and ${c.unanswerable} with no correct answer at their version, left out of every score)` : ''}: ${c.answered} answered (${c.extractionFailures} extraction failures), ${c.modelFailures} model failures, ${c.pending} pending. Scores in percent; brackets are the 95% percentile bootstrap interval [low, high] (${results.options.bootstrap} resamples, seed ${results.options.seed}; SEUS's the basic bootstrap interval, which corrects for its replicates sitting below the estimate), not symmetric about the estimate in general.\n\n`,
-  );
+    seusMarkdown(results),
+    results.arms ? `\n${armsMarkdown(results)}` : '',
+    `\n${FIGURES_MARKER}\n`,
+    stableEvolvingMarkdown(results),
+    perVersionMarkdown(results),
+    staircaseMarkdown(results),
+    taxonomiesMarkdown(results),
+    ceilingMarkdown(results),
+    failuresMarkdown(results),
+    sensitivityMarkdown(results),
+  ].join('');
+}
 
-  out.push('## SEUS\n\n');
+/** SEUS over the run's coverage, and its components per library and task. */
+function seusMarkdown(results: RunResults): string {
+  const out = ['## SEUS\n\n'];
   const coverage = runCoverage(results);
   out.push(`Over ${coverage.text}${coverage.subset ? ` — a SEUS ${coverage.subset}, not of the paper's four tasks` : ''}.\n\n`);
   out.push(seusSummaryTable(results));
@@ -177,10 +189,11 @@ export function runMarkdown(results: RunResults): string {
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   );
+  return out.join('');
+}
 
-  if (results.arms) out.push(`\n${armsMarkdown(results)}`);
-  out.push(`\n${FIGURES_MARKER}\n`);
-  out.push('\n## Stable and evolving APIs (Table 3)\n\n');
+/** Table 3: stable, evolving and all APIs per library and task. */
+function stableEvolvingMarkdown(results: RunResults): string {
   const rows: string[][] = [];
   for (const lib of libraryKeys(results)) {
     for (const unit of SCORING_UNITS) {
@@ -191,50 +204,50 @@ export function runMarkdown(results: RunResults): string {
       rows.push([lib, unitLabel(unit), pctCi(st?.mean, st?.ci), String(st?.n ?? 0), pctCi(ev?.mean, ev?.ci), String(ev?.n ?? 0), pctCi(all.mean, all.ci), String(all.n)]);
     }
   }
-  out.push(markdownTable(['library', 'task', 'Stable', 'n', 'Evolving', 'n', 'All', 'n'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r']));
+  return '\n## Stable and evolving APIs (Table 3)\n\n' + markdownTable(['library', 'task', 'Stable', 'n', 'Evolving', 'n', 'All', 'n'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
 
-  out.push('\n## Per version\n\n');
-  const perVersion: string[][] = [];
+function perVersionMarkdown(results: RunResults): string {
+  const rows: string[][] = [];
   for (const lib of results.libraries) {
     for (const version of results.versions[lib] ?? []) {
       for (const unit of SCORING_UNITS) {
         const st = findMetric(results, lib, unit, 'stable', version);
         const ev = findMetric(results, lib, unit, 'evolving', version);
         if (!st && !ev) continue;
-        perVersion.push([lib, version, unitLabel(unit), pct(st?.mean), String(st?.n ?? 0), pct(ev?.mean), String(ev?.n ?? 0)]);
+        rows.push([lib, version, unitLabel(unit), pct(st?.mean), String(st?.n ?? 0), pct(ev?.mean), String(ev?.n ?? 0)]);
       }
     }
   }
-  out.push(markdownTable(['library', 'version', 'task', 'Stable', 'n', 'Evolving', 'n'], perVersion, ['l', 'l', 'l', 'r', 'r', 'r', 'r']));
+  return '\n## Per version\n\n' + markdownTable(['library', 'version', 'task', 'Stable', 'n', 'Evolving', 'n'], rows, ['l', 'l', 'l', 'r', 'r', 'r', 'r']);
+}
 
-  if (results.staircase.length) {
-    out.push('\n## API-C levels (Figure 3)\n\n');
-    const keys = [...new Set(results.staircase.map((s) => `${s.library}\u0000${s.group}`))];
-    out.push(
-      markdownTable(
-        ['library', 'group', 'L0 exact', 'L1 exact', 'L2 exact', 'L3 exact', 'L3 recall'],
-        keys.map((k) => {
-          const [lib, group] = k.split('\u0000') as [string, string];
-          const at = (level: string) => results.staircase.find((s) => s.library === lib && s.group === group && s.level === level);
-          return [lib, group, pct(at('L0')?.exact), pct(at('L1')?.exact), pct(at('L2')?.exact), pct(at('L3')?.exact), pct(at('L3')?.recall)];
-        }),
-        ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
-      ),
-    );
-  }
+/** Figure 3's staircase: exact match per API-C level (and L3's recall), per library and group; empty without API-C. */
+function staircaseMarkdown(results: RunResults): string {
+  if (!results.staircase.length) return '';
+  const keys = [...new Set(results.staircase.map((s) => `${s.library}\u0000${s.group}`))];
+  return '\n## API-C levels (Figure 3)\n\n' + markdownTable(
+    ['library', 'group', 'L0 exact', 'L1 exact', 'L2 exact', 'L3 exact', 'L3 recall'],
+    keys.map((k) => {
+      const [lib, group] = k.split('\u0000') as [string, string];
+      const at = (level: string) => results.staircase.find((s) => s.library === lib && s.group === group && s.level === level);
+      return [lib, group, pct(at('L0')?.exact), pct(at('L1')?.exact), pct(at('L2')?.exact), pct(at('L3')?.exact), pct(at('L3')?.recall)];
+    }),
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
 
-  // The taxonomies over all versions: a section where there are rows; three label columns, the rest figures.
-  const taxonomy = (heading: string, legend: string, header: string[], rows: string[][]) => {
-    if (rows.length) out.push(`\n## ${heading}\n\n`, `${legend}\n\n`, markdownTable(header, rows, header.map((_, i) => (i < 3 ? 'l' : 'r'))));
-  };
-  taxonomy(
+/** The taxonomies over all versions (Tables 5 and 6): a section where there are rows; three label columns, the rest figures. */
+function taxonomiesMarkdown(results: RunResults): string {
+  const taxonomy = (heading: string, legend: string, header: string[], rows: string[][]) =>
+    rows.length ? `\n## ${heading}\n\n${legend}\n\n${markdownTable(header, rows, header.map((_, i) => (i < 3 ? 'l' : 'r')))}` : '';
+  return taxonomy(
     'API-level taxonomy (Table 5)',
     'Shares of answered samples: C correct, I invalid, A anachronistic, U unknown, F extraction failure.',
     ['library', 'task', 'group', 'n', 'C', 'I', 'A', 'U', 'F'],
     results.taxonomy.api.filter((t) => t.version === null)
       .map((t) => [t.library, t.unit, t.group, String(t.n), pct(t.correct), pct(t.invalid), pct(t.anachronistic), pct(t.unknown), pct(t.failed)]),
-  );
-  taxonomy(
+  ) + taxonomy(
     'Parameter-level taxonomy (Table 6)',
     'Shares of predicted parameters: C correct, A anachronistic, U unknown; the score is the task\'s metric.',
     ['library', 'task', 'group', 'score', 'samples', 'parameters', 'C', 'A', 'U'],
@@ -243,16 +256,16 @@ export function runMarkdown(results: RunResults): string {
       return [t.library, unitLabel(t.unit), t.group, pct(m?.mean), String(t.samples), String(t.parameters), pct(t.correct), pct(t.anachronistic), pct(t.unknown)];
     }),
   );
+}
 
-  out.push(ceilingMarkdown(results));
-
-  out.push('\n## Extraction failures (Table 14)\n\n');
+/** Table 14: extraction failures per library and unit, then the failures by kind where there are any. */
+function failuresMarkdown(results: RunResults): string {
+  const out = ['\n## Extraction failures (Table 14)\n\n'];
   out.push('Answered samples from which no prediction could be extracted, in percent; the model\'s own failures (never answered) are counted apart.\n\n');
-  const fl = libraryKeys(results);
   out.push(
     markdownTable(
       ['library', ...SCORING_UNITS, 'model failures', 'pending'],
-      fl.map((lib) => {
+      libraryKeys(results).map((lib) => {
         const rs = results.failures.filter((f) => f.library === lib);
         return [lib, ...SCORING_UNITS.map((u) => pct(rs.find((f) => f.unit === u)?.extractionRate)), String(rs.reduce((s, f) => s + f.model, 0)), String(rs.reduce((s, f) => s + f.pending, 0))];
       }),
@@ -263,17 +276,17 @@ export function runMarkdown(results: RunResults): string {
   if (kindsSeen.length) {
     out.push('\n' + markdownTable(['library', 'task', 'extraction failures by kind', 'model failures by kind'], kindsSeen.map((f) => [f.library, f.unit, kinds(f.extractionKinds) || '–', kinds(f.modelKinds) || '–'])));
   }
-
-  out.push('\n## SEUS sensitivity (Appendix C)\n\n');
-  const grid = [...new Set(results.seus.sweep.map((s) => s.lambda))];
-  out.push(
-    markdownTable(
-      ['λ \\ γ', ...grid.map(String)],
-      grid.map((l) => [String(l), ...grid.map((g) => pct(results.seus.sweep.find((s) => s.lambda === l && s.gamma === g)?.seus))]),
-      ['l', ...grid.map(() => 'r' as const)],
-    ),
-  );
   return out.join('');
+}
+
+/** Appendix C: SEUS over the grid of λ and γ. */
+function sensitivityMarkdown(results: RunResults): string {
+  const grid = [...new Set(results.seus.sweep.map((s) => s.lambda))];
+  return '\n## SEUS sensitivity (Appendix C)\n\n' + markdownTable(
+    ['λ \\ γ', ...grid.map(String)],
+    grid.map((l) => [String(l), ...grid.map((g) => pct(results.seus.sweep.find((s) => s.lambda === l && s.gamma === g)?.seus))]),
+    ['l', ...grid.map(() => 'r' as const)],
+  );
 }
 
 export function comparisonMarkdown(comparison: Comparison, runs: readonly RunResults[]): string {
