@@ -126,113 +126,133 @@ export interface ExampleCorpusOptions {
   seed?: number;
 }
 
+/** One project's writer: its idioms in a shuffled order (taken in turn, round and round), and fresh function names. */
+class ProjectWriter {
+  private readonly order: Idiom[];
+  private next = 0;
+
+  constructor(
+    readonly random: () => number,
+    idioms: readonly Idiom[],
+  ) {
+    this.order = [...idioms];
+    for (let i = this.order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [this.order[i], this.order[j]] = [this.order[j]!, this.order[i]!];
+    }
+  }
+
+  take(n: number): Idiom[] {
+    return Array.from({ length: n }, () => this.order[this.next++ % this.order.length]!);
+  }
+
+  private pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.random() * xs.length)]!;
+  }
+
+  /** A name not in `used` (added to it). */
+  private name(used: Set<string>): string {
+    for (;;) {
+      const n = `${this.pick(ADJECTIVES)}_${this.pick(NOUNS)}`;
+      if (!used.has(n)) {
+        used.add(n);
+        return n;
+      }
+    }
+  }
+
+  /** A function over `data` whose body is the idioms, indented by `pad`. */
+  fn(used: Set<string>, body: Idiom[], pad: string): string {
+    const f = this.name(used);
+    return [
+      `${pad}def ${f}(data, scale=1.0):`,
+      `${pad}    """Return the ${f.replace('_', ' ')} of the data, scaled."""`,
+      `${pad}    values = np.asarray(data, dtype=float) * scale`,
+      ...body.map((i) => indent(i.lines, `${pad}    `)),
+      `${pad}    return out`,
+    ].join('\n');
+  }
+}
+
+/** A short module: a few functions, well within the budget. */
+function statsModule(w: ProjectWriter): string {
+  const names = new Set<string>();
+  return ['"""Summary statistics."""', 'import numpy as np', '', '', ...Array.from({ length: 4 }, () => w.fn(names, w.take(1), '') + '\n\n')].join('\n');
+}
+
+/** A long class: methods far from the call are removed first. */
+function modelsModule(w: ProjectWriter): string {
+  const names = new Set<string>();
+  const methods = Array.from({ length: 14 }, () => {
+    const decorated = w.random() < 0.3;
+    const text = w.fn(names, w.take(2), '    ').replace('(data, scale=1.0)', '(self, data, scale=1.0)');
+    return decorated ? `    @staticmethod\n${text.replace('(self, data, scale=1.0)', '(data, scale=1.0)')}` : text;
+  });
+  return [
+    '"""Models built on numpy."""',
+    'import math',
+    'import numpy as np',
+    'from numpy import linalg as la',
+    'from numpy.random import default_rng',
+    '',
+    '',
+    'class Estimator:',
+    '    """Fits and scores arrays."""',
+    '',
+    '    def __init__(self, seed=0):',
+    '        self.rng = default_rng(seed)',
+    '        self.scale = math.sqrt(2.0)',
+    '',
+    methods.join('\n\n'),
+    '',
+    '    def residual(self, a, b):',
+    '        return la.norm(np.subtract(a, b))',
+    '',
+  ].join('\n');
+}
+
+/** A long module of functions: late calls keep only their own function. Then a short class, which alone fits the budget. */
+function pipelineModule(w: ProjectWriter): string {
+  const names = new Set<string>();
+  return [
+    '"""Processing steps."""',
+    'import numpy as np',
+    'from numpy.fft import rfft, irfft',
+    '',
+    '',
+    ...Array.from({ length: 16 }, () => w.fn(names, w.take(2), '') + '\n\n'),
+    'def roundtrip(x):',
+    '    return irfft(rfft(x))',
+    '',
+    '',
+    'class Runner:',
+    '    """Runs the steps in order."""',
+    '',
+    w.fn(names, w.take(2), '    ').replace('(data, scale=1.0)', '(self, data, scale=1.0)'),
+    '',
+  ].join('\n');
+}
+
+/** A long script at module level: calls beyond the budget have no scope to fall back on and are discarded. */
+function exploreScript(w: ProjectWriter): string {
+  const script = w.take(60).map((i, n) => `# step ${n + 1}\nvalues = np.linspace(0.0, 1.0, ${8 + n})\n${i.lines.join('\n')}\nprint(${n}, out)\n`);
+  return ['import numpy as np', '', ...script].join('\n');
+}
+
 /** The example projects as files: `numpy-VERSION-K/requirements.txt` and its Python modules. */
 export function exampleNumpyProjects(options: ExampleCorpusOptions): { path: string; text: string }[] {
   const random = seededRandom(options.seed ?? 1);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const shuffled = <T>(xs: readonly T[]): T[] => {
-    const out = [...xs];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  };
   const files: { path: string; text: string }[] = [];
   for (const version of options.versions) {
     const idioms = IDIOMS.filter((i) => applies(i, version));
     for (let k = 1; k <= (options.projectsPerVersion ?? 2); k++) {
       const root = `numpy-${version}-${k}`;
-      const order = shuffled(idioms);
-      let next = 0;
-      const take = (n: number) => Array.from({ length: n }, () => order[next++ % order.length]!);
-      const name = (used: Set<string>) => {
-        for (;;) {
-          const n = `${pick(ADJECTIVES)}_${pick(NOUNS)}`;
-          if (!used.has(n)) {
-            used.add(n);
-            return n;
-          }
-        }
-      };
-      const fn = (used: Set<string>, body: Idiom[], pad: string) => {
-        const f = name(used);
-        return [
-          `${pad}def ${f}(data, scale=1.0):`,
-          `${pad}    """Return the ${f.replace('_', ' ')} of the data, scaled."""`,
-          `${pad}    values = np.asarray(data, dtype=float) * scale`,
-          ...body.map((i) => indent(i.lines, `${pad}    `)),
-          `${pad}    return out`,
-        ].join('\n');
-      };
+      const w = new ProjectWriter(random, idioms);
       files.push({ path: `${root}/requirements.txt`, text: `numpy==${version}\n` });
-
-      // A short module: a few functions, well within the budget.
-      const shortNames = new Set<string>();
-      files.push({
-        path: `${root}/src/stats.py`,
-        text: ['"""Summary statistics."""', 'import numpy as np', '', '', ...Array.from({ length: 4 }, () => fn(shortNames, take(1), '') + '\n\n')].join('\n'),
-      });
-
-      // A long class: methods far from the call are removed first.
-      const methodNames = new Set<string>();
-      const methods = Array.from({ length: 14 }, () => {
-        const decorated = random() < 0.3;
-        const text = fn(methodNames, take(2), '    ').replace('(data, scale=1.0)', '(self, data, scale=1.0)');
-        return decorated ? `    @staticmethod\n${text.replace('(self, data, scale=1.0)', '(data, scale=1.0)')}` : text;
-      });
-      files.push({
-        path: `${root}/src/models.py`,
-        text: [
-          '"""Models built on numpy."""',
-          'import math',
-          'import numpy as np',
-          'from numpy import linalg as la',
-          'from numpy.random import default_rng',
-          '',
-          '',
-          'class Estimator:',
-          '    """Fits and scores arrays."""',
-          '',
-          '    def __init__(self, seed=0):',
-          '        self.rng = default_rng(seed)',
-          '        self.scale = math.sqrt(2.0)',
-          '',
-          methods.join('\n\n'),
-          '',
-          '    def residual(self, a, b):',
-          '        return la.norm(np.subtract(a, b))',
-          '',
-        ].join('\n'),
-      });
-
-      // A long module of functions: late calls keep only their own function.
-      const pipelineNames = new Set<string>();
-      files.push({
-        path: `${root}/src/pipeline.py`,
-        text: [
-          '"""Processing steps."""',
-          'import numpy as np',
-          'from numpy.fft import rfft, irfft',
-          '',
-          '',
-          ...Array.from({ length: 16 }, () => fn(pipelineNames, take(2), '') + '\n\n'),
-          'def roundtrip(x):',
-          '    return irfft(rfft(x))',
-          '',
-          '',
-          // A short class after a long module: the class alone fits the budget.
-          'class Runner:',
-          '    """Runs the steps in order."""',
-          '',
-          fn(pipelineNames, take(2), '    ').replace('(data, scale=1.0)', '(self, data, scale=1.0)'),
-          '',
-        ].join('\n'),
-      });
-
-      // A long script at module level: calls beyond the budget have no scope to fall back on and are discarded.
-      const script = take(60).map((i, n) => `# step ${n + 1}\nvalues = np.linspace(0.0, 1.0, ${8 + n})\n${i.lines.join('\n')}\nprint(${n}, out)\n`);
-      files.push({ path: `${root}/scripts/explore.py`, text: ['import numpy as np', '', ...script].join('\n') });
+      files.push({ path: `${root}/src/stats.py`, text: statsModule(w) });
+      files.push({ path: `${root}/src/models.py`, text: modelsModule(w) });
+      files.push({ path: `${root}/src/pipeline.py`, text: pipelineModule(w) });
+      files.push({ path: `${root}/scripts/explore.py`, text: exploreScript(w) });
     }
   }
   return files;
