@@ -41,7 +41,7 @@ if (!matrix) throw new Error(`no matrix for ${library}`);
 const parser = await api.loadPythonParser();
 
 // Code correct for its version: the library's benchmarks, examples and tests.
-const isSample = (f) => f.endsWith('.py') && (/(^|\/)(benchmarks|asv_bench|examples)\//.test(f) || /(^|\/)tests\/(.*\/)?test_[^/]+\.py$/.test(f));
+const isSample = (f) => f.endsWith('.py') && (/(^|\/)(benchmarks|asv_bench|examples)\//.test(f) || /(^|\/)tests?\/(.*\/)?test_[^/]+\.py$/.test(f));
 
 /** The files of a tag (git) or a release's sdist (unpacked into a scratch folder), and a reader for them. */
 function source(spec) {
