@@ -70,6 +70,22 @@ describe('matrix builder', () => {
     m.close();
   });
 
+  test("a member of a module from outside the library, which a runtime holds as an opaque attribute, is na there, not absent", () => {
+    // sqlalchemy.testing.mock: SQLAlchemy's own module in 1.x, unittest.mock itself from 2.0 on
+    const file = join(tmp(), 'lib.sqlite');
+    buildMatrix([
+      surface('lib', '1.0.0', [api('lib', 'module'), api('lib.testing', 'module'), api('lib.testing.mock', 'module'), api('lib.testing.mock.Mock', 'class')]),
+      surface('lib', '2.0.0', [api('lib', 'module'), api('lib.testing', 'module'), { ...api('lib.testing.mock', 'attribute'), defined_in: 'unittest.mock' },
+        { ...api('lib.testing.Any', 'attribute'), defined_in: 'typing' }, { ...api('lib.testing.re', 'attribute'), defined_in: 're' }]),
+    ], file, { builtAt: '2026-01-01' });
+    const m = new SqliteMatrix(file);
+    assert.deepEqual(m.lookup('lib.testing.mock.Mock')!.versions.map((c) => c.state), ['present', 'unknown']);
+    assert.deepEqual(m.lookup('lib.testing.mock')!.versions.map((c) => c.state), ['present', 'present']);
+    // not an import failure: the checker does not call such a name unconfirmed
+    assert.ok(!m.isUnresolved('lib.testing.mock.Mock'));
+    m.close();
+  });
+
   test('the same surfaces and build date give a byte-identical file', () => {
     const a = join(tmp(), 'lib.sqlite');
     const b = join(tmp(), 'lib.sqlite');

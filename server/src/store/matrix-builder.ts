@@ -12,7 +12,7 @@ import { withParserSignatures } from './parser-signatures.js';
 import { shareEqualSubtrees } from './shared-subtrees.js';
 import type { SqlDatabase, SqlStatement } from './sqlite/database.js';
 import { sqlite } from './sqlite/driver.js';
-import { notComparableModules, underUnresolved, unresolvedModules } from './unresolved.js';
+import { belowAny, foreignModules, notComparableModules, underUnresolved, unresolvedModules } from './unresolved.js';
 import type { Surface, SurfaceApi } from './surface.js';
 import { compareSurfaces, type AgreementReport } from './surface-agreement.js';
 import { deprecationSpans } from './deprecation-spans.js';
@@ -21,7 +21,7 @@ import { InputError } from '../core/errors.js';
 import { agreementOptions, unionSurface, wantsUnion } from './union-evidence.js';
 import { withBetterSignatures } from './better-signature.js';
 
-export const BUILDER_VERSION = '7';
+export const BUILDER_VERSION = '8';
 
 export interface BuildOptions {
   /** Distribution name as manifests spell it; defaults to the import name. */
@@ -148,6 +148,8 @@ interface MatrixPlan {
   documentedSets: (Set<string> | null)[];
   /** Per version: the modules that could not be looked into, with why. */
   unresolved: Map<string, string>[];
+  /** Per version: modules from outside the library a runtime holds as opaque attributes (unresolved.ts foreignModules). */
+  foreign: Set<string>[];
   /** Per version: the paths with a removal note (not modules). */
   noted: Set<string>[];
   /** Paths the runtime finds where static extraction at the same version does not (unknown at static-only versions). */
@@ -220,6 +222,9 @@ function planMatrix(input: Surface[] | VersionEvidence[]): MatrixPlan {
       if (!byVersion[v]!.has(a.path) && underUnresolved(a.path, unresolved[v]!)) byVersion[v]!.set(a.path, a);
     }
   });
+  // Below a module from outside the library that a runtime holds (sqlalchemy.testing.mock is unittest.mock from 2.0
+  // on) nothing was looked at: unknown there, not absent; not an import failure either, so not in unresolved_modules.
+  const foreign = expanded.map((e) => (e.runtime ? foreignModules(e.runtime) : new Set<string>()));
   const allPaths = [...new Set([...byVersion.flatMap((m) => [...m.keys()]), ...documentedSets.flatMap((d) => (d ? [...d] : []))])].sort();
 
   const agreements = new Map<string, AgreementReport>();
@@ -229,7 +234,7 @@ function planMatrix(input: Surface[] | VersionEvidence[]): MatrixPlan {
     agreements.set(e.version, report);
     return agreementSummary(report);
   });
-  return { library, evidence, primaries, byVersion, documentedSets, unresolved, noted, staticBlind, staticEver, allPaths, stats: primaries.map(baseStats), agreements, agreementSummaries };
+  return { library, evidence, primaries, byVersion, documentedSets, unresolved, foreign, noted, staticBlind, staticEver, allPaths, stats: primaries.map(baseStats), agreements, agreementSummaries };
 }
 
 function agreementSummary(report: AgreementReport): AgreementSummary {
@@ -248,7 +253,7 @@ function cellsOf(plan: MatrixPlan, path: string, records: (SurfaceApi | undefine
   return records.map((record, v) => {
     // Union: what no static surface ever records is only as absent as one runtime can tell: unknown.
     const blind = (!plan.evidence[v]!.runtime && plan.staticBlind.has(path) && !plan.noted[v]!.has(path)) || (plan.staticEver !== null && !plan.staticEver.has(path));
-    const runtime = record ? 1 : blind || underUnresolved(path, plan.unresolved[v]!) ? null : 0;
+    const runtime = record ? 1 : blind || underUnresolved(path, plan.unresolved[v]!) || belowAny(path, plan.foreign[v]!) ? null : 0;
     const docs = plan.documentedSets[v];
     const documented = docs ? (docs.has(path) ? 1 : 0) : null;
     const state = decideState(runtime === null ? null : runtime === 1, documented === null ? null : documented === 1);

@@ -11,6 +11,26 @@ export function unresolvedModules(surface: Surface): Map<string, string> {
   return out;
 }
 
+/**
+ * Modules from outside the library that a runtime surface holds as opaque attributes (sqlalchemy.testing's
+ * `from unittest import mock` from 2.0 on, a module's `import re`): the probe does not walk them, so what lies below
+ * them is unknown there, never absent. Told by the record alone: an attribute defined in a module outside the
+ * library, bound under that module's own name.
+ */
+export function foreignModules(surface: Surface): Set<string> {
+  const own = (module: string) => module === surface.library || module.startsWith(`${surface.library}.`);
+  const lastName = (dotted: string) => dotted.slice(dotted.lastIndexOf('.') + 1);
+  return new Set(surface.apis.filter((a) => a.kind === 'attribute' && a.defined_in && !own(a.defined_in) && lastName(a.path) === lastName(a.defined_in)).map((a) => a.path));
+}
+
+/** Whether PATH lies strictly below one of ROOTS. */
+export function belowAny(path: string, roots: ReadonlySet<string>): boolean {
+  for (let cut = path.lastIndexOf('.'); cut > 0; cut = path.lastIndexOf('.', cut - 1)) {
+    if (roots.has(path.slice(0, cut))) return true;
+  }
+  return false;
+}
+
 export function underUnresolved(path: string, unresolved: Map<string, string>): boolean {
   for (let cut = path.length; cut > 0; cut = path.lastIndexOf('.', cut - 1)) {
     if (unresolved.has(path.slice(0, cut))) return true;
