@@ -106,14 +106,14 @@ export async function startServer(rootDir, env = {}) {
       await wait;
       return Number(process.hrtime.bigint() - t) / 1e6;
     },
-    /** Opens `file` without waiting for its diagnostics; resolves with a promise of them. */
+    /** Opens `file`; resolves with its diagnostics (call without await to send a request meanwhile). */
     async openOnly(file, text) {
       const uri = pathToFileURL(file).toString();
       const wait = next(uri);
       await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
       return wait;
     },
-    /** Sends a change without waiting for its diagnostics; resolves with a promise of them. */
+    /** Sends a change; resolves with its diagnostics (call without await to send a request meanwhile). */
     async changeOnly(file, change) {
       const uri = pathToFileURL(file).toString();
       const wait = next(uri);

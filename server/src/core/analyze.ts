@@ -5,9 +5,11 @@ import type { CheckMemo } from './check-memo.js';
 import { checkReferenceChunks, checkReferences, type CheckContext } from './checker.js';
 import type { Finding } from './findings.js';
 import { fileSyntax, type FileSyntax } from './python/file-syntax.js';
+import { chunkAt } from './python/link-references.js';
 import { isSuppressed } from './python/suppressions.js';
 import { findingOf } from './rules/index.js';
 import type { ProjectSettings } from './settings.js';
+import type { SourcePosition } from './source-range.js';
 import { judgeSyntax } from './syntax-check.js';
 
 export interface AnalysisContext extends CheckContext {
@@ -20,6 +22,15 @@ export interface AnalysisContext extends CheckContext {
  */
 export function analyzeSyntax(syntax: FileSyntax, ctx: AnalysisContext, memo?: CheckMemo): Finding[] {
   return withSyntaxFindings(checkReferenceChunks(syntax.referenceChunks, ctx, memo), syntax, ctx);
+}
+
+/**
+ * The findings analyzeSyntax gives within the chunk that holds `pos` (a hover asks whether the API under the cursor
+ * is flagged), without checking and placing the file's other chunks; the file's syntax findings come with them.
+ */
+export function analyzeSyntaxAt(syntax: FileSyntax, pos: SourcePosition, ctx: AnalysisContext, memo?: CheckMemo): Finding[] {
+  const chunk = chunkAt(syntax.referenceChunks, pos);
+  return withSyntaxFindings(chunk ? checkReferenceChunks([chunk], ctx, memo) : [], syntax, ctx);
 }
 
 /**

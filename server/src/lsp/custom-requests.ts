@@ -145,8 +145,8 @@ export function registerCustomRequests(connection: Connection, parts: ServerPart
       const doc = parts.documents.get(params.uri);
       const analyses = parts.analyses();
       if (!doc || !analyses || doc.languageId !== 'python') return null;
-      const refs = analyses.syntaxFor(doc.uri, doc.getText()).references;
-      api = apiAt(refs, { line: params.position.line, column: params.position.character })?.path;
+      const position = { line: params.position.line, column: params.position.character };
+      api = apiAt(analyses.syntaxFor(doc.uri, doc.getText()).referencesAt(position), position)?.path;
       if (!api) return null;
     }
     return historyResponse(catalog, { api, pinOf: (distribution) => (file ? parts.contextFor(file).pins.get(distribution) : undefined), userVersionsOf });

@@ -3,10 +3,11 @@
 // (core/python/file-syntax.ts) and, across all documents, the checker's verdicts per reference and pin (core/check-memo.ts). A manifest or
 // settings change needs nothing dropped: facts do not depend on pins, and verdicts are remembered per pin. Each
 // analysis gives what a fresh one of the same text gives (test/lsp-incremental.test.ts checks it under random edits).
-import { analyzeSyntax, type AnalysisContext } from '../core/analyze.js';
+import { analyzeSyntax, analyzeSyntaxAt, type AnalysisContext } from '../core/analyze.js';
 import { CheckMemo } from '../core/check-memo.js';
 import type { Finding } from '../core/findings.js';
 import { chunkFacts, fileSyntax, newChunkFactsCache, syntaxOfChunks, type ChunkFactsCache, type FileSyntax } from '../core/python/file-syntax.js';
+import type { SourcePosition } from '../core/source-range.js';
 import type { PythonParser } from '../parser/python-parser.js';
 import { DocumentTrees } from './document-trees.js';
 
@@ -97,6 +98,11 @@ export class DocumentAnalyses {
     this.prepared.delete(uri);
     this.timings.set(uri, { millis: performance.now() - started, chunksRead: unchanged ? 0 : chunks.read + ahead, chunks: chunks.chunks });
     return findings;
+  }
+
+  /** The findings of an open document within the statement that holds `pos` (what a hover needs to know). */
+  findingsAt(uri: string, text: string, pos: SourcePosition, ctx: AnalysisContext): Finding[] {
+    return analyzeSyntaxAt(this.syntaxFor(uri, text), pos, ctx, this.memo);
   }
 
   /** The findings of a text that is not an open document (a file checked from disk): parsed afresh, verdicts shared. */

@@ -324,26 +324,31 @@ function pinHover(doc: TextDocument, file: string, line: number) {
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: { start: { line, character: 0 }, end: { line, character: text.length } } };
 }
 
-connection.onHover(async (params) => {
+connection.onHover(async (params, token) => {
   const opened = documents.get(params.textDocument.uri);
   const manifest = filePath(params.textDocument.uri);
   if (opened && manifest && isManifestName(basename(manifest))) return pinHover(opened, manifest, params.position.line);
   // A document not analysed yet (just opened) is answered after its check, which reads a large file in slices with
   // requests answered between them, instead of by a whole analysis here that would hold the server up.
   await firstAnalysisOf(params.textDocument.uri);
+  // One turn for what the client sent meanwhile: a cancel (the cursor moved on) spares the analysis of an edited text.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (token.isCancellationRequested) return null;
   const doc = documents.get(params.textDocument.uri);
   const file = filePath(params.textDocument.uri);
   if (!doc || !file || doc.languageId !== 'python' || !analyses || !catalog || shutDown) return null;
   // By default only a reference with a finding gets the timeline: a valid call's hover would sit on the language server's own.
   const mode = editor.hoverModeFor(file);
   if (mode === 'never') return null;
-  const refs = analyses.syntaxFor(doc.uri, doc.getText()).references;
+  const position = { line: params.position.line, column: params.position.character };
+  // Only the references of the statement under the cursor are placed in the file (and searched), not the file's all.
+  const refs = analyses.syntaxFor(doc.uri, doc.getText()).referencesAt(position);
   const ctx = contextFor(file);
-  const hover = hoverFor(refs, { line: params.position.line, column: params.position.character }, ctx);
+  const hover = hoverFor(refs, position, ctx);
   if (!hover) return null;
   if (mode === 'flagged') {
     const spans = spansOfApiAt(refs, hover.range);
-    if (!analyses.findings(doc.uri, doc.getText(), ctx).some((f) => spans.some((s) => overlaps(f.range, s)))) return null;
+    if (!analyses.findingsAt(doc.uri, doc.getText(), position, ctx).some((f) => spans.some((s) => overlaps(f.range, s)))) return null;
   }
   return {
     contents: { kind: MarkupKind.Markdown, value: hover.markdown },

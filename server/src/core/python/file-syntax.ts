@@ -6,11 +6,12 @@ import { ChunkPositions, placeRange } from './chunk-position.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { guardFacts, type GuardFacts } from './guards.js';
 import { bindingFacts, type BindingFacts } from './local-bindings.js';
-import { linkReferenceChunks, newLinkMemo, placeReferences, type ChunkReferences, type LinkMemo } from './link-references.js';
+import { linkReferenceChunks, newLinkMemo, placeReferences, placeReferencesAt, type ChunkReferences, type LinkMemo } from './link-references.js';
 import { referenceFacts, type ApiReference, type ReferenceFacts } from './references.js';
 import { addSuppressions, suppressionFacts, type SuppressionFact, type Suppressions } from './suppressions.js';
 import { findSyntaxUses, type SyntaxUse } from './syntax-features.js';
 import { copySubtree } from './syntax-tree.js';
+import type { SourcePosition } from '../source-range.js';
 
 export interface ChunkFacts {
   references: ReferenceFacts;
@@ -40,6 +41,8 @@ export interface FileSyntax {
   referenceChunks: ChunkReferences[];
   /** The same references placed in the file, made when first read. */
   readonly references: ApiReference[];
+  /** The references of the chunk that holds a position, placed in the file (a hover's: not the whole file's). */
+  referencesAt(pos: SourcePosition): ApiReference[];
   syntaxUses: SyntaxUse[];
   suppressions: Suppressions;
 }
@@ -109,6 +112,7 @@ export function syntaxOfChunks(chunks: readonly Chunk[], cache?: ChunkFactsCache
     get references() {
       return (references ??= placeReferences(referenceChunks));
     },
+    referencesAt: (pos) => placeReferencesAt(referenceChunks, pos),
     syntaxUses,
     suppressions,
   };

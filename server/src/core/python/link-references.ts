@@ -5,7 +5,7 @@
 import { placeRange, type ChunkOrigin, type Span } from './chunk-position.js';
 import { GuardIndex, type Failure, type GuardFacts, type GuardRegion } from './guards.js';
 import { joinBindings, type BindingFacts, type LocalBindings } from './local-bindings.js';
-import type { SourceRange } from '../source-range.js';
+import type { SourcePosition, SourceRange } from '../source-range.js';
 import type { ApiReference, AttributeUse, NameUse, PathPrefix, ReferenceFacts } from './references.js';
 
 interface Binding {
@@ -159,6 +159,28 @@ export function placeReferences(chunks: readonly ChunkReferences[]): ApiReferenc
     for (const { origin, refs } of chunks) for (const ref of refs[part]) out.push(placeReference(ref, origin));
   }
   return out;
+}
+
+/**
+ * The chunk that holds `pos`, if any: chunks are in document order and do not overlap, and a reference lies within
+ * its chunk, so it is the last to start at or before `pos`.
+ */
+export function chunkAt(chunks: readonly ChunkReferences[], pos: SourcePosition): ChunkReferences | undefined {
+  const startsBy = (o: ChunkOrigin) => o.line < pos.line || (o.line === pos.line && o.column <= pos.column);
+  let lo = 0;
+  let hi = chunks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (startsBy(chunks[mid]!.origin)) lo = mid + 1;
+    else hi = mid;
+  }
+  return chunks[lo - 1];
+}
+
+/** The references of the chunk that holds `pos`, placed in the file: a hover's, not the file's every one (77,779 in 100,000 lines). */
+export function placeReferencesAt(chunks: readonly ChunkReferences[], pos: SourcePosition): ApiReference[] {
+  const chunk = chunkAt(chunks, pos);
+  return chunk ? placeReferences([chunk]) : [];
 }
 
 /** Resolves every chunk's uses against the names the whole file binds: the file's references, in file positions. */
