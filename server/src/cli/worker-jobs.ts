@@ -9,6 +9,7 @@ import { importRootsOfChunks } from '../core/python/import-roots.js';
 import { distributionsOfImport } from '../libraries/import-distributions.js';
 import type { LibraryMatrix } from '../core/api-model.js';
 import { normalizeDistributionName } from '../core/library-names.js';
+import { allowsNoVersion } from '../core/versions.js';
 import { describeOrigin, parseCommandLinePin, type ManifestProblem, type Pin } from '../core/pins.js';
 import { fileSyntax } from '../core/python/file-syntax.js';
 import { withLoneCrAsNewline } from '../core/manifests/index.js';
@@ -153,10 +154,17 @@ export interface MinVersionsResult {
 }
 
 
-/** The pin in force and its alternatives, each as min-versions judges it. */
-function declarationsOf(pin: Pin | undefined, matrix: LibraryMatrix): DeclaredRequirement[] {
+/**
+ * The pin in force and its alternatives, each as min-versions judges it, and any other declaration of the library
+ * (a lower-precedence manifest: setup.cfg beside pyproject.toml) that allows no version at all, which is wrong
+ * whichever manifest a tool reads.
+ */
+function declarationsOf(pin: Pin | undefined, candidates: readonly Pin[], matrix: LibraryMatrix): DeclaredRequirement[] {
   if (!pin) return [];
-  return [pin, ...(pin.alternatives ?? [])].map((p) => ({
+  const judged = [pin, ...(pin.alternatives ?? [])];
+  const same = (a: Pin, b: Pin) => a.origin.file === b.origin.file && a.origin.line === b.origin.line;
+  const allowingNothing = candidates.filter((c) => allowsNoVersion(c.specifier) && !judged.some((j) => same(j, c)));
+  return [...judged, ...allowingNothing].map((p) => ({
     requirement: `${matrix.distribution}${p.specifier}${p.marker ? `; ${p.marker}` : ''}`,
     specifier: p.specifier,
     source: describeOrigin(p.origin),
@@ -218,7 +226,7 @@ const minVersionsOfFiles: JobKind<MinVersionsSetup, string, MinVersionsResult> =
             if (failures.length > 0) failuresAt.push([version, failures]);
             if (deprecated.length > 0) deprecatedAt.push([version, deprecated]);
           }
-          uses.push({ library: matrix.library, declarations: declarationsOf(manifest.pins.get(normalizeDistributionName(matrix.distribution)), matrix), failuresAt, deprecatedAt });
+          uses.push({ library: matrix.library, declarations: declarationsOf(manifest.pins.get(normalizeDistributionName(matrix.distribution)), manifest.candidates.get(normalizeDistributionName(matrix.distribution)) ?? [], matrix), failuresAt, deprecatedAt });
         }
         return { shown, uses, problems: manifest.problems, matrixProblems: matrixProblems.splice(0), readError: null };
       },

@@ -1,7 +1,7 @@
 // `anachron min-versions`: from what the checker says at each tracked version, the range of versions the code can
 // run on, the usages that force its ends, and whether the declared requirement agrees. Pure: findings in, verdict out.
 import { seriesSatisfies } from '../core/version-series.js';
-import { compareVersions, isValidVersion, satisfies } from '../core/versions.js';
+import { allowsNoVersion, compareVersions, isValidVersion, satisfies } from '../core/versions.js';
 
 /** One place where the code uses something that some tracked versions lack. */
 export interface Usage {
@@ -37,9 +37,10 @@ export interface DeclaredRequirement {
  * - too-low: it allows a tracked version that lacks something the code uses, below that lowest version
  * - unverified: it starts between the last tracked version that lacks something and the first that has all
  * - unsatisfiable: no tracked version has everything the code uses
+ * - allows-nothing: the declared range allows no version at all (`numpy>=2.0,<1.0`, `numpy<0`): nothing can be installed
  * - undeclared: the project's manifests do not name the library
  */
-export type DeclaredVerdict = 'ok' | 'too-low' | 'unverified' | 'unsatisfiable' | 'undeclared';
+export type DeclaredVerdict = 'ok' | 'too-low' | 'unverified' | 'unsatisfiable' | 'allows-nothing' | 'undeclared';
 
 export interface UsageRange extends Usage {
   /** Tracked versions at which this usage works. */
@@ -150,6 +151,7 @@ export function computeRequirement(input: RequirementInput): LibraryRequirement 
   const allowsFailing = declared ? versions.filter((v) => failing(v) && allows(v, declared.specifier)) : [];
   let verdict: DeclaredVerdict;
   if (!declared) verdict = 'undeclared';
+  else if (allowsNoVersion(declared.specifier)) verdict = 'allows-nothing';
   else if (minimum === null) verdict = 'unsatisfiable';
   else if (allowsFailing.some((v) => compareVersions(v, minimum) < 0)) verdict = 'too-low';
   else if (failsBelowMinimum !== null && (declared.lowerBound === null || compareVersions(declared.lowerBound, minimum) < 0)) verdict = 'unverified';
@@ -189,7 +191,7 @@ export function computeRequirement(input: RequirementInput): LibraryRequirement 
 
 /** Whether the verdict means the declared requirement is wrong (the command then exits with 1). */
 export function declaredBoundIsWrong(r: LibraryRequirement): boolean {
-  return r.verdict === 'too-low' || r.verdict === 'unsatisfiable';
+  return r.verdict === 'too-low' || r.verdict === 'unsatisfiable' || r.verdict === 'allows-nothing';
 }
 
 function describeUsage(u: Usage): string {
@@ -250,6 +252,9 @@ export function formatRequirementText(r: LibraryRequirement): string[] {
     }
     case 'unsatisfiable':
       lines.push(`  declared: ${where}: cannot be right, since no tracked version has everything the code uses`);
+      break;
+    case 'allows-nothing':
+      lines.push(`  declared: ${where}: ALLOWS NO VERSION AT ALL, so nothing can be installed${r.minimum === null ? '' : `; require ${r.distribution}>=${r.minimum}`}`);
       break;
   }
   if (r.deprecations.length > 0) {
