@@ -1,6 +1,7 @@
 // Hostile shapes and sizes, each fed for real: matrices that open but hold the wrong shapes (signatures that are no
-// lists, meta that is no list of names, parents in a cycle), names of 50,000 segments, a 50,000-segment attribute chain
-// checked by the CLI under a 512 MB heap, a requirements file of 150,000 lines. Each must give an answer or a problem
+// lists, meta that is no list of names, parents in a cycle), names of 50,000 segments, a 100,000-segment attribute chain
+// checked by the CLI under a 512 MB heap, 10,000 nested calls, lock files nested 10,000 deep, a requirements file of
+// 150,000 lines. Each must give an answer or a problem
 // that names the file, never a raw JS error, a stack overflow or an out-of-memory abort.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -91,12 +92,42 @@ describe('matrices that open but hold the wrong shapes', () => {
 });
 
 describe('pathological sizes', () => {
-  test('a 50,000-segment attribute chain is checked in a 512 MB heap, its first segments still judged', () => {
-    const dir = project(`import toy\ntoy.${Array(50_000).fill('a').join('.')}\n`);
+  test('a 100,000-segment attribute chain is checked in a 512 MB heap, its first segments still judged', () => {
+    const dir = project(`import toy\ntoy.${Array(100_000).fill('a').join('.')}\n`);
     const r = cli(['check', '.', '--matrices', toyMatrices(), '--jobs', '1'], dir, { NODE_OPTIONS: '--max-old-space-size=512' });
     assert.doesNotMatch(r.stderr, /internal error|heap out of memory/, r.stderr);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /a\.py:2:1: .*`toy\.a` is in no tracked version of toy/);
+  });
+
+  test('10,000 nested calls are checked to the innermost, and the code after them too', () => {
+    const depth = 10_000;
+    const dir = project(`import toy\ny = ${'toy.g('.repeat(depth)}toy.gone()${')'.repeat(depth)}\ntoy.gone()\n`);
+    const r = cli(['check', '.', '--matrices', toyMatrices(), '--jobs', '1', '--format', 'json'], dir);
+    assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
+    const findings = (JSON.parse(r.stdout) as { findings: { line: number; column: number }[] }).findings;
+    assert.deepEqual(findings.map((f) => [f.line, f.column]), [[2, 5 + depth * 'toy.g('.length], [3, 1]]);
+  });
+
+  test('lock files and environments nested 10,000 deep are a problem naming the file, never a stack overflow', () => {
+    const n = 10_000;
+    const nested = (open: string, close: string) => `${open.repeat(n)}${close.repeat(n)}`;
+    const cases: [string, string, RegExp][] = [
+      ['Pipfile.lock', `{"default": {"numpy": {"version": "==1.24.2"}}, "x": ${nested('[', ']')}}`, /^invalid JSON: nested deeper than \d+ levels$/],
+      ['uv.lock', `version = 1\n[[package]]\nname = "numpy"\nversion = "1.24.2"\nx = ${nested('{a = ', '}')}\n`, /^invalid TOML/],
+      ['poetry.lock', `[[package]]\nname = "numpy"\nversion = "1.24.2"\nx = ${nested('[', ']')}\n`, /^invalid TOML/],
+      ['pyproject.toml', `[project]\nname = "x"\ndependencies = ["numpy==1.24.2"]\nx = ${nested('[', ']')}\n`, /^invalid TOML/],
+      ['environment.yml', `name: x\ndependencies:\n  - numpy=1.24.2\nnested: ${nested('[', ']')}\n`, /^invalid YAML: nested too deep to read$/],
+    ];
+    for (const [name, text, problem] of cases) {
+      const dir = mkdtempSync(join(tmpdir(), 'anachron-deep-'));
+      writeFileSync(join(dir, name), text);
+      const pins = pinsForFile(join(dir, 'a.py'), { displayBase: dir });
+      assert.equal(pins.problems.length, 1, `${name}: ${JSON.stringify(pins.problems)}`);
+      assert.equal(pins.problems[0]!.file, name);
+      assert.match(pins.problems[0]!.message, problem, name);
+    }
   });
 
   test('a requirements file of 150,000 lines gives its pins, no stack overflow', () => {

@@ -58,13 +58,19 @@ function tomlText(random: Random): string {
 
 function lockText(random: Random): string {
   const n = int(random, 30);
-  return Array.from({ length: n }, (_, i) => `[[package]]\nname = "${pick(random, ['numpy', 'scipy', `p${i}`, ''])}"\nversion = "${pick(random, ['1.24.2', 'v1.24.2', '', 'x.y'])}"\n`).join('\n') + (random() < 0.3 ? `x = ${'{a = '.repeat(int(random, 2000))}1${'}'.repeat(int(random, 2000))}\n` : '');
+  return Array.from({ length: n }, (_, i) => `[[package]]\nname = "${pick(random, ['numpy', 'scipy', `p${i}`, ''])}"\nversion = "${pick(random, ['1.24.2', 'v1.24.2', '', 'x.y'])}"\n`).join('\n') + (random() < 0.3 ? `x = ${'{a = '.repeat(int(random, 12_000))}1${'}'.repeat(int(random, 12_000))}\n` : '');
+}
+
+function pipfileLockText(random: Random): string {
+  const entry = () => `"${pick(random, ['numpy', 'scipy', '', 'x'.repeat(300)])}": {"version": "${pick(random, ['==1.24.2', '==v1.24.2', '>=2,<1', '', '\\u0000'])}"}`;
+  const deep = random() < 0.3 ? `, "x": ${'['.repeat(int(random, 12_000))}${']'.repeat(int(random, 12_000))}` : '';
+  return `{"default": {${Array.from({ length: int(random, 10) }, entry).join(', ')}}${deep}${random() < 0.2 ? ',' : '}'}`;
 }
 
 function condaText(random: Random, outside: string): string {
   const deps = Array.from({ length: int(random, 8) }, () => pick(random, ['numpy=1.24', 'numpy>=2,<1', 'python=3.11', 'scipy=*', 'numpy 1.24.*']));
   const pip = random() < 0.6 ? `  - pip:\n${Array.from({ length: int(random, 5) + 1 }, () => `    - ${requirementLine(random, outside)}`).join('\n')}\n` : '';
-  const deep = random() < 0.2 ? `nested: ${'['.repeat(int(random, 3000))}${']'.repeat(int(random, 3000))}\n` : '';
+  const deep = random() < 0.2 ? `nested: ${'['.repeat(int(random, 12_000))}${']'.repeat(int(random, 12_000))}\n` : '';
   return `name: env\ndependencies:\n${deps.map((d) => `  - ${d}`).join('\n')}\n${pip}${deep}${random() < 0.2 ? 'a: &a [*a]\n' : ''}`;
 }
 
@@ -98,7 +104,7 @@ export function hostileProject(random: Random, dir: string, outside: string): Ho
   mkdirSync(join(dir, 'pkg'), { recursive: true });
   const file = join(dir, 'pkg', 'a.py');
   const where = random() < 0.5 ? dir : join(dir, 'pkg');
-  const formats = ['requirements.txt', 'pyproject.toml', 'setup.cfg', 'environment.yml', 'poetry.lock', 'uv.lock', 'Pipfile', '.python-version', 'constraints.txt'];
+  const formats = ['requirements.txt', 'pyproject.toml', 'setup.cfg', 'environment.yml', 'poetry.lock', 'uv.lock', 'Pipfile', 'Pipfile.lock', '.python-version', 'constraints.txt'];
   for (const name of formats) {
     if (random() < 0.55) continue;
     const path = join(where, name);
@@ -119,6 +125,7 @@ export function hostileProject(random: Random, dir: string, outside: string): Ho
     else if (name === 'setup.cfg') text = setupCfgText(random);
     else if (name === 'environment.yml') text = condaText(random, outside);
     else if (name === 'poetry.lock' || name === 'uv.lock') text = lockText(random);
+    else if (name === 'Pipfile.lock') text = pipfileLockText(random);
     else if (name === 'Pipfile') text = `[packages]\nnumpy = "${pick(random, ['==1.24.2', '>=2,<1', '*', '==v1', ''])}"\n`;
     else text = pick(random, ['3.11', '3.x', 'pypy3.9', '\u0000', 'system', '9'.repeat(500)]);
     writeFileSync(path, text);

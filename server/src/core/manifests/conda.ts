@@ -63,7 +63,9 @@ export function parseCondaEnvironment(text: string, file: string): ParsedManifes
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: false });
   for (const e of doc.errors) {
-    problems.push({ file, line: e.linePos?.[0]?.line ?? 1, message: `invalid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}` });
+    // The YAML reader recurses on flow nesting and reports the stack overflow as the error's message.
+    const message = /Maximum call stack size exceeded/.test(e.message) ? 'nested too deep to read' : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    problems.push({ file, line: e.linePos?.[0]?.line ?? 1, message: `invalid YAML: ${message}` });
   }
   const lineOf = (node: Node | null | undefined): number => (node?.range ? counter.linePos(node.range[0]).line : 1);
   const root = doc.contents;

@@ -1,6 +1,7 @@
 // JSON with the line of every value: a small recursive-descent reader (JSON.parse gives no positions). Object
 // members are located at their key. It gets past the common breakages (a trailing or missing comma, a truncated
-// document), recording each as an error with its 1-based line; anything else throws a JsonSyntaxError.
+// document), recording each as an error with its 1-based line; anything else (nesting past MAX_JSON_DEPTH too)
+// throws a JsonSyntaxError.
 import { InputError } from '../errors.js';
 export type JsonPath = readonly (string | number)[];
 
@@ -20,6 +21,9 @@ export interface LocatedJson {
   /** 1-based line of the value at `path` (of its key, for object members), or of its nearest located ancestor. */
   lineOf(path: JsonPath): number;
 }
+
+/** Deeper than this is no lock file: reading it would recurse as deep as the input says (10,000 overflowed the stack). */
+export const MAX_JSON_DEPTH = 256;
 
 export function parseJsonWithLines(text: string): LocatedJson {
   const reader = new JsonLineReader(text);
@@ -132,6 +136,7 @@ class JsonLineReader {
 
   /** The value at `pos`, located at line `at` (its key's), or at its own line when `at` is 0. */
   private readValue(path: (string | number)[], at: number): unknown {
+    if (path.length > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`);
     this.skip();
     const key = JSON.stringify(path);
     if (!this.lines.has(key)) this.lines.set(key, at === 0 ? this.line : at);
