@@ -1,6 +1,7 @@
-// Issue 17's scale probes through the real faces: a 100,000-line file in a language server session (open, then
-// an edit and a hover right after it: the time the hover takes, and the edit's diagnostics), and one folder of
-// 20,000 files (the CLI's check, and the server opening one of them and answering a hover). Prints the figures.
+// Issue 17's scale probes through the real faces: one statement of pathological depth in a language server session
+// (how long it holds a hover on another document up), a 100,000-line file (open, then an edit and a hover right
+// after it: the time the hover takes, and the edit's diagnostics), and one folder of 20,000 files (the CLI's check,
+// and the server opening one of them and answering a hover). Prints the figures.
 // Usage: node perf/hostile-scale.mjs [--lines 100000] [--files 20000] [--edits 5]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,6 +94,36 @@ async function wideFolder() {
   }
 }
 
+/** One statement of pathological depth (nested calls, a long attribute chain): a single chunk, read in one piece. */
+async function deepCode() {
+  const dir = mkdtempSync(join(tmpdir(), 'anachron-perf-deep-'));
+  writeFileSync(join(dir, 'requirements.txt'), 'numpy==1.24.2\n');
+  const server = await startServer(dir);
+  try {
+    const small = join(dir, 'small.py');
+    await server.open(small, 'import numpy as np\nnp.trapezoid([1])\n');
+    const shapes = [
+      ['5,000 nested calls', `import numpy as np\ny = ${'np.sum('.repeat(5000)}np.trapezoid([1])${')'.repeat(5000)}\n`],
+      ['10,000 nested calls', `import numpy as np\ny = ${'np.sum('.repeat(10_000)}np.trapezoid([1])${')'.repeat(10_000)}\n`],
+      ['a 100,000-segment attribute chain', `import numpy as np\ny = np.${Array(100_000).fill('a').join('.')}\n`],
+    ];
+    for (const [i, [name, text]] of shapes.entries()) {
+      const file = join(dir, `deep${i}.py`);
+      const t0 = process.hrtime.bigint();
+      const opened = server.openOnly(file, text);
+      // A hover on another document sent right after: how long the deep one's analysis holds it up.
+      await server.hover(small, 1, 4);
+      const hoverMs = ms(t0);
+      const published = await opened;
+      console.log(`${name} in one statement: diagnostics ${fmt(ms(t0))} after the open (${published.diagnostics.length}); a hover on another document sent with it answered in ${fmt(hoverMs)}`);
+    }
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 console.log(`load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+await deepCode();
 await bigFile();
 await wideFolder();
