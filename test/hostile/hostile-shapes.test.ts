@@ -118,8 +118,14 @@ describe('pathological sizes', () => {
       ['uv.lock', `version = 1\n[[package]]\nname = "numpy"\nversion = "1.24.2"\nx = ${nested('{a = ', '}')}\n`, /^invalid TOML/],
       ['poetry.lock', `[[package]]\nname = "numpy"\nversion = "1.24.2"\nx = ${nested('[', ']')}\n`, /^invalid TOML/],
       ['pyproject.toml', `[project]\nname = "x"\ndependencies = ["numpy==1.24.2"]\nx = ${nested('[', ']')}\n`, /^invalid TOML/],
-      ['environment.yml', `name: x\ndependencies:\n  - numpy=1.24.2\nnested: ${nested('[', ']')}\n`, /^invalid YAML: nested too deep to read$/],
+      ['environment.yml', `name: x\ndependencies:\n  - numpy=1.24.2\nnested: ${nested('[', ']')}\n`, /^invalid YAML: nested deeper than 256 levels$/],
     ];
+    // Brackets in quotes and comments are no nesting: such a file is read as usual.
+    const quoted = mkdtempSync(join(tmpdir(), 'anachron-deep-'));
+    writeFileSync(join(quoted, 'environment.yml'), `name: "${'['.repeat(300)}"\n# ${'{'.repeat(300)}\ndependencies:\n  - numpy=1.24.2\n  - pip:\n    - 'x${'['.repeat(300)}'\n`);
+    const read = pinsForFile(join(quoted, 'a.py'), { displayBase: quoted });
+    assert.equal(read.pins.get('numpy')?.specifier, '==1.24.2');
+    assert.deepEqual(read.problems.filter((p) => /nested/.test(p.message)), []);
     for (const [name, text, problem] of cases) {
       const dir = mkdtempSync(join(tmpdir(), 'anachron-deep-'));
       writeFileSync(join(dir, name), text);

@@ -9,6 +9,7 @@ let yaml: typeof import('yaml') | undefined;
 const yamlModule = (): typeof import('yaml') => (yaml ??= require('yaml') as typeof import('yaml'));
 import type { ManifestInclude, ManifestProblem, ParsedManifest, Pin } from '../pin.js';
 import { isValidSpecifier } from '../versions.js';
+import { flowNestingPastCap } from './flow-depth.js';
 import { PYTHON_DISTRIBUTION } from './python-pins.js';
 import { makePin } from './requirement.js';
 import { parseRequirementLines, type RequirementLine } from './requirements-txt.js';
@@ -55,10 +56,15 @@ export function condaSpec(spec: string): { name: string; specifier: string } | {
   return { name, specifier };
 }
 
+/** Deeper than this is no environment file (the YAML reader recurses on it). */
+export const MAX_FLOW_DEPTH = 256;
+
 export function parseCondaEnvironment(text: string, file: string): ParsedManifest {
   const pins: Pin[] = [];
   const problems: ManifestProblem[] = [];
   const includes: ManifestInclude[] = [];
+  const tooDeep = flowNestingPastCap(text, MAX_FLOW_DEPTH);
+  if (tooDeep !== undefined) return { pins, problems: [{ file, line: tooDeep, message: `invalid YAML: nested deeper than ${MAX_FLOW_DEPTH} levels` }], includes };
   const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlModule();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: false });
