@@ -3,6 +3,7 @@
 // arrive as JSON from whatever is on the other end of the pipe: a string editorSettings or a null entry made
 // initialize fail with a TypeError, and a number matricesFolder checked nothing without a word.
 import type { Connection } from 'vscode-languageserver';
+import { isObject } from '../core/json-value.js';
 import type { ClientInitializationOptions, FolderEnvironment, FolderSettings } from './protocol.js';
 
 /** Well-formed values, and what was ignored (one line each, naming the field). */
@@ -21,8 +22,6 @@ export function jsonKind(value: unknown): string {
   return type === 'object' ? 'an object' : `a ${type}`;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const FOLDER_SETTINGS = '{ folder, settings }';
 const FOLDER_ENVIRONMENT = '{ folder, interpreter, distributions }';
 
@@ -39,7 +38,7 @@ function readList<T>(raw: unknown, where: string, shape: string, instead: string
   const problems: string[] = [];
   raw.forEach((entry: unknown, i) => {
     const at = `${where}[${i}]`;
-    const problem = isRecord(entry) ? entryProblem(entry, at) : `${at} is not a ${shape} object (got ${jsonKind(entry)}); ignored`;
+    const problem = isObject(entry) ? entryProblem(entry, at) : `${at} is not a ${shape} object (got ${jsonKind(entry)}); ignored`;
     if (problem) problems.push(problem);
     else value.push(entry as T);
   });
@@ -48,21 +47,21 @@ function readList<T>(raw: unknown, where: string, shape: string, instead: string
 
 /** Per-folder editor settings; each entry's settings are sanitised field by field later (sanitizeEditorSettings). */
 export function readFolderSettings(raw: unknown, where: string): ReadClientValues<FolderSettings[]> {
-  return readList<FolderSettings>(raw, where, FOLDER_SETTINGS, 'no editor settings are used', (entry, at) => folderProblem(entry, at) ?? (isRecord(entry.settings) ? undefined : `${at}.settings must be an object (got ${jsonKind(entry.settings)}); ignored`));
+  return readList<FolderSettings>(raw, where, FOLDER_SETTINGS, 'no editor settings are used', (entry, at) => folderProblem(entry, at) ?? (isObject(entry.settings) ? undefined : `${at}.settings must be an object (got ${jsonKind(entry.settings)}); ignored`));
 }
 
 /** Per-folder installed versions of the selected interpreter. */
 export function readEnvironments(raw: unknown, where: string): ReadClientValues<FolderEnvironment[]> {
   return readList<FolderEnvironment>(raw, where, FOLDER_ENVIRONMENT, "no interpreter's versions are used", (entry, at) => {
     if (typeof entry.interpreter !== 'string') return `${at}.interpreter must be a string (got ${jsonKind(entry.interpreter)}); ignored`;
-    if (!isRecord(entry.distributions)) return `${at}.distributions must be an object of versions (got ${jsonKind(entry.distributions)}); ignored`;
+    if (!isObject(entry.distributions)) return `${at}.distributions must be an object of versions (got ${jsonKind(entry.distributions)}); ignored`;
     return folderProblem(entry, at);
   });
 }
 
 /** The params of a notification: an object whose list under `key` is read by `read`; undefined when the whole notification is ignored. */
 export function readNotificationList<T>(method: string, params: unknown, key: string, read: (raw: unknown, where: string) => ReadClientValues<T[]>): ReadClientValues<T[] | undefined> {
-  if (!isRecord(params)) return { value: undefined, problems: [`${method}: the params must be an object (got ${jsonKind(params)}); ignored`] };
+  if (!isObject(params)) return { value: undefined, problems: [`${method}: the params must be an object (got ${jsonKind(params)}); ignored`] };
   return read(params[key], `${method}: ${key}`);
 }
 
@@ -78,7 +77,7 @@ function readPath(options: Record<string, unknown>, key: 'matricesFolder' | 'use
 /** initializationOptions as well-formed values: what is ill-shaped is left out (its default applies) and named. */
 export function readInitializationOptions(raw: unknown): ReadClientValues<ClientInitializationOptions> {
   if (raw === undefined || raw === null) return { value: {}, problems: [] };
-  if (!isRecord(raw)) return { value: {}, problems: [`initializationOptions must be an object (got ${jsonKind(raw)}); the defaults are used`] };
+  if (!isObject(raw)) return { value: {}, problems: [`initializationOptions must be an object (got ${jsonKind(raw)}); the defaults are used`] };
   const problems: string[] = [];
   const value: ClientInitializationOptions = {};
   const matricesFolder = readPath(raw, 'matricesFolder', 'the bundled matrices are used', problems);

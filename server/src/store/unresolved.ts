@@ -25,19 +25,21 @@ export function foreignModules(surface: Surface): Set<string> {
 
 /** Whether PATH lies strictly below one of ROOTS. */
 export function belowAny(path: string, roots: ReadonlySet<string>): boolean {
-  for (let cut = path.lastIndexOf('.'); cut > 0; cut = path.lastIndexOf('.', cut - 1)) {
-    if (roots.has(path.slice(0, cut))) return true;
-  }
-  return false;
+  return someEnclosing(path.slice(0, Math.max(path.lastIndexOf('.'), 0)), (module) => roots.has(module));
 }
 
+/** Whether PATH or a module above it is unresolved. */
 export function underUnresolved(path: string, unresolved: Map<string, string>): boolean {
+  return someEnclosing(path, (module) => unresolved.has(module));
+}
+
+/** Whether PATH or one of its dotted prefixes satisfies `has`, longest first. */
+function someEnclosing(path: string, has: (prefix: string) => boolean): boolean {
   for (let cut = path.length; cut > 0; cut = path.lastIndexOf('.', cut - 1)) {
-    if (unresolved.has(path.slice(0, cut))) return true;
+    if (has(path.slice(0, cut))) return true;
   }
   return false;
 }
-
 
 /**
  * What a reference surface cannot be held to: the modules it could not look into, and those the candidate says exist
